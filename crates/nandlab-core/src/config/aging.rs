@@ -1,0 +1,119 @@
+//! The `[aging]` section: the state the device starts in (fill, wear, data age), set up
+//! without simulating the writes that would have produced it.
+
+use crate::error::{NandError, Result};
+use serde::{Deserialize, Serialize};
+
+/// A scalar or a distribution of per-block values (e.g. initial P/E cycles).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Distribution {
+    /// The same value everywhere.
+    Constant(f64),
+    /// A named distribution.
+    Dist(DistSpec),
+}
+
+/// A named distribution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "dist", rename_all = "lowercase", deny_unknown_fields)]
+pub enum DistSpec {
+    /// U(low, high), as the initial P/E settings U1–U6 of seed 003 Table I.
+    Uniform {
+        /// Lower bound.
+        low: f64,
+        /// Upper bound.
+        high: f64,
+    },
+    /// Normal(mean, sd), clamped at 0.
+    Normal {
+        /// Mean.
+        mean: f64,
+        /// Standard deviation.
+        sd: f64,
+    },
+}
+
+impl Distribution {
+    /// Checks the parameters; `key` names the config key in errors.
+    pub fn validate(&self, key: &str) -> Result<()> {
+        let ok = match self {
+            Distribution::Constant(v) => v.is_finite() && *v >= 0.0,
+            Distribution::Dist(DistSpec::Uniform { low, high }) => {
+                low.is_finite() && high.is_finite() && *low >= 0.0 && low <= high
+            }
+            Distribution::Dist(DistSpec::Normal { mean, sd }) => mean.is_finite() && sd.is_finite() && *sd >= 0.0,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(NandError::config(key, "needs finite, non-negative parameters (and low <= high)"))
+        }
+    }
+
+    /// The value at quantile `u` in [0, 1) (inverse CDF), so values can be drawn lazily
+    /// from a hash instead of being stored for every block.
+    pub fn quantile(&self, u: f64) -> f64 {
+        match self {
+            Distribution::Constant(v) => *v,
+            Distribution::Dist(DistSpec::Uniform { low, high }) => low + (high - low) * u,
+            Distribution::Dist(DistSpec::Normal { mean, sd }) => {
+                use statrs::distribution::ContinuousCDF;
+                let z = statrs::distribution::Normal::standard().inverse_cdf(u.clamp(1e-12, 1.0 - 1e-12));
+                (mean + sd * z).max(0.0)
+            }
+        }
+    }
+}
+
+/// The `[aging]` section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AgingConfig {
+    /// Fraction of the logical space written before the workload starts (0 … 1).
+    pub fill_fraction: f64,
+    /// P/E cycles every block has already seen.
+    pub initial_pe: Distribution,
+    /// Age of the preconditioned data when the workload starts, in days.
+    pub retention_days: f64,
+}
+
+impl Default for AgingConfig {
+    fn default() -> Self {
+        AgingConfig { fill_fraction: 0.0, initial_pe: Distribution::Constant(0.0), retention_days: 0.0 }
+    }
+}
+
+impl AgingConfig {
+    /// Checks every field.
+    pub fn validate(&self) -> Result<()> {
+        if !(0.0..=1.0).contains(&self.fill_fraction) {
+            return Err(NandError::config("aging.fill_fraction", "must be between 0 and 1"));
+        }
+        if !(self.retention_days.is_finite() && self.retention_days >= 0.0) {
+            return Err(NandError::config("aging.retention_days", "must be >= 0"));
+        }
+        self.initial_pe.validate("aging.initial_pe")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distributions_parse_from_toml() {
+        #[derive(Deserialize)]
+        struct W {
+            a: Distribution,
+            b: Distribution,
+        }
+        let w: W = toml::from_str("a = 3000\nb = { dist = \"uniform\", low = 0, high = 1000 }").unwrap();
+        assert_eq!(w.a.quantile(0.3), 3000.0);
+        assert_eq!(w.b.quantile(0.25), 250.0);
+        let n = Distribution::Dist(DistSpec::Normal { mean: 100.0, sd: 10.0 });
+        assert!((n.quantile(0.5) - 100.0).abs() < 1e-9);
+        // Φ^-1(0.975) = 1.959964
+        assert!((n.quantile(0.975) - 119.59964).abs() < 1e-3);
+    }
+}

@@ -1,0 +1,8 @@
+//! Discrete-event machinery: a time-ordered event queue with deterministic tie-breaking
+//! and seeded random-number streams.
+
+pub mod queue;
+pub mod rng;
+
+pub use queue::EventQueue;
+pub use rng::{stream_rng, SimRng};

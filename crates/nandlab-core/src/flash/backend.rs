@@ -1,0 +1,1 @@
+//! Timed back-end resources (being written).

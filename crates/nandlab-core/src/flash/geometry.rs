@@ -1,0 +1,188 @@
+//! Device geometry (channel → chip → die → plane → block → page) and address arithmetic.
+
+use super::cell::CellType;
+use super::page_map::{PageMap, PageMapSpec};
+use crate::error::{NandError, Result};
+use serde::{Deserialize, Serialize};
+
+/// The `[device]` section of a config: organisation of the flash array.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeviceConfig {
+    /// Independent channel buses.
+    pub channels: u32,
+    /// Chips (ways / packages) on each channel.
+    pub chips_per_channel: u32,
+    /// Dies per chip.
+    pub dies_per_chip: u32,
+    /// Planes per die.
+    pub planes_per_die: u32,
+    /// Blocks per plane.
+    pub blocks_per_plane: u32,
+    /// Pages per block.
+    pub pages_per_block: u32,
+    /// User-data bytes per page.
+    pub page_size_bytes: u32,
+    /// Spare (OOB) bytes per page: where ECC parity and codec tags live.
+    pub oob_bytes: u32,
+    /// SLC, MLC, TLC or QLC.
+    pub cell_type: CellType,
+    /// Which page index is LSB/CSB/MSB and which pages share a wordline.
+    pub page_map: PageMapSpec,
+}
+
+impl Default for DeviceConfig {
+    /// A small MLC device: 4 channels x 2 chips x 2 dies x 2 planes x 256 blocks x 128
+    /// pages x 4 KiB = 4 GiB.
+    fn default() -> Self {
+        DeviceConfig {
+            channels: 4,
+            chips_per_channel: 2,
+            dies_per_chip: 2,
+            planes_per_die: 2,
+            blocks_per_plane: 256,
+            pages_per_block: 128,
+            page_size_bytes: 4096,
+            oob_bytes: 224,
+            cell_type: CellType::Mlc,
+            page_map: PageMapSpec::default(),
+        }
+    }
+}
+
+/// Physical page address: a global block index and the page in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ppa {
+    /// Global block index (plane-major: `plane * blocks_per_plane + block`).
+    pub block: u32,
+    /// Page within the block.
+    pub page: u32,
+}
+
+/// Validated geometry with derived sizes.
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    /// The config it came from.
+    pub cfg: DeviceConfig,
+    /// Shared-page map of every block.
+    pub page_map: PageMap,
+    /// Dies in the device.
+    pub dies: u32,
+    /// Planes in the device.
+    pub planes: u32,
+    /// Blocks in the device.
+    pub blocks: u32,
+    /// Pages in the device.
+    pub pages: u64,
+}
+
+impl Geometry {
+    /// Checks a device config and derives the geometry.
+    pub fn new(cfg: &DeviceConfig) -> Result<Self> {
+        let fields = [
+            ("channels", cfg.channels),
+            ("chips_per_channel", cfg.chips_per_channel),
+            ("dies_per_chip", cfg.dies_per_chip),
+            ("planes_per_die", cfg.planes_per_die),
+            ("blocks_per_plane", cfg.blocks_per_plane),
+            ("pages_per_block", cfg.pages_per_block),
+            ("page_size_bytes", cfg.page_size_bytes),
+        ];
+        for (name, v) in fields {
+            if v == 0 {
+                return Err(NandError::config(format!("device.{name}"), "must be at least 1"));
+            }
+        }
+        if cfg.page_size_bytes % 512 != 0 {
+            return Err(NandError::config(
+                "device.page_size_bytes",
+                format!("{} is not a multiple of 512", cfg.page_size_bytes),
+            ));
+        }
+        let dies = u64::from(cfg.channels) * u64::from(cfg.chips_per_channel) * u64::from(cfg.dies_per_chip);
+        let planes = dies * u64::from(cfg.planes_per_die);
+        let blocks = planes * u64::from(cfg.blocks_per_plane);
+        if blocks > u64::from(u32::MAX) {
+            return Err(NandError::config(
+                "device",
+                format!("{blocks} blocks exceed the supported 2^32"),
+            ));
+        }
+        let pages = blocks * u64::from(cfg.pages_per_block);
+        let page_map = PageMap::build(&cfg.page_map, cfg.cell_type, cfg.pages_per_block)?;
+        Ok(Geometry {
+            cfg: cfg.clone(),
+            page_map,
+            dies: dies as u32,
+            planes: planes as u32,
+            blocks: blocks as u32,
+            pages,
+        })
+    }
+
+    /// Physical capacity in bytes.
+    pub fn capacity_bytes(&self) -> u64 {
+        self.pages * u64::from(self.cfg.page_size_bytes)
+    }
+
+    /// Plane index of a global block.
+    #[inline]
+    pub fn plane_of_block(&self, block: u32) -> u32 {
+        block / self.cfg.blocks_per_plane
+    }
+
+    /// Die index of a plane (dies are numbered channel-major: die = ((ch*chips)+chip)*dies+d).
+    #[inline]
+    pub fn die_of_plane(&self, plane: u32) -> u32 {
+        plane / self.cfg.planes_per_die
+    }
+
+    /// Channel of a die.
+    #[inline]
+    pub fn channel_of_die(&self, die: u32) -> u32 {
+        die / (self.cfg.chips_per_channel * self.cfg.dies_per_chip)
+    }
+
+    /// Plane index from (channel, chip, die, plane) coordinates.
+    #[inline]
+    pub fn plane_index(&self, channel: u32, chip: u32, die: u32, plane: u32) -> u32 {
+        ((channel * self.cfg.chips_per_channel + chip) * self.cfg.dies_per_chip + die)
+            * self.cfg.planes_per_die
+            + plane
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_coordinates() {
+        // 000 Table III: 18 ch x 4 chips x 2 dies x 2 planes x 4096 blocks x 64 pages x 4 KiB
+        // = 288 GiB (the paper's "288 GB").
+        let cfg = DeviceConfig {
+            channels: 18,
+            chips_per_channel: 4,
+            dies_per_chip: 2,
+            planes_per_die: 2,
+            blocks_per_plane: 4096,
+            pages_per_block: 64,
+            ..DeviceConfig::default()
+        };
+        let g = Geometry::new(&cfg).unwrap();
+        assert_eq!(g.capacity_bytes(), 288 * (1u64 << 30));
+        assert_eq!(g.planes, 18 * 4 * 2 * 2);
+        let p = g.plane_index(3, 1, 1, 0);
+        assert_eq!(p, ((3 * 4 + 1) * 2 + 1) * 2);
+        assert_eq!(g.channel_of_die(g.die_of_plane(p)), 3);
+    }
+
+    #[test]
+    fn impossible_geometry_names_the_key() {
+        let cfg = DeviceConfig { planes_per_die: 0, ..DeviceConfig::default() };
+        let e = Geometry::new(&cfg).unwrap_err().to_string();
+        assert!(e.contains("device.planes_per_die"), "{e}");
+        let cfg = DeviceConfig { page_size_bytes: 1000, ..DeviceConfig::default() };
+        assert!(Geometry::new(&cfg).unwrap_err().to_string().contains("page_size_bytes"));
+    }
+}

@@ -1,0 +1,13 @@
+//! The flash back end: geometry, page types, timing, per-block state and the timed
+//! resources (dies, channels, decoders).
+
+pub mod backend;
+pub mod block;
+pub mod cell;
+pub mod geometry;
+pub mod page_map;
+pub mod timing;
+
+pub use cell::{CellType, PageType};
+pub use geometry::{DeviceConfig, Geometry, Ppa};
+pub use timing::{Timing, TimingConfig};

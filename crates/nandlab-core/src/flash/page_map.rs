@@ -1,0 +1,158 @@
+//! Shared-page map: for each page index of a block, its page type (LSB/CSB/MSB) and the
+//! wordline it shares with the other pages of the same cells.
+//!
+//! Two standard orders are built in, and any explicit table may be given:
+//! - `sequential`: wordline w holds pages `w*b .. w*b+b-1`, LSB first (b = bits per cell);
+//! - `interleaved` ("shadow" programming, the usual MLC/TLC order that limits cell-to-cell
+//!   interference): the lower page of wordline w+1 is programmed before the upper page of
+//!   wordline w. For MLC the order is L0 L1 M0 L2 M1 L3 M2 ... M(n-1), for TLC
+//!   L0 L1 C0 L2 C1 M0 L3 C2 M1 ... (each page type trails the one below it by one wordline).
+
+use super::cell::{CellType, PageType};
+use crate::error::{NandError, Result};
+use serde::{Deserialize, Serialize};
+
+/// How the page map is given in a config.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PageMapSpec {
+    /// A built-in order by name: `sequential` or `interleaved`.
+    Named(String),
+    /// An explicit table, one entry per page of a block.
+    Explicit {
+        /// Page type of each page (0 = LSB ... bits-1 = MSB).
+        types: Vec<PageType>,
+        /// Wordline of each page.
+        wordlines: Vec<u32>,
+    },
+}
+
+impl Default for PageMapSpec {
+    fn default() -> Self {
+        PageMapSpec::Named("interleaved".into())
+    }
+}
+
+/// Resolved page map of one block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageMap {
+    types: Vec<PageType>,
+    wordlines: Vec<u32>,
+}
+
+impl PageMap {
+    /// Builds the map for `pages_per_block` pages of `cell` cells.
+    pub fn build(spec: &PageMapSpec, cell: CellType, pages_per_block: u32) -> Result<Self> {
+        let bits = cell.bits() as u32;
+        let key = "device.page_map";
+        if pages_per_block % bits != 0 {
+            return Err(NandError::config(
+                "device.pages_per_block",
+                format!("{pages_per_block} is not a multiple of {bits} bits per cell"),
+            ));
+        }
+        let n_wl = pages_per_block / bits;
+        let (types, wordlines) = match spec {
+            PageMapSpec::Named(name) if name == "sequential" => (0..pages_per_block)
+                .map(|p| ((p % bits) as PageType, p / bits))
+                .unzip(),
+            PageMapSpec::Named(name) if name == "interleaved" => {
+                // Page type t of wordline w is programmed at "slot" w + t; slots are filled
+                // lowest type first, which gives the shadow order described above.
+                let mut order: Vec<(u32, u32, u32)> = Vec::with_capacity(pages_per_block as usize);
+                for w in 0..n_wl {
+                    for t in 0..bits {
+                        order.push((w + t, t, w));
+                    }
+                }
+                order.sort_unstable();
+                order.into_iter().map(|(_, t, w)| (t as PageType, w)).unzip()
+            }
+            PageMapSpec::Named(other) => {
+                return Err(NandError::config(
+                    key,
+                    format!("unknown page map `{other}` (expected `sequential`, `interleaved` or a table)"),
+                ))
+            }
+            PageMapSpec::Explicit { types, wordlines } => {
+                if types.len() != pages_per_block as usize || wordlines.len() != types.len() {
+                    return Err(NandError::config(
+                        key,
+                        format!(
+                            "tables must have one entry per page ({pages_per_block}); got {} types and {} wordlines",
+                            types.len(),
+                            wordlines.len()
+                        ),
+                    ));
+                }
+                let mut seen = vec![0u32; n_wl as usize];
+                for (&t, &w) in types.iter().zip(wordlines) {
+                    if u32::from(t) >= bits || w >= n_wl {
+                        return Err(NandError::config(
+                            key,
+                            format!("entry (type {t}, wordline {w}) is outside {bits} bits x {n_wl} wordlines"),
+                        ));
+                    }
+                    seen[w as usize] |= 1 << t;
+                }
+                if seen.iter().any(|&m| m != (1 << bits) - 1) {
+                    return Err(NandError::config(
+                        key,
+                        "every wordline must hold exactly one page of each type",
+                    ));
+                }
+                (types.clone(), wordlines.clone())
+            }
+        };
+        Ok(PageMap { types, wordlines })
+    }
+
+    /// Page type of page `page` of a block.
+    #[inline]
+    pub fn page_type(&self, page: u32) -> PageType {
+        self.types[page as usize]
+    }
+
+    /// Wordline of page `page` of a block.
+    #[inline]
+    pub fn wordline(&self, page: u32) -> u32 {
+        self.wordlines[page as usize]
+    }
+
+    /// Pages of a block that share the wordline of `page` (including `page`), by type.
+    pub fn shared_pages(&self, page: u32) -> Vec<u32> {
+        let w = self.wordline(page);
+        let mut pages: Vec<u32> = (0..self.types.len() as u32)
+            .filter(|&p| self.wordlines[p as usize] == w)
+            .collect();
+        pages.sort_by_key(|&p| self.types[p as usize]);
+        pages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mlc_interleaved_is_shadow_order() {
+        let m = PageMap::build(&PageMapSpec::default(), CellType::Mlc, 8).unwrap();
+        // L0 L1 M0 L2 M1 L3 M2 M3
+        let expect = [(0, 0), (0, 1), (1, 0), (0, 2), (1, 1), (0, 3), (1, 2), (1, 3)];
+        for (p, &(t, w)) in expect.iter().enumerate() {
+            assert_eq!((m.page_type(p as u32), m.wordline(p as u32)), (t, w), "page {p}");
+        }
+        assert_eq!(m.shared_pages(4), vec![1, 4]);
+    }
+
+    #[test]
+    fn tlc_sequential_and_bad_tables() {
+        let m = PageMap::build(&PageMapSpec::Named("sequential".into()), CellType::Tlc, 6).unwrap();
+        assert_eq!(m.page_type(4), 1);
+        assert_eq!(m.wordline(4), 1);
+        assert!(PageMap::build(&PageMapSpec::Named("zigzag".into()), CellType::Mlc, 4).is_err());
+        let bad = PageMapSpec::Explicit { types: vec![0, 0, 1, 1], wordlines: vec![0, 0, 1, 1] };
+        assert!(PageMap::build(&bad, CellType::Mlc, 4).is_err());
+        assert!(PageMap::build(&PageMapSpec::default(), CellType::Tlc, 8).is_err());
+    }
+}

@@ -1,0 +1,141 @@
+//! Flash and controller timing parameters (all in integer nanoseconds).
+
+use super::cell::PageType;
+use crate::error::{NandError, Result};
+use serde::{Deserialize, Serialize};
+
+/// The `[timing]` section of a config. Defaults are the 25 nm MLC values of seed 001 §4
+/// (Zhao et al., FAST'13): t_R 41/55 µs (lower/upper), t_PROG 121 µs / 1.45 ms,
+/// t_BERS 3.24 ms, ONFI 2.1 bus at 200 MB/s, 14 µs per extra sensing level, 8 µs to decode
+/// a 4 KB codeword at 4 Gb/s.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimingConfig {
+    /// Array read (sensing) time per page type, LSB first; one value applies to all types.
+    pub read_latency_ns: Vec<u64>,
+    /// Program time per page type, LSB first; one value applies to all types.
+    pub program_latency_ns: Vec<u64>,
+    /// Block erase time.
+    pub erase_latency_ns: u64,
+    /// Channel bus rate in MB/s (10^6 bytes per second).
+    pub bus_rate_mb_s: f64,
+    /// Command and address cycles on the bus per flash operation.
+    pub command_latency_ns: u64,
+    /// Extra time per additional (soft-decision) sensing level.
+    pub extra_sense_latency_ns: u64,
+    /// Hard-decision ECC decode time per page.
+    pub decode_latency_ns: u64,
+    /// ECC decoders per channel (decodes on one channel queue for these).
+    pub decoders_per_channel: u32,
+}
+
+impl Default for TimingConfig {
+    fn default() -> Self {
+        TimingConfig {
+            read_latency_ns: vec![41_000, 55_000],
+            program_latency_ns: vec![121_000, 1_450_000],
+            erase_latency_ns: 3_240_000,
+            bus_rate_mb_s: 200.0,
+            command_latency_ns: 0,
+            extra_sense_latency_ns: 14_000,
+            decode_latency_ns: 8_000,
+            decoders_per_channel: 1,
+        }
+    }
+}
+
+/// Timing resolved against a geometry: per-page-type tables and the page transfer time.
+#[derive(Debug, Clone)]
+pub struct Timing {
+    /// t_R per page type.
+    pub read_ns: Vec<u64>,
+    /// t_PROG per page type.
+    pub program_ns: Vec<u64>,
+    /// t_BERS.
+    pub erase_ns: u64,
+    /// Bus time to move one page of data (plus command cycles).
+    pub transfer_page_ns: u64,
+    /// Command and address cycles.
+    pub command_ns: u64,
+    /// Extra sensing level.
+    pub extra_sense_ns: u64,
+    /// Hard decode.
+    pub decode_ns: u64,
+    /// Decoders per channel.
+    pub decoders_per_channel: u32,
+    /// Bus rate in bytes per ns.
+    bytes_per_ns: f64,
+}
+
+impl Timing {
+    /// Resolves the timing of a device with `bits` bits per cell and `page_bytes` pages.
+    pub fn new(cfg: &TimingConfig, bits: usize, page_bytes: u32) -> Result<Self> {
+        let per_type = |v: &Vec<u64>, key: &str| -> Result<Vec<u64>> {
+            match v.len() {
+                1 => Ok(vec![v[0]; bits]),
+                n if n == bits => Ok(v.clone()),
+                n => Err(NandError::config(
+                    format!("timing.{key}"),
+                    format!("needs 1 or {bits} values (one per page type), got {n}"),
+                )),
+            }
+        };
+        if !(cfg.bus_rate_mb_s.is_finite() && cfg.bus_rate_mb_s > 0.0) {
+            return Err(NandError::config("timing.bus_rate_mb_s", "must be a positive number"));
+        }
+        if cfg.decoders_per_channel == 0 {
+            return Err(NandError::config("timing.decoders_per_channel", "must be at least 1"));
+        }
+        let bytes_per_ns = cfg.bus_rate_mb_s * 1e6 / 1e9;
+        let mut t = Timing {
+            read_ns: per_type(&cfg.read_latency_ns, "read_latency_ns")?,
+            program_ns: per_type(&cfg.program_latency_ns, "program_latency_ns")?,
+            erase_ns: cfg.erase_latency_ns,
+            transfer_page_ns: 0,
+            command_ns: cfg.command_latency_ns,
+            extra_sense_ns: cfg.extra_sense_latency_ns,
+            decode_ns: cfg.decode_latency_ns,
+            decoders_per_channel: cfg.decoders_per_channel,
+            bytes_per_ns,
+        };
+        t.transfer_page_ns = t.transfer_ns(u64::from(page_bytes));
+        Ok(t)
+    }
+
+    /// Bus time for `bytes` bytes of data, rounded up to whole ns, plus command cycles.
+    pub fn transfer_ns(&self, bytes: u64) -> u64 {
+        (bytes as f64 / self.bytes_per_ns).ceil() as u64 + self.command_ns
+    }
+
+    /// t_R of a page type.
+    #[inline]
+    pub fn read(&self, t: PageType) -> u64 {
+        self.read_ns[t as usize]
+    }
+
+    /// t_PROG of a page type.
+    #[inline]
+    pub fn program(&self, t: PageType) -> u64 {
+        self.program_ns[t as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_transfer_at_onfi_rate() {
+        // 4096 B at 200 MB/s = 20.48 µs (001 §2.2 rounds this to "20 µs").
+        let t = Timing::new(&TimingConfig::default(), 2, 4096).unwrap();
+        assert_eq!(t.transfer_page_ns, 20_480);
+        assert_eq!(t.read(1), 55_000);
+    }
+
+    #[test]
+    fn wrong_table_length_names_the_key() {
+        let cfg = TimingConfig { read_latency_ns: vec![1, 2, 3], ..TimingConfig::default() };
+        let e = Timing::new(&cfg, 2, 4096).unwrap_err().to_string();
+        assert!(e.contains("timing.read_latency_ns"), "{e}");
+    }
+}

@@ -1,0 +1,56 @@
+//! Host-queue schedulers: when the device can accept another request, the scheduler picks
+//! which waiting request goes next. Techniques that reorder requests (e.g. seed 004's
+//! request feedback) add an implementation here and a name in [`by_name`].
+
+use super::request::Request;
+use crate::error::{NandError, Result};
+
+/// A request waiting in the host queue.
+#[derive(Debug, Clone, Copy)]
+pub struct Queued {
+    /// Index of the request in arrival order.
+    pub id: u64,
+    /// The request.
+    pub req: Request,
+}
+
+/// Picks the next request to dispatch.
+pub trait HostScheduler: Send {
+    /// Index into `waiting` (never empty) of the request to dispatch now.
+    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, now_ns: u64) -> usize;
+}
+
+/// First come, first served.
+#[derive(Debug, Default)]
+pub struct Fifo;
+
+impl HostScheduler for Fifo {
+    fn pick(&mut self, _waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
+        0
+    }
+}
+
+/// Reads before writes, each in arrival order (a common host-side priority policy).
+#[derive(Debug, Default)]
+pub struct ReadFirst;
+
+impl HostScheduler for ReadFirst {
+    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
+        waiting
+            .iter()
+            .position(|q| q.req.op == super::Op::Read)
+            .unwrap_or(0)
+    }
+}
+
+/// The scheduler called `name` in the config.
+pub fn by_name(name: &str) -> Result<Box<dyn HostScheduler>> {
+    match name {
+        "fifo" => Ok(Box::new(Fifo)),
+        "read_first" => Ok(Box::new(ReadFirst)),
+        other => Err(NandError::config(
+            "host.scheduler",
+            format!("unknown scheduler `{other}` (expected `fifo` or `read_first`)"),
+        )),
+    }
+}

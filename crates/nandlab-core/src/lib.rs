@@ -1,0 +1,31 @@
+//! nandlab-core: a reliability-aware, trace-driven NAND-flash SSD simulator.
+//!
+//! Layers, from the host down (each module has one job):
+//! - [`workload`]: trace readers and synthetic generators that yield [`host::Request`]s;
+//! - [`host`]: host request queue, scheduler hook, open/closed-loop replay;
+//! - [`ftl`]: page-level mapping, allocation, garbage collection, wear leveling;
+//! - [`flash`]: geometry, shared-page map, timing, per-block state, the back-end resources;
+//! - [`content`], [`reliability`], [`ecc`]: what is stored, how it fails, how it is corrected;
+//! - [`engine`]: discrete-event queue and seeded randomness;
+//! - [`metrics`]: latency histograms, counters and the run summary;
+//! - [`sim`]: the simulator that wires the layers together.
+
+pub mod config;
+pub mod content;
+pub mod ecc;
+pub mod engine;
+pub mod error;
+pub mod flash;
+pub mod ftl;
+pub mod host;
+pub mod metrics;
+pub mod reliability;
+pub mod sim;
+pub mod workload;
+
+pub use config::SimConfig;
+pub use error::{NandError, Result};
+pub use sim::{SimOutput, Simulator};
+
+/// Version of the simulator, recorded with every result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,6 @@
+//! The simulator (being written).
+
+/// Simulator.
+pub struct Simulator;
+/// Output of a run.
+pub struct SimOutput;
