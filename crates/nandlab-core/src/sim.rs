@@ -101,11 +101,19 @@ impl Simulator {
             return Err(NandError::config("host.time_scale", "must be a positive number"));
         }
         if cfg.host.replay == ReplayMode::Closed && cfg.host.queue_depth == 0 {
-            return Err(NandError::config("host.queue_depth", "closed-loop replay needs a queue depth of at least 1"));
+            return Err(NandError::config(
+                "host.queue_depth",
+                "closed-loop replay needs a queue depth of at least 1",
+            ));
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
         let ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
-        let backend = Backend::new(geo.dies, cfg.device.channels, timing.decoders_per_channel, cfg.device.multi_plane);
+        let backend = Backend::new(
+            geo.dies,
+            cfg.device.channels,
+            timing.decoders_per_channel,
+            cfg.device.multi_plane,
+        );
         let records = cfg.output.record_requests.then(RequestRecords::default);
         Ok(Simulator {
             page_bytes: u64::from(cfg.device.page_size_bytes),
@@ -142,7 +150,10 @@ impl Simulator {
     /// Replays the workload of the config. `progress(done)` is called every 65,536
     /// requests; returning `false` cancels the run.
     pub fn run(self, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
-        let ctx = WorkloadContext { logical_bytes: self.logical_bytes(), seed: self.cfg.seed };
+        let ctx = WorkloadContext {
+            logical_bytes: self.logical_bytes(),
+            seed: self.cfg.seed,
+        };
         let stream = workload::open(&self.cfg.workload, &ctx)?;
         self.run_stream(stream, progress)
     }
@@ -152,7 +163,10 @@ impl Simulator {
         let wall = Instant::now();
         self.replay(&mut stream, progress)?;
         let wall_s = wall.elapsed().as_secs_f64();
-        Ok(SimOutput { summary: self.summary(wall_s), requests: self.records.take() })
+        Ok(SimOutput {
+            summary: self.summary(wall_s),
+            requests: self.records.take(),
+        })
     }
 
     fn replay(&mut self, stream: &mut RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
@@ -252,7 +266,11 @@ impl Simulator {
                 logical * self.page_bytes
             )));
         }
-        let slot = self.reqs.insert(ReqState { req, remaining: (last - first + 1) as u32, end_ns: now });
+        let slot = self.reqs.insert(ReqState {
+            req,
+            remaining: (last - first + 1) as u32,
+            end_ns: now,
+        });
         self.inflight += 1;
         for lpn in first..=last {
             let lpn = lpn % logical;
@@ -261,7 +279,13 @@ impl Simulator {
                     Some(ppa) => {
                         let txn = self.new_txn(slot, ppa);
                         let t = self.txns[txn];
-                        let s = self.backend.array(t.die, t.plane_in_die, ArrayOp::Read, now, self.timing.read(t.page_type));
+                        let s = self.backend.array(
+                            t.die,
+                            t.plane_in_die,
+                            ArrayOp::Read,
+                            now,
+                            self.timing.read(t.page_type),
+                        );
                         self.counters.page_reads += 1;
                         self.events.push(s.end, Event::SenseDone(txn));
                     }
@@ -272,7 +296,9 @@ impl Simulator {
                     let ppa = self.ftl.write(lpn, tag, now as i64, &mut self.bg_ops)?;
                     self.run_background(now);
                     let txn = self.new_txn(slot, ppa);
-                    let s = self.backend.channel(self.txns[txn].channel, now, self.timing.transfer_page_ns);
+                    let s = self
+                        .backend
+                        .channel(self.txns[txn].channel, now, self.timing.transfer_page_ns);
                     self.events.push(s.end, Event::ProgramStart(txn));
                 }
                 Op::Trim => {
@@ -285,13 +311,12 @@ impl Simulator {
     }
 
     fn new_txn(&mut self, req: u32, ppa: Ppa) -> u32 {
-        let plane = self.geo.plane_of_block(ppa.block);
-        let die = self.geo.die_of_plane(plane);
+        let loc = self.geo.loc_of_block(ppa.block);
         self.txns.insert(Txn {
             req,
-            die,
-            plane_in_die: plane % self.geo.cfg.planes_per_die,
-            channel: self.geo.channel_of_die(die),
+            die: loc.die,
+            plane_in_die: loc.plane_in_die,
+            channel: loc.channel,
             page_type: self.geo.page_map.page_type(ppa.page),
         })
     }
@@ -302,10 +327,16 @@ impl Simulator {
         let mut ready = now;
         for op in self.bg_ops.drain(..) {
             let (block, array_op, dur) = match op {
-                BgOp::CopyRead(p) => (p.block, ArrayOp::Read, self.timing.read(self.geo.page_map.page_type(p.page))),
-                BgOp::CopyProgram(p) => {
-                    (p.block, ArrayOp::Program, self.timing.program(self.geo.page_map.page_type(p.page)))
-                }
+                BgOp::CopyRead(p) => (
+                    p.block,
+                    ArrayOp::Read,
+                    self.timing.read(self.geo.page_map.page_type(p.page)),
+                ),
+                BgOp::CopyProgram(p) => (
+                    p.block,
+                    ArrayOp::Program,
+                    self.timing.program(self.geo.page_map.page_type(p.page)),
+                ),
                 BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_ns),
             };
             match array_op {
@@ -313,10 +344,8 @@ impl Simulator {
                 ArrayOp::Program => self.counters.page_programs += 1,
                 ArrayOp::Erase => self.counters.erases += 1,
             }
-            let plane = self.geo.plane_of_block(block);
-            let die = self.geo.die_of_plane(plane);
-            let ppd = self.geo.cfg.planes_per_die;
-            ready = self.backend.array(die, plane % ppd, array_op, ready, dur).end;
+            let loc = self.geo.loc_of_block(block);
+            ready = self.backend.array(loc.die, loc.plane_in_die, array_op, ready, dur).end;
         }
     }
 
@@ -330,7 +359,13 @@ impl Simulator {
 
     fn program_start(&mut self, now: u64, txn: u32) {
         let t = self.txns[txn];
-        let s = self.backend.array(t.die, t.plane_in_die, ArrayOp::Program, now, self.timing.program(t.page_type));
+        let s = self.backend.array(
+            t.die,
+            t.plane_in_die,
+            ArrayOp::Program,
+            now,
+            self.timing.program(t.page_type),
+        );
         self.counters.page_programs += 1;
         self.txns.remove(txn);
         self.finish_page(t.req, s.end);

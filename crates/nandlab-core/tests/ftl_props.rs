@@ -40,7 +40,11 @@ fn actions(logical: u64) -> impl Strategy<Value = Vec<Action>> {
 
 fn policies() -> impl Strategy<Value = (GcPolicy, WearLeveling, f64)> {
     (
-        prop_oneof![Just(GcPolicy::Greedy), Just(GcPolicy::CostBenefit), Just(GcPolicy::Weighted)],
+        prop_oneof![
+            Just(GcPolicy::Greedy),
+            Just(GcPolicy::CostBenefit),
+            Just(GcPolicy::Weighted)
+        ],
         prop_oneof![Just(WearLeveling::None), Just(WearLeveling::Static)],
         prop_oneof![Just(0.0), Just(0.5), Just(0.9)],
     )
@@ -110,8 +114,14 @@ fn gc_reclaims_and_counts_moves() {
     // Fill everything, then overwrite one hot page many times: GC must erase blocks and
     // write amplification stays finite.
     let geo = tiny_device();
-    let cfg = FtlConfig { overprovisioning: 0.25, ..FtlConfig::default() };
-    let aging = AgingConfig { fill_fraction: 1.0, ..AgingConfig::default() };
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        ..FtlConfig::default()
+    };
+    let aging = AgingConfig {
+        fill_fraction: 1.0,
+        ..AgingConfig::default()
+    };
     let mut ftl = Ftl::new(&geo, &cfg, &aging, 3).unwrap();
     let mut ops = Vec::new();
     for i in 0..2000u64 {
@@ -121,7 +131,10 @@ fn gc_reclaims_and_counts_moves() {
     assert_eq!(ftl.stats.host_programs, 2000);
     ftl.check_invariants().unwrap();
     // Every erase in the ops list bumped exactly one block's P/E.
-    let erases = ops.iter().filter(|o| matches!(o, nandlab_core::ftl::BgOp::Erase(_))).count() as u64;
+    let erases = ops
+        .iter()
+        .filter(|o| matches!(o, nandlab_core::ftl::BgOp::Erase(_)))
+        .count() as u64;
     let pe_total: u64 = ftl.blocks.iter().map(|b| u64::from(b.pe)).sum();
     assert_eq!(erases, pe_total);
     assert_eq!(erases, ftl.stats.gc_erases + ftl.stats.wl_erases);
@@ -130,8 +143,14 @@ fn gc_reclaims_and_counts_moves() {
 #[test]
 fn overfull_fill_is_a_config_error() {
     let geo = tiny_device();
-    let cfg = FtlConfig { overprovisioning: 0.0, ..FtlConfig::default() };
-    let aging = AgingConfig { fill_fraction: 1.0, ..AgingConfig::default() };
+    let cfg = FtlConfig {
+        overprovisioning: 0.0,
+        ..FtlConfig::default()
+    };
+    let aging = AgingConfig {
+        fill_fraction: 1.0,
+        ..AgingConfig::default()
+    };
     let e = Ftl::new(&geo, &cfg, &aging, 3).err().unwrap().to_string();
     assert!(e.contains("aging.fill_fraction"), "{e}");
 }

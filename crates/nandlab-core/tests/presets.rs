@@ -44,18 +44,12 @@ struct Preset {
 fn load(name: &str) -> Preset {
     let cfg = SimConfig::from_toml_str(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     let geo = Geometry::new(&cfg.device).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let timing = Timing::new(
-        &cfg.timing,
-        cfg.device.cell_type.bits(),
-        cfg.device.page_size_bytes,
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     cfg.ftl
         .validate(cfg.device.blocks_per_plane)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    cfg.aging
-        .validate()
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    cfg.aging.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
     Preset { cfg, geo, timing }
 }
 
@@ -110,10 +104,7 @@ fn idle_reads_cost_what_the_papers_say() {
     // 000: 85 us (Table I) + 4096 B at 200 MB/s (20.48 us); decoding is inside the 85 us.
     assert_eq!(idle_read_ns("000_bitflip.toml"), 85_000 + 20_480);
     // 001: lower-page t_R 41 us + 20.48 us transfer + 8 us decode (Eq. 1 without failure).
-    assert_eq!(
-        idle_read_ns("001_ldpc_in_ssd.toml"),
-        41_000 + 20_480 + 8_000
-    );
+    assert_eq!(idle_read_ns("001_ldpc_in_ssd.toml"), 41_000 + 20_480 + 8_000);
     // 002: 50 us + 4096 B x 25 ns/B.
     assert_eq!(idle_read_ns("002_tvr.toml"), 50_000 + 102_400);
     // 003: 85 us + one 8 KiB page at 400 MB/s (20.48 us).
@@ -126,10 +117,7 @@ fn idle_reads_cost_what_the_papers_say() {
 /// line or on the line just above. Lines inside multi-line arrays are data, not keys.
 #[test]
 fn every_paper_value_is_commented() {
-    for name in preset_files()
-        .iter()
-        .filter(|n| n.as_bytes()[0].is_ascii_digit())
-    {
+    for name in preset_files().iter().filter(|n| n.as_bytes()[0].is_ascii_digit()) {
         let text = text(name);
         let mut prev = "";
         let mut in_array = false;
@@ -226,10 +214,7 @@ fn tvr_002_is_disksim_with_002_chip() {
     // §4.2: erase 3.1 ... 3.3 ms early in life.
     assert!((3_100_000..=3_300_000).contains(&p.timing.erase_ns));
     // §3.1: 4-bit ECC per 528 B -> 16 spare bytes per 512 B sector.
-    assert_eq!(
-        p.cfg.device.oob_bytes,
-        16 * (p.cfg.device.page_size_bytes / 512)
-    );
+    assert_eq!(p.cfg.device.oob_bytes, 16 * (p.cfg.device.page_size_bytes / 512));
     assert_eq!(p.cfg.ftl.gc_threshold_blocks, 1024 * 5 / 100);
 }
 
@@ -280,10 +265,7 @@ fn asymmetric_004_is_table_2() {
     assert_eq!(per_package, 8 * GIB);
     assert_eq!(p.geo.blocks / 8, 4096);
     assert_eq!(p.geo.capacity_bytes(), 64 * GIB);
-    assert_eq!(
-        p.cfg.device.page_size_bytes + p.cfg.device.oob_bytes,
-        8192 + 448
-    );
+    assert_eq!(p.cfg.device.page_size_bytes + p.cfg.device.oob_bytes, 8192 + 448);
     // Fig. 7: PPN 0-3 are LSB pages, PPN 4 is the first MSB page (paired with PPN 0).
     let m = &p.geo.page_map;
     assert_eq!(

@@ -11,16 +11,26 @@ const T_R_LSB: u64 = 41_000;
 const T_PROG_LSB: u64 = 121_000;
 
 fn req(op: Op, offset_bytes: u64, arrival_ns: u64) -> Request {
-    Request { arrival_ns, offset_bytes, size_bytes: 4096, op, stream: 0 }
+    Request {
+        arrival_ns,
+        offset_bytes,
+        size_bytes: 4096,
+        op,
+        stream: 0,
+    }
 }
 
 /// Runs `reqs` on the default device (filled if `fill`), returns latencies in arrival order.
 fn latencies(cfg_text: &str, reqs: Vec<Request>) -> Vec<u64> {
     let cfg = SimConfig::from_toml_str(cfg_text).unwrap();
     let sim = Simulator::new(cfg).unwrap();
-    let out = sim.run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true).unwrap();
+    let out = sim
+        .run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
+        .unwrap();
     let r = out.requests.unwrap();
-    let mut rows: Vec<(u64, u64, u64)> = (0..r.len()).map(|i| (r.arrival_ns[i], r.offset_bytes[i], r.latency_ns[i])).collect();
+    let mut rows: Vec<(u64, u64, u64)> = (0..r.len())
+        .map(|i| (r.arrival_ns[i], r.offset_bytes[i], r.latency_ns[i]))
+        .collect();
     rows.sort();
     rows.into_iter().map(|(_, _, l)| l).collect()
 }
@@ -32,7 +42,10 @@ const PLANES: u64 = 32;
 #[test]
 fn single_read_and_write_on_idle_device() {
     // LPN 0: plane 0, block 0, page 0 = LSB of wordline 0.
-    assert_eq!(latencies(FILLED, vec![req(Op::Read, 0, 0)]), vec![T_R_LSB + XFER + DECODE]);
+    assert_eq!(
+        latencies(FILLED, vec![req(Op::Read, 0, 0)]),
+        vec![T_R_LSB + XFER + DECODE]
+    );
     // A write on an empty device: data in over the bus, then an LSB program.
     assert_eq!(latencies("", vec![req(Op::Write, 0, 0)]), vec![XFER + T_PROG_LSB]);
 }
@@ -67,6 +80,12 @@ fn reads_on_two_channels_overlap() {
 #[test]
 fn multi_page_request_completes_with_its_last_page() {
     // 8 KiB read of LPNs 0 and 1: same as the multi-plane case, one request.
-    let r = Request { arrival_ns: 5, offset_bytes: 0, size_bytes: 8192, op: Op::Read, stream: 0 };
+    let r = Request {
+        arrival_ns: 5,
+        offset_bytes: 0,
+        size_bytes: 8192,
+        op: Op::Read,
+        stream: 0,
+    };
     assert_eq!(latencies(FILLED, vec![r]), vec![T_R_LSB + 2 * XFER + DECODE]);
 }

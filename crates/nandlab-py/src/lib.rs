@@ -1,8 +1,105 @@
-//! Python bindings (being written).
+//! Thin PyO3 bindings of nandlab-core: JSON in, JSON and NumPy columns out. No logic here
+//! beyond converting types and errors.
+
+use nandlab_core::workload::{self, TimeUnit, TraceFormat};
+use nandlab_core::{NandError, SimConfig, Simulator};
+use numpy::PyArray1;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+create_exception!(
+    _core,
+    NandlabError,
+    PyException,
+    "A user-actionable nandlab error (one line)."
+);
+
+fn err(e: NandError) -> PyErr {
+    NandlabError::new_err(e.to_string())
+}
+
+fn parse_enum<T: serde::de::DeserializeOwned>(what: &str, value: &str) -> PyResult<T> {
+    serde_json::from_value(serde_json::Value::String(value.to_string()))
+        .map_err(|_| NandlabError::new_err(format!("unknown {what} `{value}`")))
+}
+
+/// Runs a simulation. Returns (summary JSON, request columns or None).
+#[pyfunction]
+#[pyo3(signature = (config_json, progress=None))]
+fn simulate(py: Python<'_>, config_json: &str, progress: Option<PyObject>) -> PyResult<(String, Option<PyObject>)> {
+    let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
+    let out = py
+        .allow_threads(|| {
+            let sim = Simulator::new(cfg)?;
+            let mut cb = |done: u64| -> bool {
+                Python::with_gil(|py| {
+                    if py.check_signals().is_err() {
+                        return false;
+                    }
+                    match &progress {
+                        Some(f) => f
+                            .call1(py, (done, py.None()))
+                            .and_then(|r| r.is_truthy(py))
+                            .unwrap_or(false),
+                        None => true,
+                    }
+                })
+            };
+            sim.run(&mut cb)
+        })
+        .map_err(err)?;
+    let columns = match out.requests {
+        Some(r) => {
+            let d = PyDict::new(py);
+            d.set_item("arrival_ns", PyArray1::from_vec(py, r.arrival_ns))?;
+            d.set_item("latency_ns", PyArray1::from_vec(py, r.latency_ns))?;
+            d.set_item("offset_bytes", PyArray1::from_vec(py, r.offset_bytes))?;
+            d.set_item("size_bytes", PyArray1::from_vec(py, r.size_bytes))?;
+            d.set_item("op", PyArray1::from_vec(py, r.op))?;
+            Some(d.into_any().unbind())
+        }
+        None => None,
+    };
+    Ok((out.summary.to_string(), columns))
+}
+
+/// Validates a config and returns it resolved (every default filled in) as JSON.
+#[pyfunction]
+fn validate_config(config_json: &str) -> PyResult<String> {
+    let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
+    Simulator::new(cfg.clone()).map_err(err)?;
+    Ok(cfg.to_json().to_string())
+}
+
+/// Statistics of a trace file as JSON.
+#[pyfunction]
+#[pyo3(signature = (path, format="auto", time_unit=None))]
+fn trace_info(py: Python<'_>, path: &str, format: &str, time_unit: Option<&str>) -> PyResult<String> {
+    let fmt: TraceFormat = parse_enum("trace format", format)?;
+    let unit: Option<TimeUnit> = time_unit.map(|u| parse_enum("time unit", u)).transpose()?;
+    let info = py
+        .allow_threads(|| workload::trace_info(path, fmt, unit))
+        .map_err(err)?;
+    Ok(serde_json::to_string(&info).expect("trace info serialises"))
+}
+
+/// Converts a trace between formats; returns the number of requests written.
+#[pyfunction]
+fn trace_convert(py: Python<'_>, src: &str, src_format: &str, dst: &str, dst_format: &str) -> PyResult<u64> {
+    let sf: TraceFormat = parse_enum("trace format", src_format)?;
+    let df: TraceFormat = parse_enum("trace format", dst_format)?;
+    py.allow_threads(|| workload::convert(src, sf, dst, df)).map_err(err)
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", nandlab_core::VERSION)?;
+    m.add("NandlabError", m.py().get_type::<NandlabError>())?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_config, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_info, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_convert, m)?)?;
     Ok(())
 }

@@ -47,7 +47,10 @@ impl Distribution {
         if ok {
             Ok(())
         } else {
-            Err(NandError::config(key, "needs finite, non-negative parameters (and low <= high)"))
+            Err(NandError::config(
+                key,
+                "needs finite, non-negative parameters (and low <= high)",
+            ))
         }
     }
 
@@ -80,7 +83,11 @@ pub struct AgingConfig {
 
 impl Default for AgingConfig {
     fn default() -> Self {
-        AgingConfig { fill_fraction: 0.0, initial_pe: Distribution::Constant(0.0), retention_days: 0.0 }
+        AgingConfig {
+            fill_fraction: 0.0,
+            initial_pe: Distribution::Constant(0.0),
+            retention_days: 0.0,
+        }
     }
 }
 

@@ -68,7 +68,11 @@ impl SimConfig {
 
 fn path_error(path: String, msg: impl std::fmt::Display) -> NandError {
     // serde_path_to_error puts an unknown field at the end of the path already.
-    let key = if path == "." || path.is_empty() { "<root>".to_string() } else { path };
+    let key = if path == "." || path.is_empty() {
+        "<root>".to_string()
+    } else {
+        path
+    };
     let msg = msg.to_string();
     NandError::config(key, msg.lines().next().unwrap_or(""))
 }
@@ -79,11 +83,17 @@ mod tests {
 
     #[test]
     fn unknown_and_ill_typed_keys_are_named() {
-        let e = SimConfig::from_toml_str("[device]\nchanels = 4\n").unwrap_err().to_string();
+        let e = SimConfig::from_toml_str("[device]\nchanels = 4\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("config key `device.chanels`: unknown field"), "{e}");
-        let e = SimConfig::from_toml_str("[device]\nchannels = \"four\"\n").unwrap_err().to_string();
+        let e = SimConfig::from_toml_str("[device]\nchannels = \"four\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("config key `device.channels`"), "{e}");
-        let e = SimConfig::from_json_str(r#"{"ftl": {"gc_policy": "random"}}"#).unwrap_err().to_string();
+        let e = SimConfig::from_json_str(r#"{"ftl": {"gc_policy": "random"}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("ftl.gc_policy"), "{e}");
     }
 

@@ -24,10 +24,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     // Reversed: BinaryHeap is a max-heap and we want the earliest (then first-inserted) event.
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time_ns
-            .cmp(&self.time_ns)
-            .then_with(|| other.seq.cmp(&self.seq))
+        other.time_ns.cmp(&self.time_ns).then_with(|| other.seq.cmp(&self.seq))
     }
 }
 
@@ -39,7 +36,10 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: BinaryHeap::new(), next_seq: 0 }
+        EventQueue {
+            heap: BinaryHeap::new(),
+            next_seq: 0,
+        }
     }
 }
 

@@ -77,11 +77,20 @@ impl Backend {
                 d.busy_ns += end - d.free_ns;
                 d.free_ns = end;
             }
-            return Slot { start: d.batch_start, end };
+            return Slot {
+                start: d.batch_start,
+                end,
+            };
         }
         let start = ready_ns.max(d.free_ns);
         let end = start + dur_ns;
-        *d = Die { free_ns: end, batch_op: Some(op), batch_start: start, batch_planes: bit, busy_ns: d.busy_ns + dur_ns };
+        *d = Die {
+            free_ns: end,
+            batch_op: Some(op),
+            batch_start: start,
+            batch_planes: bit,
+            busy_ns: d.busy_ns + dur_ns,
+        };
         Slot { start, end }
     }
 
@@ -109,7 +118,10 @@ impl Backend {
         let start = ready_ns.max(*free);
         *free = start + dur_ns;
         self.channel_busy_ns[ch as usize] += dur_ns;
-        Slot { start, end: start + dur_ns }
+        Slot {
+            start,
+            end: start + dur_ns,
+        }
     }
 
     /// Reserves the earliest-free ECC decoder of channel `ch` for `dur_ns`.
@@ -117,15 +129,25 @@ impl Backend {
     pub fn decode(&mut self, ch: u32, ready_ns: u64, dur_ns: u64) -> Slot {
         let k = self.decoders_per_channel;
         let pool = &mut self.decoders[ch as usize * k..(ch as usize + 1) * k];
-        let (i, _) = pool.iter().enumerate().min_by_key(|(_, &f)| f).expect("at least one decoder");
+        let (i, _) = pool
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &f)| f)
+            .expect("at least one decoder");
         let start = ready_ns.max(pool[i]);
         pool[i] = start + dur_ns;
-        Slot { start, end: start + dur_ns }
+        Slot {
+            start,
+            end: start + dur_ns,
+        }
     }
 
     /// Total busy time of all dies and of all channels (for utilisation metrics).
     pub fn busy_ns(&self) -> (u64, u64) {
-        (self.dies.iter().map(|d| d.busy_ns).sum(), self.channel_busy_ns.iter().sum())
+        (
+            self.dies.iter().map(|d| d.busy_ns).sum(),
+            self.channel_busy_ns.iter().sum(),
+        )
     }
 }
 

@@ -1,4 +1,4 @@
-//! Per-block state: wear, read-disturb count, valid pages, program time, and (for blocks
+//! Per-block state: wear, valid pages, program time, and (for blocks
 //! written during the run) per-page metadata. Pages that preconditioning filled are not
 //! stored: their owner follows from the fill layout, so memory grows with the pages a
 //! workload touches, not with capacity.
@@ -33,8 +33,6 @@ pub struct PageMeta {
 pub struct BlockState {
     /// P/E cycles so far.
     pub pe: u32,
-    /// Reads since the last erase (read disturb).
-    pub reads: u32,
     /// Valid pages.
     pub valid: u32,
     /// Pages programmed since the last erase (the write pointer).
@@ -54,7 +52,6 @@ impl BlockState {
     pub fn new_free(pe: u32) -> Self {
         BlockState {
             pe,
-            reads: 0,
             valid: 0,
             written: 0,
             status: BlockStatus::Free,
@@ -74,7 +71,9 @@ pub struct ValidMap {
 impl ValidMap {
     /// All pages invalid.
     pub fn new(pages: u64) -> Self {
-        ValidMap { words: vec![0; pages.div_ceil(64) as usize] }
+        ValidMap {
+            words: vec![0; pages.div_ceil(64) as usize],
+        }
     }
 
     /// Is page `ppn` valid?

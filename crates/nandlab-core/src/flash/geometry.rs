@@ -63,6 +63,17 @@ pub struct Ppa {
     pub page: u32,
 }
 
+/// Where a plane sits: its die, the die's channel, and its index within the die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaneLoc {
+    /// Global die index.
+    pub die: u32,
+    /// Channel of the die.
+    pub channel: u32,
+    /// Plane index within the die.
+    pub plane_in_die: u32,
+}
+
 /// Validated geometry with derived sizes.
 #[derive(Debug, Clone)]
 pub struct Geometry {
@@ -78,6 +89,8 @@ pub struct Geometry {
     pub blocks: u32,
     /// Pages in the device.
     pub pages: u64,
+    /// Location of every plane (a table, so the hot path needs no divisions).
+    pub plane_locs: Vec<PlaneLoc>,
 }
 
 impl Geometry {
@@ -114,14 +127,26 @@ impl Geometry {
         }
         let pages = blocks * u64::from(cfg.pages_per_block);
         let page_map = PageMap::build(&cfg.page_map, cfg.cell_type, cfg.pages_per_block)?;
-        Ok(Geometry {
+        let mut g = Geometry {
             cfg: cfg.clone(),
             page_map,
             dies: dies as u32,
             planes: planes as u32,
             blocks: blocks as u32,
             pages,
-        })
+            plane_locs: Vec::new(),
+        };
+        g.plane_locs = (0..g.planes)
+            .map(|p| {
+                let die = g.die_of_plane(p);
+                PlaneLoc {
+                    die,
+                    channel: g.channel_of_die(die),
+                    plane_in_die: p % cfg.planes_per_die,
+                }
+            })
+            .collect();
+        Ok(g)
     }
 
     /// Physical capacity in bytes.
@@ -147,12 +172,16 @@ impl Geometry {
         die / (self.cfg.chips_per_channel * self.cfg.dies_per_chip)
     }
 
+    /// Location of the plane holding global block `block`.
+    #[inline]
+    pub fn loc_of_block(&self, block: u32) -> PlaneLoc {
+        self.plane_locs[(block / self.cfg.blocks_per_plane) as usize]
+    }
+
     /// Plane index from (channel, chip, die, plane) coordinates.
     #[inline]
     pub fn plane_index(&self, channel: u32, chip: u32, die: u32, plane: u32) -> u32 {
-        ((channel * self.cfg.chips_per_channel + chip) * self.cfg.dies_per_chip + die)
-            * self.cfg.planes_per_die
-            + plane
+        ((channel * self.cfg.chips_per_channel + chip) * self.cfg.dies_per_chip + die) * self.cfg.planes_per_die + plane
     }
 }
 
@@ -183,10 +212,16 @@ mod tests {
 
     #[test]
     fn impossible_geometry_names_the_key() {
-        let cfg = DeviceConfig { planes_per_die: 0, ..DeviceConfig::default() };
+        let cfg = DeviceConfig {
+            planes_per_die: 0,
+            ..DeviceConfig::default()
+        };
         let e = Geometry::new(&cfg).unwrap_err().to_string();
         assert!(e.contains("device.planes_per_die"), "{e}");
-        let cfg = DeviceConfig { page_size_bytes: 1000, ..DeviceConfig::default() };
+        let cfg = DeviceConfig {
+            page_size_bytes: 1000,
+            ..DeviceConfig::default()
+        };
         assert!(Geometry::new(&cfg).unwrap_err().to_string().contains("page_size_bytes"));
     }
 }

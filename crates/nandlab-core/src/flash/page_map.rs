@@ -53,9 +53,9 @@ impl PageMap {
         }
         let n_wl = pages_per_block / bits;
         let (types, wordlines) = match spec {
-            PageMapSpec::Named(name) if name == "sequential" => (0..pages_per_block)
-                .map(|p| ((p % bits) as PageType, p / bits))
-                .unzip(),
+            PageMapSpec::Named(name) if name == "sequential" => {
+                (0..pages_per_block).map(|p| ((p % bits) as PageType, p / bits)).unzip()
+            }
             PageMapSpec::Named(name) if name == "interleaved" => {
                 // Page type t of wordline w is programmed at "slot" w + t; slots are filled
                 // lowest type first, which gives the shadow order described above.
@@ -151,7 +151,10 @@ mod tests {
         assert_eq!(m.page_type(4), 1);
         assert_eq!(m.wordline(4), 1);
         assert!(PageMap::build(&PageMapSpec::Named("zigzag".into()), CellType::Mlc, 4).is_err());
-        let bad = PageMapSpec::Explicit { types: vec![0, 0, 1, 1], wordlines: vec![0, 0, 1, 1] };
+        let bad = PageMapSpec::Explicit {
+            types: vec![0, 0, 1, 1],
+            wordlines: vec![0, 0, 1, 1],
+        };
         assert!(PageMap::build(&bad, CellType::Mlc, 4).is_err());
         assert!(PageMap::build(&PageMapSpec::default(), CellType::Tlc, 8).is_err());
     }

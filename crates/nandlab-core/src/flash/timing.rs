@@ -134,7 +134,10 @@ mod tests {
 
     #[test]
     fn wrong_table_length_names_the_key() {
-        let cfg = TimingConfig { read_latency_ns: vec![1, 2, 3], ..TimingConfig::default() };
+        let cfg = TimingConfig {
+            read_latency_ns: vec![1, 2, 3],
+            ..TimingConfig::default()
+        };
         let e = Timing::new(&cfg, 2, 4096).unwrap_err().to_string();
         assert!(e.contains("timing.read_latency_ns"), "{e}");
     }

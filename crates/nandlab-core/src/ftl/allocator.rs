@@ -39,7 +39,12 @@ impl Striper {
     /// A striper over `channels x chips x dies x planes` in `order`.
     pub fn new(dims: [u32; 4], order: [usize; 4]) -> Self {
         let planes = dims.iter().map(|&d| u64::from(d)).product();
-        Striper { dims, order, cursor: 0, planes }
+        Striper {
+            dims,
+            order,
+            cursor: 0,
+            planes,
+        }
     }
 
     /// Plane index of the next page and advance.

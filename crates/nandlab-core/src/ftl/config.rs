@@ -75,7 +75,10 @@ impl FtlConfig {
         if self.gc_threshold_blocks == 0 || self.gc_threshold_blocks + 1 >= blocks_per_plane {
             return Err(NandError::config(
                 "ftl.gc_threshold_blocks",
-                format!("must be between 1 and {} (blocks per plane - 2)", blocks_per_plane.saturating_sub(2)),
+                format!(
+                    "must be between 1 and {} (blocks per plane - 2)",
+                    blocks_per_plane.saturating_sub(2)
+                ),
             ));
         }
         let mut order = [0usize; 4];
@@ -90,7 +93,12 @@ impl FtlConfig {
                 'W' => 1,
                 'D' => 2,
                 'P' => 3,
-                _ => return Err(NandError::config("ftl.striping", format!("unknown level `{c}` (use C, W, D, P)"))),
+                _ => {
+                    return Err(NandError::config(
+                        "ftl.striping",
+                        format!("unknown level `{c}` (use C, W, D, P)"),
+                    ))
+                }
             };
             if seen[k] {
                 return Err(NandError::config("ftl.striping", "must be a permutation of CWDP"));

@@ -53,6 +53,9 @@ pub struct Ftl {
     cfg: FtlConfig,
     /// Every block of the device.
     pub blocks: Vec<BlockState>,
+    /// Reads since erase of every block (read disturb); apart from `blocks` because the
+    /// read path touches it for every page and a dense `u32` array stays in cache.
+    block_reads: Vec<u32>,
     valid: ValidMap,
     /// Logical-to-physical map.
     pub mapping: Mapping,
@@ -73,11 +76,15 @@ impl Ftl {
             return Err(NandError::config("ftl.overprovisioning", "leaves no logical space"));
         }
         let d = &geo.cfg;
-        let striper = Striper::new([d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die], order);
+        let striper = Striper::new(
+            [d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die],
+            order,
+        );
         let mut ftl = Ftl {
             geo: geo.clone(),
             cfg: cfg.clone(),
             blocks: Vec::new(),
+            block_reads: vec![0; geo.blocks as usize],
             valid: ValidMap::new(geo.pages),
             mapping: Mapping::new(0, geo.planes, d.pages_per_block, d.blocks_per_plane),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
@@ -107,7 +114,15 @@ impl Ftl {
     #[inline]
     fn ppa(&self, ppn: u64) -> Ppa {
         let ppb = u64::from(self.geo.cfg.pages_per_block);
-        Ppa { block: (ppn / ppb) as u32, page: (ppn % ppb) as u32 }
+        Ppa {
+            block: (ppn / ppb) as u32,
+            page: (ppn % ppb) as u32,
+        }
+    }
+
+    /// Reads since the last erase of `block`.
+    pub fn reads_since_erase(&self, block: u32) -> u32 {
+        self.block_reads[block as usize]
     }
 
     /// Is the physical page valid?
@@ -122,7 +137,7 @@ impl Ftl {
         match self.mapping.get(lpn) {
             Some(ppn) => {
                 let ppa = self.ppa(ppn);
-                self.blocks[ppa.block as usize].reads += 1;
+                self.block_reads[ppa.block as usize] += 1;
                 Some(ppa)
             }
             None => {
@@ -137,9 +152,17 @@ impl Ftl {
         let b = &self.blocks[ppa.block as usize];
         if b.implicit {
             let owner = self.mapping.home_owner(self.ppn(ppa))?;
-            Some(PageMeta { lpn: owner, tag: 0, program_ns: b.last_program_ns, oob_tags: 0 })
+            Some(PageMeta {
+                lpn: owner,
+                tag: 0,
+                program_ns: b.last_program_ns,
+                oob_tags: 0,
+            })
         } else {
-            b.pages.as_ref().map(|p| p[ppa.page as usize]).filter(|_| ppa.page < b.written)
+            b.pages
+                .as_ref()
+                .map(|p| p[ppa.page as usize])
+                .filter(|_| ppa.page < b.written)
         }
     }
 
@@ -148,7 +171,16 @@ impl Ftl {
     pub fn write(&mut self, lpn: u64, tag: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
         let plane = self.striper.next_plane();
         self.invalidate_lpn(lpn);
-        let ppa = self.place(plane, Stream::Host, PageMeta { lpn, tag, program_ns: now_ns, oob_tags: 0 })?;
+        let ppa = self.place(
+            plane,
+            Stream::Host,
+            PageMeta {
+                lpn,
+                tag,
+                program_ns: now_ns,
+                oob_tags: 0,
+            },
+        )?;
         self.stats.host_programs += 1;
         self.collect_if_needed(plane, now_ns, ops)?;
         Ok(ppa)
@@ -183,7 +215,8 @@ impl Ftl {
         st.written += 1;
         st.valid += 1;
         st.last_program_ns = meta.program_ns;
-        st.pages.get_or_insert_with(|| vec![PageMeta::default(); ppb as usize].into_boxed_slice())[page as usize] = meta;
+        st.pages
+            .get_or_insert_with(|| vec![PageMeta::default(); ppb as usize].into_boxed_slice())[page as usize] = meta;
         if st.written == ppb {
             st.status = BlockStatus::Full;
         }
@@ -248,15 +281,22 @@ impl Ftl {
             }
             let meta = self.page_meta(from).expect("a valid page has an owner");
             self.invalidate_lpn(meta.lpn);
-            let to = self.place(plane, Stream::Gc, PageMeta { program_ns: now_ns, ..meta })?;
+            let to = self.place(
+                plane,
+                Stream::Gc,
+                PageMeta {
+                    program_ns: now_ns,
+                    ..meta
+                },
+            )?;
             ops.push(BgOp::CopyRead(from));
             ops.push(BgOp::CopyProgram(to));
             moved += 1;
         }
+        self.block_reads[victim as usize] = 0;
         let st = &mut self.blocks[victim as usize];
         debug_assert_eq!(st.valid, 0);
         st.pe += 1;
-        st.reads = 0;
         st.written = 0;
         st.implicit = false;
         st.pages = None;

@@ -2,12 +2,12 @@
 //! `fill_fraction` of the logical space at the layout [`Mapping`](super::mapping::Mapping)
 //! computes, without simulating a single write and without per-page state.
 
+use super::mapping::Mapping;
 use super::Ftl;
 use crate::config::AgingConfig;
 use crate::engine::rng::{component, hash_unit, mix64};
 use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus};
-use super::mapping::Mapping;
 use std::cmp::Reverse;
 
 const NS_PER_DAY: f64 = 86_400e9;
@@ -29,7 +29,11 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
     let program_ns = -(aging.retention_days * NS_PER_DAY) as i64;
     for plane in 0..planes {
         let p = u64::from(plane);
-        let n = if fill_pages > p { (fill_pages - p - 1) / u64::from(planes) + 1 } else { 0 };
+        let n = if fill_pages > p {
+            (fill_pages - p - 1) / u64::from(planes) + 1
+        } else {
+            0
+        };
         let first_block = plane * bpp;
         let used_blocks = n.div_ceil(u64::from(ppb)) as u32;
         for i in 0..used_blocks {

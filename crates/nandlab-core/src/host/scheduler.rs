@@ -36,10 +36,7 @@ pub struct ReadFirst;
 
 impl HostScheduler for ReadFirst {
     fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
-        waiting
-            .iter()
-            .position(|q| q.req.op == super::Op::Read)
-            .unwrap_or(0)
+        waiting.iter().position(|q| q.req.op == super::Op::Read).unwrap_or(0)
     }
 }
 
