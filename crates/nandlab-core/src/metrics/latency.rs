@@ -4,6 +4,10 @@
 use hdrhistogram::Histogram;
 use serde_json::{json, Value};
 
+/// Longest latency the percentiles resolve (1 hour); longer ones count as 1 hour there
+/// (the exact maximum is kept separately).
+const MAX_TRACKED_NS: u64 = 3_600_000_000_000;
+
 /// Latency statistics of one class of requests.
 #[derive(Debug, Clone)]
 pub struct LatencyStats {
@@ -17,7 +21,7 @@ pub struct LatencyStats {
 impl Default for LatencyStats {
     fn default() -> Self {
         LatencyStats {
-            hist: Histogram::new(3).expect("3 significant digits is valid"),
+            hist: Histogram::new_with_bounds(1, MAX_TRACKED_NS, 3).expect("valid bounds"),
             count: 0,
             sum_ns: 0,
             max_ns: 0,
