@@ -44,3 +44,23 @@ def test_hidden_reporter_still_calls_user_and_catches_ctrl_c():
 
     rep = ProgressReporter(show=False, user=ctrl_c)
     assert rep(5, 10) is False and rep.interrupted
+
+
+def test_total_hint_fills_a_missing_total():
+    buf, console = _console()
+    with ProgressReporter(delay_s=0, console=console, total_hint=1000) as rep:
+        rep(500, None)
+        assert rep._progress.tasks[0].total == 1000
+        rep(600, 2000)
+        assert rep._progress.tasks[0].total == 2000
+
+
+def test_expected_requests():
+    from nandlab.api import expected_requests
+
+    assert expected_requests({"workload": {"requests": 5}}) == 5
+    assert expected_requests({"workload": {"requests": 5, "duration_s": 1.0}}) is None
+    assert expected_requests({"workload": {"kind": "trace", "max_requests": 7}}) == 7
+    assert expected_requests({"workload": {"kind": "trace", "max_requests": 7, "repeat": 2}}) \
+        is None
+    assert expected_requests({}) is None

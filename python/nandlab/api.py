@@ -101,7 +101,11 @@ def run(
     cfg = load_config(config, overrides, trace=trace, trace_format=trace_format)
     core = _native.core()
     user = progress if callable(progress) else None
-    reporter = ProgressReporter(show=progress is not False and user is None, user=user)
+    reporter = ProgressReporter(
+        show=progress is not False and user is None,
+        user=user,
+        total_hint=expected_requests(cfg),
+    )
     try:
         with reporter:
             summary_json, columns = core.simulate(config_json(cfg), reporter)
@@ -182,6 +186,19 @@ def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
         df = df.cast(casts)
     first = [k for k in REQUEST_SCHEMA if k in df.columns]
     return df.select(first + [c for c in df.columns if c not in REQUEST_SCHEMA])
+
+
+def expected_requests(cfg: Mapping[str, Any]) -> int | None:
+    """The request count a config asks for, when it says so plainly (for progress bars)."""
+    wl = cfg.get("workload")
+    if not isinstance(wl, Mapping):
+        return None
+    n = None
+    if wl.get("kind", "synthetic") == "synthetic" and "duration_s" not in wl:
+        n = wl.get("requests")
+    elif wl.get("kind") == "trace" and int(wl.get("repeat", 1) or 1) == 1:
+        n = wl.get("max_requests")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
 def config_json(cfg: Mapping[str, Any]) -> str:

@@ -27,6 +27,7 @@ ProgressFn = Callable[[int, int | None], object]
 class ProgressReporter:
     """The callable handed to ``_core.simulate``; shows a rich bar after ``delay_s``.
 
+    ``total_hint`` is the expected request count, used when the core reports none.
     ``user`` is an optional extra callback; returning ``False`` from it cancels the run
     (``cancelled``). A Ctrl-C inside the callback sets ``interrupted`` and cancels too.
     """
@@ -38,12 +39,14 @@ class ProgressReporter:
         delay_s: float = 2.0,
         console: Console | None = None,
         description: str = "simulating",
+        total_hint: int | None = None,
     ) -> None:
         self.show = show
         self.user = user
         self.delay_s = delay_s
         self.console = console
         self.description = description
+        self.total_hint = total_hint
         self.interrupted = False
         self.cancelled = False
         self._start = time.monotonic()
@@ -63,6 +66,8 @@ class ProgressReporter:
             return False
 
     def _update(self, done: int, total: int | None) -> None:
+        if total is None:
+            total = self.total_hint
         if self._progress is None:
             if time.monotonic() - self._start < self.delay_s:
                 return
@@ -79,6 +84,9 @@ class ProgressReporter:
             )
             self._progress.start()
             self._task = self._progress.add_task(self.description, total=total)
+            # Count elapsed time from the start of the run, not from when the bar appeared.
+            task = self._progress.tasks[-1]
+            task.start_time = self._progress.get_time() - (time.monotonic() - self._start)
         assert self._task is not None
         self._progress.update(self._task, completed=done, total=total)
 
