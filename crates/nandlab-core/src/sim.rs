@@ -1,6 +1,419 @@
-//! The simulator (being written).
+//! The simulator: replays a request stream through host queue → FTL → flash back end and
+//! collects metrics.
+//!
+//! Events (one enum, stored inline in the queue):
+//! - `Arrival`: the next request of the stream arrives (open-loop replay);
+//! - `SenseDone(txn)`: a page read finished sensing; its data goes on the bus, then to a
+//!   decoder;
+//! - `ProgramStart(txn)`: a page write's data reached the die; the program is reserved;
+//! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
+//!   bounded or replay is closed-loop, where a completion frees a slot).
 
-/// Simulator.
-pub struct Simulator;
-/// Output of a run.
-pub struct SimOutput;
+use crate::config::SimConfig;
+use crate::engine::{EventQueue, Slab};
+use crate::error::{NandError, Result};
+use crate::flash::backend::{ArrayOp, Backend};
+use crate::flash::{Geometry, Ppa, Timing};
+use crate::ftl::{BgOp, Ftl};
+use crate::host::scheduler::{self, HostScheduler, Queued};
+use crate::host::{Op, OutOfRange, ReplayMode, Request};
+use crate::metrics::{LatencyStats, RequestRecords};
+use crate::workload::{self, RequestStream, WorkloadContext};
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::time::Instant;
+
+/// How often (in dispatched requests) the progress callback is called.
+const PROGRESS_EVERY: u64 = 1 << 16;
+
+#[derive(Debug, Clone, Copy)]
+enum Event {
+    Arrival,
+    SenseDone(u32),
+    ProgramStart(u32),
+    RequestDone(u32),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct ReqState {
+    req: Request,
+    remaining: u32,
+    end_ns: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Txn {
+    req: u32,
+    die: u32,
+    plane_in_die: u32,
+    channel: u32,
+    page_type: u8,
+}
+
+/// What a run returns.
+#[derive(Debug, Clone)]
+pub struct SimOutput {
+    /// Every metric, the resolved config, seed and version.
+    pub summary: Value,
+    /// One row per request, when `output.record_requests` is on.
+    pub requests: Option<RequestRecords>,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    requests: [u64; 3],
+    page_reads: u64,
+    page_programs: u64,
+    erases: u64,
+    first_arrival_ns: Option<u64>,
+    last_end_ns: u64,
+    events: u64,
+}
+
+/// A configured SSD ready to replay a workload.
+pub struct Simulator {
+    cfg: SimConfig,
+    geo: Geometry,
+    timing: Timing,
+    ftl: Ftl,
+    backend: Backend,
+    events: EventQueue<Event>,
+    reqs: Slab<ReqState>,
+    txns: Slab<Txn>,
+    waiting: VecDeque<Queued>,
+    scheduler: Box<dyn HostScheduler>,
+    inflight: u32,
+    pending: Option<Request>,
+    next_id: u64,
+    bg_ops: Vec<BgOp>,
+    latency: [LatencyStats; 3],
+    records: Option<RequestRecords>,
+    counters: Counters,
+    page_bytes: u64,
+}
+
+impl Simulator {
+    /// Validates `cfg` and builds (and preconditions) the device.
+    pub fn new(cfg: SimConfig) -> Result<Self> {
+        let geo = Geometry::new(&cfg.device)?;
+        let timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)?;
+        if !(cfg.host.time_scale.is_finite() && cfg.host.time_scale > 0.0) {
+            return Err(NandError::config("host.time_scale", "must be a positive number"));
+        }
+        if cfg.host.replay == ReplayMode::Closed && cfg.host.queue_depth == 0 {
+            return Err(NandError::config("host.queue_depth", "closed-loop replay needs a queue depth of at least 1"));
+        }
+        let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
+        let ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
+        let backend = Backend::new(geo.dies, cfg.device.channels, timing.decoders_per_channel, cfg.device.multi_plane);
+        let records = cfg.output.record_requests.then(RequestRecords::default);
+        Ok(Simulator {
+            page_bytes: u64::from(cfg.device.page_size_bytes),
+            cfg,
+            geo,
+            timing,
+            ftl,
+            backend,
+            events: EventQueue::default(),
+            reqs: Slab::default(),
+            txns: Slab::default(),
+            waiting: VecDeque::new(),
+            scheduler,
+            inflight: 0,
+            pending: None,
+            next_id: 0,
+            bg_ops: Vec::new(),
+            latency: Default::default(),
+            records,
+            counters: Counters::default(),
+        })
+    }
+
+    /// Logical capacity in bytes.
+    pub fn logical_bytes(&self) -> u64 {
+        self.ftl.logical_pages() * self.page_bytes
+    }
+
+    /// The FTL (for inspection and tests).
+    pub fn ftl(&self) -> &Ftl {
+        &self.ftl
+    }
+
+    /// Replays the workload of the config. `progress(done)` is called every 65,536
+    /// requests; returning `false` cancels the run.
+    pub fn run(self, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
+        let ctx = WorkloadContext { logical_bytes: self.logical_bytes(), seed: self.cfg.seed };
+        let stream = workload::open(&self.cfg.workload, &ctx)?;
+        self.run_stream(stream, progress)
+    }
+
+    /// Replays an explicit request stream.
+    pub fn run_stream(mut self, mut stream: RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
+        let wall = Instant::now();
+        self.replay(&mut stream, progress)?;
+        let wall_s = wall.elapsed().as_secs_f64();
+        Ok(SimOutput { summary: self.summary(wall_s), requests: self.records.take() })
+    }
+
+    fn replay(&mut self, stream: &mut RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
+        let bounded = self.cfg.host.replay == ReplayMode::Closed || self.cfg.host.queue_depth > 0;
+        match self.cfg.host.replay {
+            ReplayMode::Open => self.schedule_arrival(stream, 0)?,
+            ReplayMode::Closed => {
+                for _ in 0..self.cfg.host.queue_depth {
+                    match stream.next().transpose()? {
+                        Some(r) => self.enqueue(Request { arrival_ns: 0, ..r }),
+                        None => break,
+                    }
+                }
+                self.try_dispatch(0, progress)?;
+            }
+        }
+        while let Some((now, ev)) = self.events.pop() {
+            self.counters.events += 1;
+            match ev {
+                Event::Arrival => {
+                    let r = self.pending.take().expect("an arrival has a pending request");
+                    self.enqueue(Request { arrival_ns: now, ..r });
+                    if bounded {
+                        self.try_dispatch(now, progress)?;
+                    } else {
+                        let q = self.waiting.pop_front().expect("just enqueued");
+                        self.dispatch(now, q, progress)?;
+                    }
+                    self.schedule_arrival(stream, now)?;
+                }
+                Event::SenseDone(t) => self.sense_done(now, t),
+                Event::ProgramStart(t) => self.program_start(now, t),
+                Event::RequestDone(r) => {
+                    self.reqs.remove(r);
+                    self.inflight -= 1;
+                    if self.cfg.host.replay == ReplayMode::Closed {
+                        if let Some(req) = stream.next().transpose()? {
+                            self.enqueue(Request { arrival_ns: now, ..req });
+                        }
+                    }
+                    self.try_dispatch(now, progress)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn schedule_arrival(&mut self, stream: &mut RequestStream, now: u64) -> Result<()> {
+        if let Some(r) = stream.next().transpose()? {
+            let t = if self.cfg.host.time_scale == 1.0 {
+                r.arrival_ns
+            } else {
+                (r.arrival_ns as f64 * self.cfg.host.time_scale) as u64
+            };
+            self.pending = Some(r);
+            self.events.push(t.max(now), Event::Arrival);
+        }
+        Ok(())
+    }
+
+    fn enqueue(&mut self, req: Request) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.waiting.push_back(Queued { id, req });
+    }
+
+    fn try_dispatch(&mut self, now: u64, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
+        let depth = self.cfg.host.queue_depth;
+        while !self.waiting.is_empty() && (depth == 0 || self.inflight < depth) {
+            let i = self.scheduler.pick(&self.waiting, now);
+            let q = self.waiting.remove(i).expect("scheduler picked a waiting request");
+            self.dispatch(now, q, progress)?;
+        }
+        Ok(())
+    }
+
+    /// Splits a request into page transactions and starts them at `now`.
+    fn dispatch(&mut self, now: u64, q: Queued, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
+        if q.id % PROGRESS_EVERY == 0 && q.id > 0 && !progress(q.id) {
+            return Err(NandError::Invalid("cancelled".into()));
+        }
+        let req = q.req;
+        if req.size_bytes == 0 {
+            return Err(NandError::Invalid(format!("request {} has size 0", q.id)));
+        }
+        self.counters.first_arrival_ns.get_or_insert(req.arrival_ns);
+        self.counters.requests[op_index(req.op)] += 1;
+        let first = req.offset_bytes / self.page_bytes;
+        let last = (req.offset_bytes + req.size_bytes - 1) / self.page_bytes;
+        let logical = self.ftl.logical_pages();
+        if last >= logical && self.cfg.host.out_of_range == OutOfRange::Error {
+            return Err(NandError::Invalid(format!(
+                "request {} ends at byte {}, past the logical capacity of {} bytes \
+                 (set host.out_of_range = \"wrap\" to wrap addresses, or use a larger device)",
+                q.id,
+                req.offset_bytes + req.size_bytes,
+                logical * self.page_bytes
+            )));
+        }
+        let slot = self.reqs.insert(ReqState { req, remaining: (last - first + 1) as u32, end_ns: now });
+        self.inflight += 1;
+        for lpn in first..=last {
+            let lpn = lpn % logical;
+            match req.op {
+                Op::Read => match self.ftl.read(lpn) {
+                    Some(ppa) => {
+                        let txn = self.new_txn(slot, ppa);
+                        let t = self.txns[txn];
+                        let s = self.backend.array(t.die, t.plane_in_die, ArrayOp::Read, now, self.timing.read(t.page_type));
+                        self.counters.page_reads += 1;
+                        self.events.push(s.end, Event::SenseDone(txn));
+                    }
+                    None => self.finish_page(slot, now),
+                },
+                Op::Write => {
+                    let tag = q.id;
+                    let ppa = self.ftl.write(lpn, tag, now as i64, &mut self.bg_ops)?;
+                    self.run_background(now);
+                    let txn = self.new_txn(slot, ppa);
+                    let s = self.backend.channel(self.txns[txn].channel, now, self.timing.transfer_page_ns);
+                    self.events.push(s.end, Event::ProgramStart(txn));
+                }
+                Op::Trim => {
+                    self.ftl.trim(lpn);
+                    self.finish_page(slot, now);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn new_txn(&mut self, req: u32, ppa: Ppa) -> u32 {
+        let plane = self.geo.plane_of_block(ppa.block);
+        let die = self.geo.die_of_plane(plane);
+        self.txns.insert(Txn {
+            req,
+            die,
+            plane_in_die: plane % self.geo.cfg.planes_per_die,
+            channel: self.geo.channel_of_die(die),
+            page_type: self.geo.page_map.page_type(ppa.page),
+        })
+    }
+
+    /// Charges GC / wear-leveling work (copyback reads and programs, erases) to the dies,
+    /// each step after the previous one.
+    fn run_background(&mut self, now: u64) {
+        let mut ready = now;
+        for op in self.bg_ops.drain(..) {
+            let (block, array_op, dur) = match op {
+                BgOp::CopyRead(p) => (p.block, ArrayOp::Read, self.timing.read(self.geo.page_map.page_type(p.page))),
+                BgOp::CopyProgram(p) => {
+                    (p.block, ArrayOp::Program, self.timing.program(self.geo.page_map.page_type(p.page)))
+                }
+                BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_ns),
+            };
+            match array_op {
+                ArrayOp::Read => self.counters.page_reads += 1,
+                ArrayOp::Program => self.counters.page_programs += 1,
+                ArrayOp::Erase => self.counters.erases += 1,
+            }
+            let plane = self.geo.plane_of_block(block);
+            let die = self.geo.die_of_plane(plane);
+            let ppd = self.geo.cfg.planes_per_die;
+            ready = self.backend.array(die, plane % ppd, array_op, ready, dur).end;
+        }
+    }
+
+    fn sense_done(&mut self, now: u64, txn: u32) {
+        let t = self.txns[txn];
+        let xfer = self.backend.channel(t.channel, now, self.timing.transfer_page_ns);
+        let dec = self.backend.decode(t.channel, xfer.end, self.timing.decode_ns);
+        self.txns.remove(txn);
+        self.finish_page(t.req, dec.end);
+    }
+
+    fn program_start(&mut self, now: u64, txn: u32) {
+        let t = self.txns[txn];
+        let s = self.backend.array(t.die, t.plane_in_die, ArrayOp::Program, now, self.timing.program(t.page_type));
+        self.counters.page_programs += 1;
+        self.txns.remove(txn);
+        self.finish_page(t.req, s.end);
+    }
+
+    /// One page of request `slot` is done at `end_ns`; completes the request after its last.
+    fn finish_page(&mut self, slot: u32, end_ns: u64) {
+        let st = &mut self.reqs[slot];
+        st.end_ns = st.end_ns.max(end_ns);
+        st.remaining -= 1;
+        if st.remaining > 0 {
+            return;
+        }
+        let ReqState { req, end_ns, .. } = *st;
+        let latency = end_ns - req.arrival_ns;
+        let i = op_index(req.op);
+        self.latency[i].record(latency, req.size_bytes);
+        if let Some(r) = self.records.as_mut() {
+            r.push(req.arrival_ns, latency, req.offset_bytes, req.size_bytes, i as u8);
+        }
+        self.counters.last_end_ns = self.counters.last_end_ns.max(end_ns);
+        if self.cfg.host.replay == ReplayMode::Closed || self.cfg.host.queue_depth > 0 {
+            self.events.push(end_ns, Event::RequestDone(slot));
+        } else {
+            self.reqs.remove(slot);
+            self.inflight -= 1;
+        }
+    }
+
+    fn summary(&self, wall_s: f64) -> Value {
+        let first = self.counters.first_arrival_ns.unwrap_or(0);
+        let span = self.counters.last_end_ns.saturating_sub(first).max(1);
+        let mut all = LatencyStats::default();
+        for s in &self.latency {
+            all.merge(s);
+        }
+        let f = &self.ftl.stats;
+        let host_programs = f.host_programs.max(1);
+        let (die_busy, chan_busy) = self.backend.busy_ns();
+        let total: u64 = self.counters.requests.iter().sum();
+        json!({
+            "version": crate::VERSION,
+            "seed": self.cfg.seed,
+            "config": self.cfg.to_json(),
+            "requests": {
+                "count": total,
+                "reads": self.counters.requests[0],
+                "writes": self.counters.requests[1],
+                "trims": self.counters.requests[2],
+            },
+            "read": self.latency[0].summary(span),
+            "write": self.latency[1].summary(span),
+            "all": all.summary(span),
+            "flash": {
+                "page_reads": self.counters.page_reads,
+                "page_programs": self.counters.page_programs,
+                "erases": self.counters.erases,
+                "host_page_programs": f.host_programs,
+                "gc_page_moves": f.gc_page_moves,
+                "gc_erases": f.gc_erases,
+                "wl_page_moves": f.wl_page_moves,
+                "wl_erases": f.wl_erases,
+                "unmapped_reads": f.unmapped_reads,
+                "trimmed_pages": f.trimmed_pages,
+                "write_amplification": (f.host_programs + f.gc_page_moves + f.wl_page_moves) as f64 / host_programs as f64,
+                "die_utilization": die_busy as f64 / (span as f64 * f64::from(self.geo.dies)),
+                "channel_utilization": chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
+            },
+            "sim": {
+                "simulated_ns": span,
+                "events": self.counters.events,
+                "mapping_entries": self.ftl.mapping.entries(),
+                "wall_s": wall_s,
+                "requests_per_s": total as f64 / wall_s.max(1e-9),
+            },
+        })
+    }
+}
+
+fn op_index(op: Op) -> usize {
+    match op {
+        Op::Read => 0,
+        Op::Write => 1,
+        Op::Trim => 2,
+    }
+}

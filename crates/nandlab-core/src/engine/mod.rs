@@ -3,6 +3,8 @@
 
 pub mod queue;
 pub mod rng;
+pub mod slab;
 
 pub use queue::EventQueue;
 pub use rng::{stream_rng, SimRng};
+pub use slab::Slab;

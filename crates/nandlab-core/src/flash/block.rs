@@ -96,8 +96,21 @@ impl ValidMap {
 
     /// Marks `count` pages from `start` valid (used by preconditioning).
     pub fn set_range(&mut self, start: u64, count: u64) {
-        for p in start..start + count {
-            self.set(p, true);
+        let end = start + count;
+        let mut p = start;
+        while p < end {
+            if p % 64 == 0 && end - p >= 64 {
+                self.words[(p >> 6) as usize] = u64::MAX;
+                p += 64;
+            } else {
+                self.set(p, true);
+                p += 1;
+            }
         }
+    }
+
+    /// Number of valid pages.
+    pub fn count(&self) -> u64 {
+        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
     }
 }

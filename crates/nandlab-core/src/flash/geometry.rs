@@ -29,6 +29,9 @@ pub struct DeviceConfig {
     pub cell_type: CellType,
     /// Which page index is LSB/CSB/MSB and which pages share a wordline.
     pub page_map: PageMapSpec,
+    /// Whether operations of the same kind on different planes of a die run together
+    /// (multi-plane commands).
+    pub multi_plane: bool,
 }
 
 impl Default for DeviceConfig {
@@ -46,6 +49,7 @@ impl Default for DeviceConfig {
             oob_bytes: 224,
             cell_type: CellType::Mlc,
             page_map: PageMapSpec::default(),
+            multi_plane: true,
         }
     }
 }

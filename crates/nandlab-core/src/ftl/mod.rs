@@ -1,7 +1,319 @@
-//! Flash translation layer: page-level mapping, allocation, garbage collection, wear
-//! leveling and TRIM.
+//! Flash translation layer: page-level mapping, allocation, garbage collection, static wear
+//! leveling and TRIM. Mapping changes happen at once when a request is dispatched; the time
+//! the resulting flash work takes is charged by the back end from the [`BgOp`]s returned.
 
+pub mod allocator;
 pub mod config;
+pub mod gc;
 pub mod mapping;
+pub mod precondition;
 
+use crate::config::AgingConfig;
+use crate::error::{NandError, Result};
+use crate::flash::block::{BlockState, BlockStatus, PageMeta, ValidMap};
+use crate::flash::{Geometry, Ppa};
+use allocator::{PlaneAlloc, Stream, Striper};
 pub use config::{FtlConfig, GcPolicy, WearLeveling};
+use mapping::Mapping;
+use std::cmp::Reverse;
+
+/// Flash work the FTL does on its own (GC, wear leveling), to be timed by the back end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BgOp {
+    /// Internal read of a page being moved (copyback: no bus transfer).
+    CopyRead(Ppa),
+    /// Program of a moved page into its new place (same plane).
+    CopyProgram(Ppa),
+    /// Block erase.
+    Erase(u32),
+}
+
+/// Counters the FTL keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FtlStats {
+    /// Pages programmed for the host.
+    pub host_programs: u64,
+    /// Pages moved by GC.
+    pub gc_page_moves: u64,
+    /// Blocks erased by GC.
+    pub gc_erases: u64,
+    /// Pages moved by static wear leveling.
+    pub wl_page_moves: u64,
+    /// Blocks erased by static wear leveling.
+    pub wl_erases: u64,
+    /// Host page reads that hit no data (never written or trimmed).
+    pub unmapped_reads: u64,
+    /// Logical pages trimmed.
+    pub trimmed_pages: u64,
+}
+
+/// The page-level FTL.
+pub struct Ftl {
+    geo: Geometry,
+    cfg: FtlConfig,
+    /// Every block of the device.
+    pub blocks: Vec<BlockState>,
+    valid: ValidMap,
+    /// Logical-to-physical map.
+    pub mapping: Mapping,
+    planes: Vec<PlaneAlloc>,
+    striper: Striper,
+    logical_pages: u64,
+    /// Counters.
+    pub stats: FtlStats,
+}
+
+impl Ftl {
+    /// Builds the FTL and preconditions the device as `aging` says.
+    pub fn new(geo: &Geometry, cfg: &FtlConfig, aging: &AgingConfig, seed: u64) -> Result<Self> {
+        let order = cfg.validate(geo.cfg.blocks_per_plane)?;
+        aging.validate()?;
+        let logical_pages = (geo.pages as f64 * (1.0 - cfg.overprovisioning)).floor() as u64;
+        if logical_pages == 0 {
+            return Err(NandError::config("ftl.overprovisioning", "leaves no logical space"));
+        }
+        let d = &geo.cfg;
+        let striper = Striper::new([d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die], order);
+        let mut ftl = Ftl {
+            geo: geo.clone(),
+            cfg: cfg.clone(),
+            blocks: Vec::new(),
+            valid: ValidMap::new(geo.pages),
+            mapping: Mapping::new(0, geo.planes, d.pages_per_block, d.blocks_per_plane),
+            planes: vec![PlaneAlloc::default(); geo.planes as usize],
+            striper,
+            logical_pages,
+            stats: FtlStats::default(),
+        };
+        precondition::apply(&mut ftl, aging, seed)?;
+        Ok(ftl)
+    }
+
+    /// Logical pages the host can address.
+    pub fn logical_pages(&self) -> u64 {
+        self.logical_pages
+    }
+
+    /// The geometry.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    #[inline]
+    fn ppn(&self, ppa: Ppa) -> u64 {
+        u64::from(ppa.block) * u64::from(self.geo.cfg.pages_per_block) + u64::from(ppa.page)
+    }
+
+    #[inline]
+    fn ppa(&self, ppn: u64) -> Ppa {
+        let ppb = u64::from(self.geo.cfg.pages_per_block);
+        Ppa { block: (ppn / ppb) as u32, page: (ppn % ppb) as u32 }
+    }
+
+    /// Is the physical page valid?
+    pub fn is_valid(&self, ppa: Ppa) -> bool {
+        self.valid.get(self.ppn(ppa))
+    }
+
+    /// Physical page of `lpn` for a host read (counts the read against the block for read
+    /// disturb), or `None` if it holds no data.
+    #[inline]
+    pub fn read(&mut self, lpn: u64) -> Option<Ppa> {
+        match self.mapping.get(lpn) {
+            Some(ppn) => {
+                let ppa = self.ppa(ppn);
+                self.blocks[ppa.block as usize].reads += 1;
+                Some(ppa)
+            }
+            None => {
+                self.stats.unmapped_reads += 1;
+                None
+            }
+        }
+    }
+
+    /// Metadata of a programmed page: what the OOB area says (owner, content tag, time).
+    pub fn page_meta(&self, ppa: Ppa) -> Option<PageMeta> {
+        let b = &self.blocks[ppa.block as usize];
+        if b.implicit {
+            let owner = self.mapping.home_owner(self.ppn(ppa))?;
+            Some(PageMeta { lpn: owner, tag: 0, program_ns: b.last_program_ns, oob_tags: 0 })
+        } else {
+            b.pages.as_ref().map(|p| p[ppa.page as usize]).filter(|_| ppa.page < b.written)
+        }
+    }
+
+    /// Writes logical page `lpn` with content tag `tag` at `now_ns`; returns where it went.
+    /// GC and wear-leveling work it triggers is appended to `ops`.
+    pub fn write(&mut self, lpn: u64, tag: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
+        let plane = self.striper.next_plane();
+        self.invalidate_lpn(lpn);
+        let ppa = self.place(plane, Stream::Host, PageMeta { lpn, tag, program_ns: now_ns, oob_tags: 0 })?;
+        self.stats.host_programs += 1;
+        self.collect_if_needed(plane, now_ns, ops)?;
+        Ok(ppa)
+    }
+
+    /// Discards logical page `lpn`.
+    pub fn trim(&mut self, lpn: u64) {
+        if self.mapping.get(lpn).is_some() {
+            self.invalidate_lpn(lpn);
+            self.mapping.remove(lpn);
+            self.stats.trimmed_pages += 1;
+        }
+    }
+
+    fn invalidate_lpn(&mut self, lpn: u64) {
+        if let Some(old) = self.mapping.get(lpn) {
+            self.valid.set(old, false);
+            let b = (old / u64::from(self.geo.cfg.pages_per_block)) as usize;
+            self.blocks[b].valid -= 1;
+        }
+    }
+
+    /// Programs `meta` into the next page of `plane`'s active block for `stream`.
+    fn place(&mut self, plane: u32, stream: Stream, meta: PageMeta) -> Result<Ppa> {
+        let ppb = self.geo.cfg.pages_per_block;
+        let block = match self.planes[plane as usize].active[stream as usize] {
+            Some(b) if self.blocks[b as usize].written < ppb => b,
+            _ => self.open_block(plane, stream)?,
+        };
+        let st = &mut self.blocks[block as usize];
+        let page = st.written;
+        st.written += 1;
+        st.valid += 1;
+        st.last_program_ns = meta.program_ns;
+        st.pages.get_or_insert_with(|| vec![PageMeta::default(); ppb as usize].into_boxed_slice())[page as usize] = meta;
+        if st.written == ppb {
+            st.status = BlockStatus::Full;
+        }
+        let ppa = Ppa { block, page };
+        let ppn = self.ppn(ppa);
+        self.valid.set(ppn, true);
+        self.mapping.set(meta.lpn, ppn);
+        Ok(ppa)
+    }
+
+    fn open_block(&mut self, plane: u32, stream: Stream) -> Result<u32> {
+        let pa = &mut self.planes[plane as usize];
+        let Some(Reverse((_, block))) = pa.free.pop() else {
+            return Err(NandError::Invalid(format!(
+                "plane {plane} has no free block left: the workload's live data exceeds what GC can reclaim \
+                 (raise ftl.overprovisioning or lower aging.fill_fraction)"
+            )));
+        };
+        pa.active[stream as usize] = Some(block);
+        let st = &mut self.blocks[block as usize];
+        st.status = BlockStatus::Open;
+        st.written = 0;
+        st.valid = 0;
+        st.implicit = false;
+        Ok(block)
+    }
+
+    /// Runs GC (and then static wear leveling) in `plane` while its free pool is at or
+    /// below the threshold.
+    fn collect_if_needed(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize {
+            let first = plane * self.geo.cfg.blocks_per_plane;
+            let range = first as usize..(first + self.geo.cfg.blocks_per_plane) as usize;
+            let victim = gc::pick_victim(
+                self.cfg.gc_policy,
+                self.cfg.gc_weight_valid,
+                &self.blocks[range],
+                first,
+                self.geo.cfg.pages_per_block,
+                now_ns,
+            );
+            let Some(victim) = victim else { break };
+            let moved = self.relocate_and_erase(victim, plane, now_ns, ops)?;
+            self.stats.gc_page_moves += moved;
+            self.stats.gc_erases += 1;
+            if self.cfg.wear_leveling == WearLeveling::Static {
+                self.static_wear_level(plane, now_ns, ops)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves every valid page of `victim` to the GC stream of `plane`, erases it and returns
+    /// it to the free pool. Returns the pages moved.
+    fn relocate_and_erase(&mut self, victim: u32, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u64> {
+        let ppb = self.geo.cfg.pages_per_block;
+        let mut moved = 0;
+        for page in 0..ppb {
+            let from = Ppa { block: victim, page };
+            if !self.valid.get(self.ppn(from)) {
+                continue;
+            }
+            let meta = self.page_meta(from).expect("a valid page has an owner");
+            self.invalidate_lpn(meta.lpn);
+            let to = self.place(plane, Stream::Gc, PageMeta { program_ns: now_ns, ..meta })?;
+            ops.push(BgOp::CopyRead(from));
+            ops.push(BgOp::CopyProgram(to));
+            moved += 1;
+        }
+        let st = &mut self.blocks[victim as usize];
+        debug_assert_eq!(st.valid, 0);
+        st.pe += 1;
+        st.reads = 0;
+        st.written = 0;
+        st.implicit = false;
+        st.pages = None;
+        st.status = BlockStatus::Free;
+        let pe = st.pe;
+        self.planes[plane as usize].free.push(Reverse((pe, victim)));
+        ops.push(BgOp::Erase(victim));
+        Ok(moved)
+    }
+
+    /// When the P/E spread of `plane` exceeds the threshold, frees its least-worn full block
+    /// (which holds cold data) so that the allocator reuses it.
+    fn static_wear_level(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        let first = plane * self.geo.cfg.blocks_per_plane;
+        let blocks = &self.blocks[first as usize..(first + self.geo.cfg.blocks_per_plane) as usize];
+        let max_pe = blocks.iter().map(|b| b.pe).max().unwrap_or(0);
+        let coldest = blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.status == BlockStatus::Full)
+            .min_by_key(|(_, b)| b.pe);
+        if let Some((i, b)) = coldest {
+            if max_pe - b.pe > self.cfg.wear_leveling_threshold {
+                let moved = self.relocate_and_erase(first + i as u32, plane, now_ns, ops)?;
+                self.stats.wl_page_moves += moved;
+                self.stats.wl_erases += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the mapping invariants: every live logical page maps to exactly one valid
+    /// physical page whose OOB names it, and valid counts agree with the valid bitmap.
+    pub fn check_invariants(&self) -> std::result::Result<(), String> {
+        let mut valid_seen = 0u64;
+        let mut claimed = rustc_hash::FxHashSet::default();
+        for (lpn, ppn) in self.mapping.live() {
+            let ppa = self.ppa(ppn);
+            if !self.valid.get(ppn) {
+                return Err(format!("lpn {lpn} maps to invalid page {ppa:?}"));
+            }
+            if !claimed.insert(ppn) {
+                return Err(format!("page {ppa:?} is claimed by two logical pages"));
+            }
+            match self.page_meta(ppa) {
+                Some(m) if m.lpn == lpn => {}
+                other => return Err(format!("page {ppa:?} OOB says {other:?}, map says lpn {lpn}")),
+            }
+            valid_seen += 1;
+        }
+        let counted: u64 = self.blocks.iter().map(|b| u64::from(b.valid)).sum();
+        let bits = self.valid.count();
+        if counted != valid_seen || bits != valid_seen {
+            return Err(format!(
+                "blocks count {counted} valid pages, the bitmap {bits}, the mapping {valid_seen} live"
+            ));
+        }
+        Ok(())
+    }
+}

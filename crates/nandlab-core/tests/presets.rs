@@ -1,0 +1,324 @@
+//! The device presets in `configs/`: every file parses and validates, and each paper's
+//! preset has the geometry and timing the paper states (numbers worked out by hand from the
+//! papers in `seeds/`, not taken from the code's output).
+
+use nandlab_core::config::aging::DistSpec;
+use nandlab_core::config::Distribution;
+use nandlab_core::flash::{Geometry, Timing};
+use nandlab_core::ftl::{GcPolicy, WearLeveling};
+use nandlab_core::host::config::{OutOfRange, ReplayMode};
+use nandlab_core::host::{Op, Request};
+use nandlab_core::{SimConfig, Simulator};
+use std::path::{Path, PathBuf};
+
+const GIB: u64 = 1 << 30;
+const MIB: u64 = 1 << 20;
+
+/// The presets every paper reproduction relies on; a missing file fails the test.
+const EXPECTED: [&str; 7] = [
+    "000_bitflip.toml",
+    "001_ldpc_in_ssd.toml",
+    "002_tvr.toml",
+    "003_badr.toml",
+    "004_asymmetric.toml",
+    "004_asymmetric_256mb.toml",
+    "demo.toml",
+];
+
+fn configs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs")
+}
+
+fn text(name: &str) -> String {
+    let path = configs_dir().join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A preset, parsed and fully validated.
+struct Preset {
+    cfg: SimConfig,
+    geo: Geometry,
+    timing: Timing,
+}
+
+fn load(name: &str) -> Preset {
+    let cfg = SimConfig::from_toml_str(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let geo = Geometry::new(&cfg.device).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let timing = Timing::new(
+        &cfg.timing,
+        cfg.device.cell_type.bits(),
+        cfg.device.page_size_bytes,
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    cfg.ftl
+        .validate(cfg.device.blocks_per_plane)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    cfg.aging
+        .validate()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    Preset { cfg, geo, timing }
+}
+
+fn preset_files() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(configs_dir())
+        .expect("configs/ exists")
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_preset_parses_and_validates() {
+    let names = preset_files();
+    for want in EXPECTED {
+        assert!(names.iter().any(|n| n == want), "configs/{want} is missing");
+    }
+    for name in &names {
+        let p = load(name);
+        // Every shipped preset starts full (steady-state replays) and has an OOB area.
+        assert!(p.cfg.device.oob_bytes > 0, "{name}");
+        assert!(p.geo.capacity_bytes() > 0, "{name}");
+        // The simulator accepts it too (host checks, preconditioning of the fill).
+        Simulator::new(p.cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// Latency of a one-page read of LPN 0 (page 0, an LSB page, of block 0 of plane 0 after
+/// the fill) on an idle preset: sense + one page over the bus + decode.
+fn idle_read_ns(name: &str) -> u64 {
+    let mut cfg = load(name).cfg;
+    cfg.output.record_requests = true;
+    let size_bytes = u64::from(cfg.device.page_size_bytes);
+    let sim = Simulator::new(cfg).unwrap();
+    let req = Request {
+        arrival_ns: 0,
+        offset_bytes: 0,
+        size_bytes,
+        op: Op::Read,
+        stream: 0,
+    };
+    let out = sim
+        .run_stream(Box::new(std::iter::once(Ok(req))), &mut |_| true)
+        .unwrap();
+    out.requests.unwrap().latency_ns[0]
+}
+
+#[test]
+fn idle_reads_cost_what_the_papers_say() {
+    // 000: 85 us (Table I) + 4096 B at 200 MB/s (20.48 us); decoding is inside the 85 us.
+    assert_eq!(idle_read_ns("000_bitflip.toml"), 85_000 + 20_480);
+    // 001: lower-page t_R 41 us + 20.48 us transfer + 8 us decode (Eq. 1 without failure).
+    assert_eq!(
+        idle_read_ns("001_ldpc_in_ssd.toml"),
+        41_000 + 20_480 + 8_000
+    );
+    // 002: 50 us + 4096 B x 25 ns/B.
+    assert_eq!(idle_read_ns("002_tvr.toml"), 50_000 + 102_400);
+    // 003: 85 us + one 8 KiB page at 400 MB/s (20.48 us).
+    assert_eq!(idle_read_ns("003_badr.toml"), 85_000 + 20_480);
+    // 004: 75 us + one 8 KiB page at 200 MB/s (40.96 us).
+    assert_eq!(idle_read_ns("004_asymmetric_256mb.toml"), 75_000 + 40_960);
+}
+
+/// Every `key = value` line of a paper preset carries its source: a comment on the same
+/// line or on the line just above. Lines inside multi-line arrays are data, not keys.
+#[test]
+fn every_paper_value_is_commented() {
+    for name in preset_files()
+        .iter()
+        .filter(|n| n.as_bytes()[0].is_ascii_digit())
+    {
+        let text = text(name);
+        let mut prev = "";
+        let mut in_array = false;
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if in_array {
+                in_array = !t.starts_with(']');
+            } else if !t.is_empty() && !t.starts_with('#') && !t.starts_with('[') {
+                assert!(
+                    t.contains('#') || prev.starts_with('#'),
+                    "configs/{name}:{}: `{t}` has no source comment",
+                    i + 1
+                );
+                in_array = t.ends_with('[');
+            }
+            prev = t;
+        }
+    }
+}
+
+#[test]
+fn bitflip_000_is_table_iii() {
+    let p = load("000_bitflip.toml");
+    // 18 x 4 x 2 x 2 = 288 planes; x 4096 blocks x 64 pages x 4 KiB = 288 GiB ("288 GB").
+    assert_eq!(p.geo.planes, 288);
+    assert_eq!(p.geo.blocks, 288 * 4096);
+    assert_eq!(p.geo.pages, 288 * 4096 * 64);
+    assert_eq!(p.geo.capacity_bytes(), 288 * GIB);
+    // §IV: 16 planes per channel.
+    assert_eq!(p.geo.planes / p.cfg.device.channels, 16);
+    // Table I: hard-decision read 85 us, each of six extra levels 24 us: 85 + 6*24 = 229 us.
+    assert_eq!(p.timing.read(0), 85_000);
+    assert_eq!(p.timing.read(1), 85_000);
+    assert_eq!(p.timing.read(1) + 6 * p.timing.extra_sense_ns, 229_000);
+    // Table III: 660 us page write; 4096 B at 200 MB/s = 20.48 us.
+    assert_eq!(p.timing.program(1), 660_000);
+    assert_eq!(p.timing.transfer_page_ns, 20_480);
+    // 512 B LDPC parity + room for the 8 BitFlip tag bits of a 4 KB page.
+    assert!(p.cfg.device.oob_bytes > 512);
+    assert_eq!(p.cfg.host.out_of_range, OutOfRange::Wrap);
+    assert_eq!(p.cfg.aging.fill_fraction, 1.0);
+}
+
+#[test]
+fn ldpc_in_ssd_001_is_section_4() {
+    let p = load("001_ldpc_in_ssd.toml");
+    // 8 channels x 8 chips x 2 dies x 4 planes = 512 planes.
+    assert_eq!(p.geo.dies, 8 * 8 * 2);
+    assert_eq!(p.geo.planes, 512);
+    // 512 x 2048 blocks x 64 pages x 4 KiB = 2^9 * 2^11 * 2^6 * 2^12 B = 2^38 B = 256 GiB.
+    assert_eq!(p.geo.blocks, 1 << 20);
+    assert_eq!(p.geo.capacity_bytes(), 256 * GIB);
+    // §4: t_R 41 / 55 us, t_PROG 121 us / 1.45 ms, t_BERS 3.24 ms (lower page first).
+    assert_eq!(p.timing.read_ns, vec![41_000, 55_000]);
+    assert_eq!(p.timing.program_ns, vec![121_000, 1_450_000]);
+    assert_eq!(p.timing.erase_ns, 3_240_000);
+    // The upper page needs one more sensing level than the lower page: 55 - 41 = 14 us.
+    assert_eq!(p.timing.read(1) - p.timing.read(0), p.timing.extra_sense_ns);
+    // §5: soft sensing starts "about 28 us earlier (20 us transfer + 8 us decoding)".
+    assert_eq!(p.timing.transfer_page_ns + p.timing.decode_ns, 28_480);
+    // §2.2: rate-8/9 code, 512 B of parity per 4 KB: 4096 / (4096 + 512) = 8/9.
+    assert_eq!(
+        9 * p.cfg.device.page_size_bytes,
+        8 * (p.cfg.device.page_size_bytes + p.cfg.device.oob_bytes)
+    );
+    // §5: everything is evaluated at 10,000 P/E cycles, one month of retention.
+    assert_eq!(p.cfg.aging.initial_pe, Distribution::Constant(10_000.0));
+    assert_eq!(p.cfg.aging.retention_days, 30.0);
+    // DiskSim: 5 % of 2048 blocks per plane kept free, 15 % reserved.
+    assert_eq!(p.cfg.ftl.gc_threshold_blocks, 102);
+    assert_eq!(p.cfg.ftl.overprovisioning, 0.15);
+}
+
+#[test]
+fn tvr_002_is_disksim_with_002_chip() {
+    let p = load("002_tvr.toml");
+    // 8 packages x 8 planes x 1024 blocks x 128 pages = 8 x 16384 x 64 pages of the
+    // DiskSim default; x 4 KiB = 32 GiB.
+    assert_eq!(p.geo.planes, 64);
+    assert_eq!(p.geo.blocks, 65_536);
+    assert_eq!(p.geo.pages, 8 * 16_384 * 64);
+    assert_eq!(p.geo.capacity_bytes(), 32 * GIB);
+    // Table 1: pages 10/16, 26/32, 42/48, 58/64 share a wordline; the first-programmed
+    // (002's "MSB page") is nandlab's type 0.
+    let m = &p.geo.page_map;
+    for (lower, upper) in [(10, 16), (26, 32), (42, 48), (58, 64)] {
+        assert_eq!(m.shared_pages(lower), vec![lower, upper]);
+        assert_eq!((m.page_type(lower), m.page_type(upper)), (0, 1));
+    }
+    // §4.1 / Fig. 8: lower page 380 us x (1 + 1.42) / 2 = 459.8 ~ 460 us; upper ~1000 us.
+    assert_eq!(p.timing.program_ns, vec![460_000, 1_000_000]);
+    // DiskSim chip transfer 25 ns per byte: 4096 x 25 = 102,400 ns.
+    assert_eq!(p.timing.transfer_page_ns, 4096 * 25);
+    // §4.2: erase 3.1 ... 3.3 ms early in life.
+    assert!((3_100_000..=3_300_000).contains(&p.timing.erase_ns));
+    // §3.1: 4-bit ECC per 528 B -> 16 spare bytes per 512 B sector.
+    assert_eq!(
+        p.cfg.device.oob_bytes,
+        16 * (p.cfg.device.page_size_bytes / 512)
+    );
+    assert_eq!(p.cfg.ftl.gc_threshold_blocks, 1024 * 5 / 100);
+}
+
+#[test]
+fn badr_003_is_table_ii() {
+    let p = load("003_badr.toml");
+    // Table II: 98,304 blocks of 384 pages of 8 KB: 98,304 x 3 MiB = 288 GiB.
+    assert_eq!(p.geo.blocks, 98_304);
+    assert_eq!(p.geo.planes * p.cfg.device.blocks_per_plane, 98_304);
+    assert_eq!(p.cfg.device.pages_per_block, 384);
+    assert_eq!(p.geo.capacity_bytes(), 288 * GIB);
+    // TLC: 384 pages = 128 wordlines of LSB, CSB and MSB pages.
+    assert_eq!(p.cfg.device.cell_type.bits(), 3);
+    let m = &p.geo.page_map;
+    assert_eq!((0..384).filter(|&pg| m.page_type(pg) == 2).count(), 128);
+    // Table II: read 0.085 ms, +0.024 ms per retry; LSB/CSB/MSB write 0.5/2/5.5 ms;
+    // erase 15 ms. Highest LDPC level 7: 85 + 7 x 24 = 253 us of sensing.
+    assert_eq!(p.timing.read_ns, vec![85_000; 3]);
+    assert_eq!(p.timing.read(2) + 7 * p.timing.extra_sense_ns, 253_000);
+    assert_eq!(p.timing.program_ns, vec![500_000, 2_000_000, 5_500_000]);
+    assert_eq!(p.timing.erase_ns, 15_000_000);
+    // 8192 B at 400 MB/s = 20.48 us.
+    assert_eq!(p.timing.transfer_page_ns, 20_480);
+    assert_eq!(p.cfg.ftl.overprovisioning, 0.25);
+    assert_eq!(p.cfg.ftl.wear_leveling, WearLeveling::Static);
+    // U4 = U(1000, 3000) of Table I: median 2000, and the spread stays under the
+    // wear-leveling threshold so the initial wear is not levelled away.
+    let u4 = &p.cfg.aging.initial_pe;
+    assert_eq!(
+        *u4,
+        Distribution::Dist(DistSpec::Uniform {
+            low: 1000.0,
+            high: 3000.0
+        })
+    );
+    assert_eq!(u4.quantile(0.5), 2000.0);
+    assert!(
+        3980 < p.cfg.ftl.wear_leveling_threshold,
+        "U6 = U(0, 3980) must not trigger WL"
+    );
+}
+
+#[test]
+fn asymmetric_004_is_table_2() {
+    let p = load("004_asymmetric.toml");
+    // Table 2: one package = 4096 blocks x 256 pages x 8 KiB = 8 GiB = 64 Gb; 8 packages.
+    let per_package = p.geo.capacity_bytes() / u64::from(p.cfg.device.chips_per_channel);
+    assert_eq!(per_package, 8 * GIB);
+    assert_eq!(p.geo.blocks / 8, 4096);
+    assert_eq!(p.geo.capacity_bytes(), 64 * GIB);
+    assert_eq!(
+        p.cfg.device.page_size_bytes + p.cfg.device.oob_bytes,
+        8192 + 448
+    );
+    // Fig. 7: PPN 0-3 are LSB pages, PPN 4 is the first MSB page (paired with PPN 0).
+    let m = &p.geo.page_map;
+    assert_eq!(
+        (0..5).map(|pg| m.page_type(pg)).collect::<Vec<_>>(),
+        vec![0, 0, 0, 0, 1]
+    );
+    assert_eq!(m.shared_pages(4), vec![0, 4]);
+    assert_eq!(m.shared_pages(9), vec![3, 9]);
+    assert_eq!(m.shared_pages(255), vec![251, 255]);
+    assert_eq!((0..256).filter(|&pg| m.page_type(pg) == 1).count(), 128);
+    // §6.1: T_rd 75 us, T_prog 1300 us, T_ers 3800 us; half-valid victim copy + erase =
+    // 128 x (75 + 1300) + 3800 = 179,800 us.
+    let gc_us = 128 * (p.timing.read(0) + p.timing.program(0)) / 1000 + p.timing.erase_ns / 1000;
+    assert_eq!(gc_us, 179_800);
+    // §5.1: victim = 50 % valid pages + 50 % P/E.
+    assert_eq!(p.cfg.ftl.gc_policy, GcPolicy::Weighted);
+    assert_eq!(p.cfg.ftl.gc_weight_valid, 0.5);
+    assert_eq!(p.cfg.host.replay, ReplayMode::Closed);
+    // Table 3: 2000 P/E cycles.
+    assert_eq!(p.cfg.aging.initial_pe, Distribution::Constant(2000.0));
+
+    // The 256 MB experiment region: same chip, 128 blocks of 2 MiB.
+    let r = load("004_asymmetric_256mb.toml");
+    assert_eq!(r.geo.capacity_bytes(), 256 * MIB);
+    assert_eq!(r.geo.blocks, 128);
+    assert_eq!(r.cfg.timing, p.cfg.timing);
+    assert_eq!(r.cfg.device.page_map, p.cfg.device.page_map);
+}
+
+#[test]
+fn demo_is_small_and_full() {
+    let p = load("demo.toml");
+    // 4 x 2 x 2 x 2 x 256 blocks x 128 pages x 4 KiB = 4 GiB.
+    assert_eq!(p.geo.capacity_bytes(), 4 * GIB);
+    assert_eq!(p.cfg.aging.fill_fraction, 1.0);
+    // The demo uses the 001 §4 timing, which is the code default.
+    assert_eq!(p.cfg.timing, nandlab_core::flash::TimingConfig::default());
+}
