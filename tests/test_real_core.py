@@ -8,6 +8,8 @@ the request count of the shared DTRS trace given in ``shared/traces/SOURCES.md``
 from __future__ import annotations
 
 import json
+import tomllib
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -172,3 +174,23 @@ def test_trace_replay(real_core, shared_traces):
                     overrides={"host.out_of_range": "wrap"}, progress=False)
     assert r.summary["requests"]["count"] == 6_999
     assert r.config["workload"]["kind"] == "trace"
+
+
+def _drop_none(x):
+    if isinstance(x, dict):
+        return {k: _drop_none(v) for k, v in x.items() if v is not None}
+    if isinstance(x, list):
+        return [_drop_none(v) for v in x]
+    return x
+
+
+PRESETS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.toml"))
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=[p.stem for p in PRESETS])
+def test_presets_validate_through_the_front(real_core, preset):
+    cfg = nandlab.check_config(preset)
+    assert isinstance(cfg["device"], dict) and isinstance(cfg["seed"], int)
+    r = CliRunner().invoke(app, ["config", "check", str(preset)])
+    assert r.exit_code == 0, r.stderr
+    assert tomllib.loads(r.stdout) == _drop_none(cfg)
