@@ -129,3 +129,9 @@ def test_core_signal_check_cancel_becomes_keyboard_interrupt(fake_core, monkeypa
     monkeypatch.setattr(fake_core, "simulate", simulate)
     with pytest.raises(KeyboardInterrupt):
         nandlab.run(CFG, progress=False)
+
+
+def test_result_repr_is_short(fake_core):
+    r = nandlab.run(CFG, progress=False)
+    assert repr(r).startswith("Result(requests=500, seed=3, p99_ns=")
+    assert len(repr(r)) < 200

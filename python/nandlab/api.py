@@ -43,11 +43,19 @@ class Result:
     schema when ``output.record_requests`` is false. ``config``: the resolved config.
     """
 
-    summary: dict[str, Any]
+    summary: dict[str, Any] = field(repr=False)
     requests: pl.DataFrame = field(repr=False)
     config: dict[str, Any] = field(repr=False)
     recorded: bool = False
     out: Path | None = None
+
+    def __repr__(self) -> str:
+        n = self.summary.get("requests", {}).get("count")
+        p99 = self.summary.get("all", {}).get("p99_ns")
+        return (
+            f"Result(requests={n}, seed={self.seed}, p99_ns={p99}, "
+            f"recorded={self.recorded}, out={self.out})"
+        )
 
     @property
     def seed(self) -> int | None:
