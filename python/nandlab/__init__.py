@@ -1,0 +1,63 @@
+"""nandlab: a reliability-aware, trace-driven NAND-flash SSD simulator.
+
+>>> import nandlab
+>>> r = nandlab.run("configs/example.toml", overrides={"ftl.gc_policy": "greedy"})
+>>> r.summary["write"]["p99_ns"], r.requests.height
+
+The engine is the compiled core ``nandlab._core``; it is imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .api import (
+    OP_NAMES,
+    REQUEST_SCHEMA,
+    Result,
+    check_config,
+    run,
+    trace_convert,
+    trace_info,
+)
+from .config import apply_overrides, deep_merge, load_config, parse_override
+from .errors import ConfigError
+
+__all__ = [
+    "OP_NAMES",
+    "REQUEST_SCHEMA",
+    "ConfigError",
+    "NandlabError",
+    "Result",
+    "__version__",
+    "apply_overrides",
+    "check_config",
+    "deep_merge",
+    "load_config",
+    "parse_override",
+    "run",
+    "trace_convert",
+    "trace_info",
+]
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("nandlab")
+    except PackageNotFoundError:
+        from . import _native
+
+        return str(_native.core().__version__)
+
+
+def __getattr__(name: str) -> Any:
+    # Resolved lazily so that importing nandlab does not need the compiled core.
+    if name == "__version__":
+        return _package_version()
+    if name == "NandlabError":
+        from . import _native
+
+        return _native.core().NandlabError
+    raise AttributeError(f"module 'nandlab' has no attribute {name!r}")

@@ -1,0 +1,247 @@
+"""The Python API: run a simulation, check a config, inspect and convert traces."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import polars as pl
+
+from . import _native
+from .config import ConfigSource, load_config
+from .errors import ConfigError
+from .io import atomic_path, write_json
+from .progress import ProgressFn, ProgressReporter
+
+#: Columns of per-request records, in order, with their types.
+REQUEST_SCHEMA: dict[str, pl.DataType] = {
+    "arrival_ns": pl.UInt64(),
+    "latency_ns": pl.UInt64(),
+    "offset_bytes": pl.UInt64(),
+    "size_bytes": pl.UInt64(),
+    "op": pl.UInt8(),
+}
+#: Meaning of the ``op`` column's codes.
+OP_NAMES = ("read", "write", "trim")
+
+RequestsFormat = Literal["parquet", "csv", "none"]
+REQUESTS_FORMATS = ("parquet", "csv", "none")
+SUMMARY_FILE = "summary.json"
+
+
+@dataclass
+class Result:
+    """The outcome of one run.
+
+    ``summary``: every metric plus ``version``, ``seed`` and the resolved ``config``.
+    ``requests``: one row per request (see :data:`REQUEST_SCHEMA`); empty with that
+    schema when ``output.record_requests`` is false. ``config``: the resolved config.
+    """
+
+    summary: dict[str, Any] = field(repr=False)
+    requests: pl.DataFrame = field(repr=False)
+    config: dict[str, Any] = field(repr=False)
+    recorded: bool = False
+    out: Path | None = None
+
+    def __repr__(self) -> str:
+        n = self.summary.get("requests", {}).get("count")
+        p99 = self.summary.get("all", {}).get("p99_ns")
+        return (
+            f"Result(requests={n}, seed={self.seed}, p99_ns={p99}, "
+            f"recorded={self.recorded}, out={self.out})"
+        )
+
+    @property
+    def seed(self) -> int | None:
+        return self.summary.get("seed")
+
+    @property
+    def version(self) -> str | None:
+        return self.summary.get("version")
+
+    def save(
+        self, directory: str | os.PathLike, requests_format: RequestsFormat = "parquet"
+    ) -> Path:
+        """Writes ``summary.json`` (and recorded requests) into ``directory``, atomically.
+
+        The requests file is written first, so a ``summary.json`` present means the
+        outputs are complete. Returns the directory.
+        """
+        _check_requests_format(requests_format)
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        if self.recorded and requests_format != "none":
+            with atomic_path(d / f"requests.{requests_format}") as tmp:
+                if requests_format == "parquet":
+                    self.requests.write_parquet(tmp)
+                else:
+                    self.requests.write_csv(tmp)
+        write_json(d / SUMMARY_FILE, self.summary)
+        self.out = d
+        return d
+
+
+def run(
+    config: ConfigSource,
+    trace: str | os.PathLike | None = None,
+    trace_format: str | None = None,
+    out: str | os.PathLike | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    progress: bool | ProgressFn = True,
+    requests_format: RequestsFormat = "parquet",
+) -> Result:
+    """Runs one simulation and returns its :class:`Result`.
+
+    ``config``: TOML file path, TOML string or dict. ``trace``/``trace_format`` replay a
+    trace file instead of the configured workload. ``overrides``: dotted keys, e.g.
+    ``{"ftl.gc_policy": "greedy"}``, applied last. ``progress``: show a bar on runs
+    longer than ~2 s (``True``), nothing (``False``), or a callable ``(done, total)``
+    that may return ``False`` to cancel. ``out``: directory to save results into
+    (see :meth:`Result.save`); nothing is written there if the run fails.
+    """
+    _check_requests_format(requests_format)
+    cfg = load_config(config, overrides, trace=trace, trace_format=trace_format)
+    core = _native.core()
+    user = progress if callable(progress) else None
+    reporter = ProgressReporter(
+        show=progress is not False and user is None,
+        user=user,
+        total_hint=expected_requests(cfg),
+    )
+    try:
+        with reporter:
+            summary_json, columns = core.simulate(config_json(cfg), reporter)
+    except Exception as e:
+        if reporter.interrupted or (_cancelled(e) and not reporter.cancelled):
+            # Ctrl-C seen by us, or by the core's own signal check between callbacks.
+            raise KeyboardInterrupt from None
+        raise
+    if reporter.interrupted:
+        raise KeyboardInterrupt
+    summary = json.loads(summary_json)
+    result = Result(
+        summary=summary,
+        requests=requests_frame(columns),
+        config=summary.get("config", cfg),
+        recorded=columns is not None,
+    )
+    if out is not None:
+        result.save(out, requests_format)
+    return result
+
+
+def check_config(
+    config: ConfigSource,
+    overrides: Mapping[str, Any] | None = None,
+    trace: str | os.PathLike | None = None,
+    trace_format: str | None = None,
+) -> dict[str, Any]:
+    """Validates a config in the core; returns it resolved with every default filled in."""
+    cfg = load_config(config, overrides, trace=trace, trace_format=trace_format)
+    return json.loads(_native.core().validate_config(config_json(cfg)))
+
+
+def trace_info(
+    path: str | os.PathLike, format: str = "auto", time_unit: str | None = None
+) -> dict[str, Any]:
+    """Statistics of a trace file: request counts, mix, sizes, footprint, duration."""
+    p = _existing_file(path)
+    return json.loads(_native.core().trace_info(str(p), format, time_unit))
+
+
+#: Output trace formats by file extension, for :func:`trace_convert`.
+FORMAT_BY_EXTENSION = {".csv": "msr", ".trace": "disksim", ".ascii": "disksim", ".txt": "disksim"}
+
+
+def trace_convert(
+    src: str | os.PathLike,
+    dst: str | os.PathLike,
+    src_format: str = "auto",
+    dst_format: str | None = None,
+) -> int:
+    """Converts a trace file; returns the number of requests written.
+
+    ``dst_format`` (``disksim`` or ``msr``) defaults from ``dst``'s extension. ``dst`` is
+    written atomically: a failed conversion leaves no partial file.
+    """
+    s = _existing_file(src)
+    d = Path(dst)
+    if dst_format is None:
+        dst_format = FORMAT_BY_EXTENSION.get(d.suffix.lower())
+        if dst_format is None:
+            raise ConfigError(
+                f"cannot tell the output format from {d.name!r}; "
+                "name it (disksim or msr) or use a .trace/.csv extension"
+            )
+    core = _native.core()
+    with atomic_path(d) as tmp:
+        return int(core.trace_convert(str(s), src_format, str(tmp), dst_format))
+
+
+def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
+    """Per-request columns as a polars frame with :data:`REQUEST_SCHEMA` (extra columns kept)."""
+    if columns is None:
+        return pl.DataFrame(schema=REQUEST_SCHEMA)
+    df = pl.DataFrame({k: columns[k] for k in columns})
+    casts = {k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t}
+    if casts:
+        df = df.cast(casts)
+    first = [k for k in REQUEST_SCHEMA if k in df.columns]
+    return df.select(first + [c for c in df.columns if c not in REQUEST_SCHEMA])
+
+
+def expected_requests(cfg: Mapping[str, Any]) -> int | None:
+    """The request count a config asks for, when it says so plainly (for progress bars)."""
+    wl = cfg.get("workload")
+    if not isinstance(wl, Mapping):
+        return None
+    n = None
+    if wl.get("kind", "synthetic") == "synthetic" and "duration_s" not in wl:
+        n = wl.get("requests")
+    elif wl.get("kind") == "trace" and int(wl.get("repeat", 1) or 1) == 1:
+        n = wl.get("max_requests")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
+def config_json(cfg: Mapping[str, Any]) -> str:
+    """The config as JSON for the core (dates and paths as strings)."""
+    try:
+        return json.dumps(cfg, default=_json_default)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(str(e)) from None
+
+
+def _json_default(o: Any) -> Any:
+    if isinstance(o, _dt.date | _dt.time):
+        return o.isoformat()
+    if isinstance(o, os.PathLike):
+        return os.fspath(o)
+    if isinstance(o, tuple | set | frozenset):
+        return list(o)
+    raise TypeError(f"a config value of type {type(o).__name__} cannot be sent to the core")
+
+
+def _cancelled(e: Exception) -> bool:
+    return _native.is_core_error(e) and str(e).strip().endswith("cancelled")
+
+
+def _existing_file(path: str | os.PathLike) -> Path:
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise FileNotFoundError(2, "No such file or directory", str(p))
+    if p.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(p))
+    return p
+
+
+def _check_requests_format(fmt: str) -> None:
+    if fmt not in REQUESTS_FORMATS:
+        raise ConfigError(
+            f"requests format {fmt!r} is not one of {', '.join(REQUESTS_FORMATS)}"
+        )

@@ -1,0 +1,215 @@
+"""The ``nandlab`` command line (typer + rich).
+
+Mistakes a person can fix (bad config key, missing file, TOML syntax, bad ``--set``)
+print one line ``error: ...`` to stderr and exit 2; Ctrl-C prints ``interrupted`` and
+exits 130. Anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import tomllib
+from collections.abc import Iterator
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from . import _native, api, tomlout
+from .config import parse_overrides
+from .errors import ConfigError
+from .report import summary_view, trace_view
+
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+app = typer.Typer(
+    name="nandlab",
+    help="Reliability-aware, trace-driven NAND-flash SSD simulator.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+trace_app = typer.Typer(help="Inspect and convert block I/O traces.", no_args_is_help=True)
+config_app = typer.Typer(help="Check configs.", no_args_is_help=True)
+app.add_typer(trace_app, name="trace")
+app.add_typer(config_app, name="config")
+
+
+class RequestsOut(StrEnum):
+    parquet = "parquet"
+    csv = "csv"
+    none = "none"
+
+
+def user_message(e: BaseException) -> str | None:
+    """The one-line message for an error a person can act on, or None for a bug."""
+    if isinstance(e, ConfigError | _native.CoreMissingError) or _native.is_core_error(e):
+        msg = str(e)
+    elif isinstance(e, tomllib.TOMLDecodeError):
+        msg = f"invalid TOML: {e}"
+    elif isinstance(e, FileNotFoundError):
+        msg = f"no such file: {e.filename}" if e.filename else str(e)
+    elif isinstance(e, OSError) and e.filename:
+        msg = f"{e.filename}: {e.strerror or e}"
+    else:
+        return None
+    return " ".join(line.strip() for line in msg.splitlines() if line.strip()) or type(e).__name__
+
+
+def error(msg: str) -> None:
+    typer.echo(f"error: {msg}", err=True)
+
+
+@contextlib.contextmanager
+def user_errors() -> Iterator[None]:
+    """Turns user mistakes into one line and exit 2, Ctrl-C into exit 130."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except Exception as e:
+        msg = user_message(e)
+        if msg is None:
+            raise
+        error(msg)
+        raise typer.Exit(EXIT_USER_ERROR) from None
+
+
+ConfigArg = Annotated[Path, typer.Argument(help="Config file (TOML).", show_default=False)]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        "-s",
+        metavar="KEY=VALUE",
+        help="Override a config value; VALUE is a TOML value or a bare word "
+        "(--set ftl.overprovisioning=0.1 --set ftl.gc_policy=greedy). Repeatable.",
+    ),
+]
+TraceOpt = Annotated[
+    Path | None,
+    typer.Option("--trace", "-t", help="Replay this trace file (sets workload.kind=trace)."),
+]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option("--format", "-f", help="Trace format (default: auto-detect)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+@app.command()
+def run(
+    config: ConfigArg,
+    trace: TraceOpt = None,
+    trace_format: FormatOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Directory for summary.json and request records."),
+    ] = None,
+    set_: SetOpt = None,
+    requests_out: Annotated[
+        RequestsOut,
+        typer.Option("--requests-out", help="Format of per-request records written to --out."),
+    ] = RequestsOut.parquet,
+    as_json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run a simulation and print its headline metrics."""
+    with user_errors():
+        overrides = parse_overrides(set_ or [])
+        result = api.run(
+            config,
+            trace=trace,
+            trace_format=trace_format,
+            out=out,
+            overrides=overrides,
+            progress=not quiet,
+            requests_format=requests_out.value,
+        )
+        if as_json:
+            typer.echo(json.dumps(result.summary, indent=2))
+        else:
+            console = Console()
+            console.print(summary_view(result.summary))
+            if out is not None:
+                console.print(f"results written to {out}/", highlight=False)
+
+
+@config_app.command("check")
+def config_check(
+    config: ConfigArg,
+    set_: SetOpt = None,
+    trace: TraceOpt = None,
+    trace_format: FormatOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Validate a config; print it resolved with every default (TOML), or the error."""
+    with user_errors():
+        resolved = api.check_config(
+            config, parse_overrides(set_ or []), trace=trace, trace_format=trace_format
+        )
+        if as_json:
+            typer.echo(json.dumps(resolved, indent=2))
+        else:
+            typer.echo(tomlout.dumps(resolved), nl=False)
+        typer.echo(f"{config}: config OK", err=True)
+
+
+@trace_app.command("info")
+def trace_info(
+    file: Annotated[Path, typer.Argument(help="Trace file.", show_default=False)],
+    trace_format: Annotated[
+        str, typer.Option("--format", "-f", help="Trace format, or auto to detect it.")
+    ] = "auto",
+    time_unit: Annotated[
+        str | None, typer.Option("--time-unit", help="Unit of the trace's timestamps.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print statistics of a trace: request mix, sizes, footprint, duration."""
+    with user_errors():
+        info = api.trace_info(file, trace_format, time_unit)
+        if as_json:
+            typer.echo(json.dumps(info, indent=2))
+        else:
+            Console().print(trace_view(str(file), info))
+
+
+@trace_app.command("convert")
+def trace_convert(
+    src: Annotated[Path, typer.Argument(help="Trace to read.", show_default=False)],
+    dst: Annotated[Path, typer.Argument(help="Trace to write.", show_default=False)],
+    src_format: Annotated[
+        str, typer.Option("--from", help="Format of SRC, or auto to detect it.")
+    ] = "auto",
+    dst_format: Annotated[
+        str | None,
+        typer.Option("--to", help="Format of DST: disksim or msr (default: from its extension)."),
+    ] = None,
+) -> None:
+    """Convert a trace to another format."""
+    with user_errors():
+        n = api.trace_convert(src, dst, src_format, dst_format)
+        typer.echo(f"wrote {n:,} requests to {dst}")
+
+
+@app.command()
+def version() -> None:
+    """Print the versions of nandlab and its compiled core."""
+    from . import _package_version
+
+    with user_errors():
+        core_version = _native.core().__version__
+        typer.echo(f"nandlab {_package_version()} (core {core_version})")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="nandlab")

@@ -1,0 +1,192 @@
+"""Rich tables for a run summary and for trace statistics (display only)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+
+DASH = "—"
+
+
+def fmt_ns(ns: Any) -> str:
+    """A duration in ns with a readable unit: ``950 ns``, ``12.3 µs``, ``4.56 ms``, ``7.89 s``."""
+    if not isinstance(ns, int | float):
+        return DASH
+    a = abs(ns)
+    for limit, div, unit in ((1e3, 1, "ns"), (1e6, 1e3, "µs"), (1e9, 1e6, "ms")):
+        if a < limit:
+            return f"{ns / div:.3g} {unit}" if unit != "ns" else f"{ns:.0f} ns"
+    return f"{ns / 1e9:,.3f} s" if a < 1e12 else f"{ns / 1e9:,.0f} s"
+
+
+def fmt_bytes(n: Any) -> str:
+    """A byte count with a binary unit: ``512 B``, ``4.0 KiB``, ``1.5 GiB``."""
+    if not isinstance(n, int | float):
+        return DASH
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return DASH  # unreachable
+
+
+def fmt_num(x: Any, digits: int = 4) -> str:
+    """An int with thousands separators; a float to ``digits`` significant digits, no exponent
+    from 0.01 up, and whole (with separators) from 1000 up."""
+    if isinstance(x, bool):
+        return str(x).lower()
+    if isinstance(x, int):
+        return f"{x:,}"
+    if isinstance(x, float):
+        if x == 0 or abs(x) >= 1000:
+            return f"{x:,.0f}"
+        if abs(x) >= 0.01:
+            return f"{x:.{digits}g}"
+        return f"{x:.{digits - 1}e}"
+    return DASH if x is None else str(x)
+
+
+_LATENCY_KEYS = ("mean_ns", "p50_ns", "p99_ns", "p999_ns", "max_ns")
+
+
+def _latency_unit(values: list[Any]) -> tuple[str, float]:
+    top = max((v for v in values if isinstance(v, int | float)), default=0)
+    if top < 1e6:
+        return "µs", 1e3
+    if top < 1e9:
+        return "ms", 1e6
+    return "s", 1e9
+
+
+def _scaled(v: Any, div: float) -> str:
+    return f"{v / div:,.1f}" if isinstance(v, int | float) else DASH
+
+
+def latency_table(summary: Mapping[str, Any]) -> Table:
+    """Response time (in one unit for the table) and throughput per operation class."""
+    ops = [(op, summary[op]) for op in ("read", "write", "all")
+           if isinstance(summary.get(op), Mapping)]
+    unit, div = _latency_unit([s.get(k) for _, s in ops for k in _LATENCY_KEYS])
+    t = Table(title=f"response time ({unit})", title_justify="left")
+    t.add_column("op")
+    for col in ("count", "mean", "p50", "p99", "p99.9", "max", "IOPS", "MB/s"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for op, s in ops:
+        t.add_row(
+            op,
+            fmt_num(s.get("count")),
+            *(_scaled(s.get(k), div) for k in _LATENCY_KEYS),
+            fmt_num(s.get("iops")),
+            fmt_num(s.get("bandwidth_mb_s")),
+        )
+    return t
+
+
+def _kv_table(title: str, rows: list[tuple[str, str]]) -> Table:
+    t = Table(title=title, title_justify="left", show_header=False)
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    for k, v in rows:
+        t.add_row(k, v)
+    return t
+
+
+def device_table(summary: Mapping[str, Any]) -> Table:
+    """Request mix, flash operations, write amplification and simulation speed."""
+    req = summary.get("requests", {})
+    flash = summary.get("flash", {})
+    sim = summary.get("sim", {})
+    wa = flash.get("write_amplification")
+    rows = [
+        ("requests", fmt_num(req.get("count"))),
+        (
+            "reads / writes / trims",
+            " / ".join(fmt_num(req.get(k)) for k in ("reads", "writes", "trims")),
+        ),
+        ("page reads", fmt_num(flash.get("page_reads"))),
+        ("page programs", fmt_num(flash.get("page_programs"))),
+        ("erases", fmt_num(flash.get("erases"))),
+        ("GC page moves / erases", f"{fmt_num(flash.get('gc_page_moves'))} / "
+                                   f"{fmt_num(flash.get('gc_erases'))}"),
+        ("WL page moves", fmt_num(flash.get("wl_page_moves"))),
+        ("write amplification", f"{wa:.3f}" if isinstance(wa, int | float) else DASH),
+        ("simulated time", fmt_ns(sim.get("simulated_ns"))),
+        ("wall time", f"{sim['wall_s']:.2f} s" if isinstance(sim.get("wall_s"), int | float)
+         else DASH),
+        ("requests / s (wall)", fmt_num(sim.get("requests_per_s"))),
+    ]
+    return _kv_table("device", rows)
+
+
+def section_table(title: str, section: Mapping[str, Any]) -> Table:
+    """Scalar entries of a summary section (one level of nesting flattened)."""
+    rows: list[tuple[str, str]] = []
+    for k, v in section.items():
+        if isinstance(v, Mapping):
+            rows += [(f"{k}.{k2}", fmt_num(v2)) for k2, v2 in v.items()
+                     if not isinstance(v2, Mapping | list)]
+        elif not isinstance(v, list):
+            rows.append((k, fmt_num(v)))
+    return _kv_table(title, rows)
+
+
+#: Summary sections shown by :func:`summary_view` besides the latency/device tables.
+EXTRA_SECTIONS = ("reliability", "ecc", "energy", "lifetime")
+
+
+def summary_view(summary: Mapping[str, Any]) -> Group:
+    """The headline metrics of a run, as rich tables."""
+    parts: list[Any] = [latency_table(summary), device_table(summary)]
+    for name in EXTRA_SECTIONS:
+        sec = summary.get(name)
+        if isinstance(sec, Mapping) and sec:
+            parts.append(section_table(name, sec))
+    return Group(*parts)
+
+
+def _histogram_rows(hist: Any) -> list[tuple[str, str]]:
+    if isinstance(hist, Mapping):
+        items = list(hist.items())
+    elif isinstance(hist, list) and all(isinstance(x, list | tuple) and len(x) == 2 for x in hist):
+        items = [tuple(x) for x in hist]
+    else:
+        return []
+    out = []
+    for size, count in items:
+        label = fmt_bytes(int(size)) if str(size).isdigit() else str(size)
+        out.append((label, fmt_num(count)))
+    return out
+
+
+def trace_view(path: str, info: Mapping[str, Any]) -> Group:
+    """Trace statistics as rich tables."""
+    ratio = info.get("read_ratio")
+    bratio = info.get("read_bytes_ratio")
+    rows = [
+        ("requests", fmt_num(info.get("requests"))),
+        (
+            "reads / writes / trims",
+            " / ".join(fmt_num(info.get(k)) for k in ("reads", "writes", "trims")),
+        ),
+        ("read ratio", f"{ratio:.1%}" if isinstance(ratio, int | float) else DASH),
+        ("read bytes ratio", f"{bratio:.1%}" if isinstance(bratio, int | float) else DASH),
+        ("total bytes", fmt_bytes(info.get("total_bytes"))),
+        ("footprint", fmt_bytes(info.get("footprint_bytes"))),
+        ("max offset end", fmt_bytes(info.get("max_offset_end"))),
+        ("duration", fmt_ns(info.get("duration_ns"))),
+        ("mean inter-arrival", fmt_ns(info.get("mean_interarrival_ns"))),
+        ("streams", fmt_num(info.get("streams"))),
+    ]
+    parts: list[Any] = [_kv_table(path, rows)]
+    hist = _histogram_rows(info.get("size_histogram"))
+    if hist:
+        t = Table(title="request sizes", title_justify="left")
+        t.add_column("size", justify="right")
+        t.add_column("requests", justify="right")
+        for r in hist:
+            t.add_row(*r)
+        parts.append(t)
+    return Group(*parts)

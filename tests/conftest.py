@@ -1,0 +1,44 @@
+"""Shared fixtures: the ``_core`` test double, the real core, and the shared traces."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+import fake_core as _fake
+
+#: ``../shared/traces`` beside the repository root.
+SHARED_TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "traces"
+
+
+@pytest.fixture
+def fake_core(monkeypatch):
+    """Puts the test double at ``nandlab._core`` for one test."""
+    mod = _fake.as_module()
+    monkeypatch.setitem(sys.modules, "nandlab._core", mod)
+    return mod
+
+
+@pytest.fixture
+def real_core():
+    """The compiled core; skips with the reason when it is not built."""
+    try:
+        mod = importlib.import_module("nandlab._core")
+    except ImportError as e:
+        pytest.skip(
+            f"nandlab._core is not built ({e}); run `pip install -e .` or `maturin develop`"
+        )
+    if not hasattr(mod, "simulate"):
+        pytest.skip("this build of nandlab._core has no simulate() yet")
+    return mod
+
+
+@pytest.fixture
+def shared_traces():
+    """The shared trace folder; skips when ``../shared/traces`` is absent."""
+    if not SHARED_TRACES.is_dir():
+        pytest.skip(f"shared traces not found at {SHARED_TRACES}")
+    return SHARED_TRACES
