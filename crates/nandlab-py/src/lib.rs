@@ -30,26 +30,28 @@ fn parse_enum<T: serde::de::DeserializeOwned>(what: &str, value: &str) -> PyResu
 #[pyo3(signature = (config_json, progress=None))]
 fn simulate(py: Python<'_>, config_json: &str, progress: Option<PyObject>) -> PyResult<(String, Option<PyObject>)> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
-    let out = py
-        .allow_threads(|| {
-            let sim = Simulator::new(cfg)?;
-            let mut cb = |done: u64| -> bool {
-                Python::with_gil(|py| {
-                    if py.check_signals().is_err() {
-                        return false;
-                    }
-                    match &progress {
-                        Some(f) => f
-                            .call1(py, (done, py.None()))
-                            .and_then(|r| r.is_truthy(py))
-                            .unwrap_or(false),
-                        None => true,
-                    }
+    // An exception in the callback, or Ctrl-C, stops the run and is re-raised as itself.
+    let mut raised: Option<PyErr> = None;
+    let out = py.allow_threads(|| {
+        let sim = Simulator::new(cfg)?;
+        let mut cb = |done: u64| -> bool {
+            Python::with_gil(|py| {
+                let verdict = py.check_signals().and_then(|()| match &progress {
+                    Some(f) => f.call1(py, (done, py.None()))?.is_truthy(py),
+                    None => Ok(true),
+                });
+                verdict.unwrap_or_else(|e| {
+                    raised = Some(e);
+                    false
                 })
-            };
-            sim.run(&mut cb)
-        })
-        .map_err(err)?;
+            })
+        };
+        sim.run(&mut cb)
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    let out = out.map_err(err)?;
     let columns = match out.requests {
         Some(r) => {
             let d = PyDict::new(py);
