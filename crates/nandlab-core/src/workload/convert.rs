@@ -53,21 +53,37 @@ pub fn output_format(dst: &str, dst_format: TraceFormat) -> Result<TraceFormat> 
 ///   `sectors` covers every byte of the request (rounded up), type 1 = read, 0 = write.
 /// - msr: `ticks,nandlab,stream,Read|Write,offset,size,0` with `ticks = arrival_ns / 100`
 ///   (rounded down), offset and size in bytes, response time 0.
-pub fn write_request(w: &mut impl Write, format: TraceFormat, r: &Request) -> std::io::Result<bool> {
+pub fn write_request(
+    w: &mut impl Write,
+    format: TraceFormat,
+    r: &Request,
+) -> std::io::Result<bool> {
     if r.op == Op::Trim {
         return Ok(false);
     }
     match format {
         TraceFormat::Msr => {
             let ty = if r.op == Op::Read { "Read" } else { "Write" };
-            writeln!(w, "{},nandlab,{},{},{},{},0", r.arrival_ns / 100, r.stream, ty, r.offset_bytes, r.size_bytes)?;
+            writeln!(
+                w,
+                "{},nandlab,{},{},{},{},0",
+                r.arrival_ns / 100,
+                r.stream,
+                ty,
+                r.offset_bytes,
+                r.size_bytes
+            )?;
         }
         _ => {
             let lba = r.offset_bytes / 512;
             let end = r.offset_bytes + r.size_bytes;
             let sectors = end.div_ceil(512) - lba;
             let ty = if r.op == Op::Read { 1 } else { 0 };
-            writeln!(w, "{} {} {} {} {}", r.arrival_ns, r.stream, lba, sectors, ty)?;
+            writeln!(
+                w,
+                "{} {} {} {} {}",
+                r.arrival_ns, r.stream, lba, sectors, ty
+            )?;
         }
     }
     Ok(true)
@@ -77,12 +93,22 @@ pub fn write_request(w: &mut impl Write, format: TraceFormat, r: &Request) -> st
 /// (`disksim` or `msr`; `auto` picks by extension). The output is written to a temporary
 /// file beside `dst` and renamed into place, so `dst` is never left half-written. Returns
 /// the number of requests written (trims are left out: see [`convert_report`]).
-pub fn convert(src: &str, src_format: TraceFormat, dst: &str, dst_format: TraceFormat) -> Result<u64> {
+pub fn convert(
+    src: &str,
+    src_format: TraceFormat,
+    dst: &str,
+    dst_format: TraceFormat,
+) -> Result<u64> {
     Ok(convert_report(src, src_format, dst, dst_format)?.written)
 }
 
 /// [`convert`], reporting also the formats and the trims left out.
-pub fn convert_report(src: &str, src_format: TraceFormat, dst: &str, dst_format: TraceFormat) -> Result<ConvertReport> {
+pub fn convert_report(
+    src: &str,
+    src_format: TraceFormat,
+    dst: &str,
+    dst_format: TraceFormat,
+) -> Result<ConvertReport> {
     let dst_format = output_format(dst, dst_format)?;
     let src_format = resolve_format(src, src_format)?;
     let reader = TraceReader::open(src, src_format, &TraceOptions::default())?;
@@ -94,7 +120,12 @@ pub fn convert_report(src: &str, src_format: TraceFormat, dst: &str, dst_format:
                 let _ = std::fs::remove_file(&tmp);
                 NandError::io(dst, e)
             })?;
-            Ok(ConvertReport { src_format, dst_format, written, skipped_trims })
+            Ok(ConvertReport {
+                src_format,
+                dst_format,
+                written,
+                skipped_trims,
+            })
         }
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
@@ -103,7 +134,11 @@ pub fn convert_report(src: &str, src_format: TraceFormat, dst: &str, dst_format:
     }
 }
 
-fn write_all(reader: impl Iterator<Item = Result<Request>>, tmp: &str, format: TraceFormat) -> Result<(u64, u64)> {
+fn write_all(
+    reader: impl Iterator<Item = Result<Request>>,
+    tmp: &str,
+    format: TraceFormat,
+) -> Result<(u64, u64)> {
     let file = std::fs::File::create(tmp).map_err(|e| NandError::io(tmp, e))?;
     let mut w = BufWriter::with_capacity(256 * 1024, file);
     let (mut written, mut skipped) = (0u64, 0u64);
@@ -131,21 +166,44 @@ mod tests {
 
     #[test]
     fn writes_lines() {
-        let r = Request { arrival_ns: 1234, offset_bytes: 1000, size_bytes: 100, op: Op::Read, stream: 3 };
+        let r = Request {
+            arrival_ns: 1234,
+            offset_bytes: 1000,
+            size_bytes: 100,
+            op: Op::Read,
+            stream: 3,
+        };
         // Bytes 1000..1100 lie in sector 1 only (512..1024) and sector 2 (1024..1536): 2 sectors.
         assert_eq!(line(TraceFormat::Disksim, r), "1234 3 1 2 1\n");
         assert_eq!(line(TraceFormat::Msr, r), "12,nandlab,3,Read,1000,100,0\n");
-        let w = Request { op: Op::Write, offset_bytes: 4096, size_bytes: 4097, ..r };
+        let w = Request {
+            op: Op::Write,
+            offset_bytes: 4096,
+            size_bytes: 4097,
+            ..r
+        };
         assert_eq!(line(TraceFormat::Disksim, w), "1234 3 8 9 0\n");
-        assert_eq!(line(TraceFormat::Msr, w), "12,nandlab,3,Write,4096,4097,0\n");
+        assert_eq!(
+            line(TraceFormat::Msr, w),
+            "12,nandlab,3,Write,4096,4097,0\n"
+        );
         assert_eq!(line(TraceFormat::Msr, Request { op: Op::Trim, ..r }), "");
     }
 
     #[test]
     fn output_format_rules() {
-        assert_eq!(output_format("a.csv", TraceFormat::Auto).unwrap(), TraceFormat::Msr);
-        assert_eq!(output_format("a.trace", TraceFormat::Auto).unwrap(), TraceFormat::Disksim);
+        assert_eq!(
+            output_format("a.csv", TraceFormat::Auto).unwrap(),
+            TraceFormat::Msr
+        );
+        assert_eq!(
+            output_format("a.trace", TraceFormat::Auto).unwrap(),
+            TraceFormat::Disksim
+        );
         assert!(output_format("a.bin", TraceFormat::Auto).is_err());
-        assert!(output_format("a.csv", TraceFormat::Spc).unwrap_err().to_string().contains("spc"));
+        assert!(output_format("a.csv", TraceFormat::Spc)
+            .unwrap_err()
+            .to_string()
+            .contains("spc"));
     }
 }

@@ -188,7 +188,10 @@ fn key(k: &str) -> String {
 
 fn check_fraction(name: &str, v: f64) -> Result<()> {
     if !(0.0..=1.0).contains(&v) {
-        return Err(NandError::config(key(name), format!("must be between 0 and 1, got {v}")));
+        return Err(NandError::config(
+            key(name),
+            format!("must be between 0 and 1, got {v}"),
+        ));
     }
     Ok(())
 }
@@ -199,13 +202,22 @@ impl WorkloadConfig {
         if self.sizes.is_empty() {
             self.size_bytes
         } else {
-            self.sizes.iter().filter(|s| s.weight > 0.0).map(|s| s.size_bytes).max().unwrap_or(0)
+            self.sizes
+                .iter()
+                .filter(|s| s.weight > 0.0)
+                .map(|s| s.size_bytes)
+                .max()
+                .unwrap_or(0)
         }
     }
 
     /// The trace-reading options these keys describe.
     pub fn trace_options(&self) -> TraceOptions {
-        TraceOptions { time_unit: self.time_unit, max_requests: self.max_requests, stream: self.stream }
+        TraceOptions {
+            time_unit: self.time_unit,
+            max_requests: self.max_requests,
+            stream: self.stream,
+        }
     }
 
     /// Checks the keys of the selected kind; errors name the key (`workload.read_fraction`).
@@ -219,13 +231,21 @@ impl WorkloadConfig {
     fn validate_trace(&self) -> Result<()> {
         match &self.path {
             Some(p) if !p.trim().is_empty() => {}
-            _ => return Err(NandError::config(key("path"), "required when workload.kind = \"trace\"")),
+            _ => {
+                return Err(NandError::config(
+                    key("path"),
+                    "required when workload.kind = \"trace\"",
+                ))
+            }
         }
         if self.repeat == 0 {
             return Err(NandError::config(key("repeat"), "must be at least 1"));
         }
         if self.max_requests == Some(0) {
-            return Err(NandError::config(key("max_requests"), "must be at least 1 (leave it out to read all)"));
+            return Err(NandError::config(
+                key("max_requests"),
+                "must be at least 1 (leave it out to read all)",
+            ));
         }
         Ok(())
     }
@@ -236,7 +256,10 @@ impl WorkloadConfig {
         }
         if let Some(d) = self.duration_s {
             if !(d.is_finite() && d > 0.0) {
-                return Err(NandError::config(key("duration_s"), format!("must be a positive number of seconds, got {d}")));
+                return Err(NandError::config(
+                    key("duration_s"),
+                    format!("must be a positive number of seconds, got {d}"),
+                ));
             }
             if self.iops <= 0.0 {
                 return Err(NandError::config(
@@ -250,18 +273,27 @@ impl WorkloadConfig {
         if self.read_fraction + self.trim_fraction > 1.0 + 1e-12 {
             return Err(NandError::config(
                 key("trim_fraction"),
-                format!("read_fraction + trim_fraction = {} exceeds 1", self.read_fraction + self.trim_fraction),
+                format!(
+                    "read_fraction + trim_fraction = {} exceeds 1",
+                    self.read_fraction + self.trim_fraction
+                ),
             ));
         }
         check_fraction("random_fraction", self.random_fraction)?;
         if self.sizes.is_empty() {
             if self.size_bytes == 0 {
-                return Err(NandError::config(key("size_bytes"), "must be at least 1 byte"));
+                return Err(NandError::config(
+                    key("size_bytes"),
+                    "must be at least 1 byte",
+                ));
             }
         } else {
             for (i, s) in self.sizes.iter().enumerate() {
                 if s.size_bytes == 0 {
-                    return Err(NandError::config(format!("workload.sizes[{i}].size_bytes"), "must be at least 1 byte"));
+                    return Err(NandError::config(
+                        format!("workload.sizes[{i}].size_bytes"),
+                        "must be at least 1 byte",
+                    ));
                 }
                 if !(s.weight.is_finite() && s.weight >= 0.0) {
                     return Err(NandError::config(
@@ -275,23 +307,35 @@ impl WorkloadConfig {
             }
         }
         if self.alignment_bytes == 0 {
-            return Err(NandError::config(key("alignment_bytes"), "must be at least 1 byte"));
+            return Err(NandError::config(
+                key("alignment_bytes"),
+                "must be at least 1 byte",
+            ));
         }
         if !(self.iops.is_finite() && self.iops >= 0.0) {
-            return Err(NandError::config(key("iops"), format!("must be a non-negative rate, got {}", self.iops)));
+            return Err(NandError::config(
+                key("iops"),
+                format!("must be a non-negative rate, got {}", self.iops),
+            ));
         }
         match self.address {
             AddressDistribution::Uniform => {}
             AddressDistribution::Zipf => {
                 if !(self.zipf_theta.is_finite() && self.zipf_theta >= 0.0) {
-                    return Err(NandError::config(key("zipf_theta"), format!("must be ≥ 0, got {}", self.zipf_theta)));
+                    return Err(NandError::config(
+                        key("zipf_theta"),
+                        format!("must be ≥ 0, got {}", self.zipf_theta),
+                    ));
                 }
             }
             AddressDistribution::Hotcold => {
                 if !(self.hot_fraction > 0.0 && self.hot_fraction < 1.0) {
                     return Err(NandError::config(
                         key("hot_fraction"),
-                        format!("must lie strictly between 0 and 1, got {}", self.hot_fraction),
+                        format!(
+                            "must lie strictly between 0 and 1, got {}",
+                            self.hot_fraction
+                        ),
                     ));
                 }
                 check_fraction("hot_access", self.hot_access)?;
@@ -299,16 +343,26 @@ impl WorkloadConfig {
         }
         let footprint = self.footprint_bytes.unwrap_or(ctx.logical_bytes);
         if footprint < self.max_size_bytes() {
-            let what = if self.footprint_bytes.is_some() { "" } else { " (the default, the logical capacity)" };
+            let what = if self.footprint_bytes.is_some() {
+                ""
+            } else {
+                " (the default, the logical capacity)"
+            };
             return Err(NandError::config(
                 key("footprint_bytes"),
-                format!("{footprint} B{what} is smaller than the largest request ({} B)", self.max_size_bytes()),
+                format!(
+                    "{footprint} B{what} is smaller than the largest request ({} B)",
+                    self.max_size_bytes()
+                ),
             ));
         }
         if self.footprint_bytes.is_some() && footprint > ctx.logical_bytes {
             return Err(NandError::config(
                 key("footprint_bytes"),
-                format!("{footprint} B exceeds the device's logical capacity ({} B)", ctx.logical_bytes),
+                format!(
+                    "{footprint} B exceeds the device's logical capacity ({} B)",
+                    ctx.logical_bytes
+                ),
             ));
         }
         Ok(())
@@ -324,7 +378,12 @@ pub fn open(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream
             let path = cfg.path.as_deref().unwrap_or_default();
             let opts = cfg.trace_options();
             if cfg.repeat > 1 {
-                Ok(Box::new(RepeatedTrace::open(path, cfg.format, &opts, u64::from(cfg.repeat))?))
+                Ok(Box::new(RepeatedTrace::open(
+                    path,
+                    cfg.format,
+                    &opts,
+                    u64::from(cfg.repeat),
+                )?))
             } else {
                 Ok(Box::new(TraceReader::open(path, cfg.format, &opts)?))
             }

@@ -35,7 +35,10 @@ pub fn show(s: &[u8]) -> String {
 }
 
 pub(crate) fn err(field: &'static str, msg: impl Into<String>) -> FieldError {
-    FieldError { field, msg: msg.into() }
+    FieldError {
+        field,
+        msg: msg.into(),
+    }
 }
 
 #[inline]
@@ -74,13 +77,21 @@ impl<'a> Fields<'a> {
     /// Comma-separated fields; blanks around each field are dropped.
     #[inline]
     pub fn csv(line: &'a [u8]) -> Self {
-        Fields { rest: line, comma: true, done: false }
+        Fields {
+            rest: line,
+            comma: true,
+            done: false,
+        }
     }
 
     /// Fields separated by one or more spaces or tabs.
     #[inline]
     pub fn blank(line: &'a [u8]) -> Self {
-        Fields { rest: trim(line), comma: false, done: false }
+        Fields {
+            rest: trim(line),
+            comma: false,
+            done: false,
+        }
     }
 
     /// The next field, or `None` past the last one.
@@ -107,7 +118,11 @@ impl<'a> Fields<'a> {
                 self.done = true;
                 return None;
             }
-            let end = self.rest.iter().position(|&b| b == b' ' || b == b'\t').unwrap_or(self.rest.len());
+            let end = self
+                .rest
+                .iter()
+                .position(|&b| b == b' ' || b == b'\t')
+                .unwrap_or(self.rest.len());
             let f = &self.rest[..end];
             let mut r = &self.rest[end..];
             while let [b' ' | b'\t', tail @ ..] = r {
@@ -121,7 +136,8 @@ impl<'a> Fields<'a> {
     /// The next field, or an error saying the line has too few fields.
     #[inline]
     pub fn need(&mut self, field: &'static str) -> FieldResult<&'a [u8]> {
-        self.next().ok_or_else(|| err(field, "missing (too few fields on the line)"))
+        self.next()
+            .ok_or_else(|| err(field, "missing (too few fields on the line)"))
     }
 }
 
@@ -165,7 +181,10 @@ fn bad_int(s: &[u8], field: &'static str) -> FieldError {
     } else if s.iter().all(u8::is_ascii_digit) {
         err(field, format!("`{}` is too large", show(s)))
     } else {
-        err(field, format!("expected a non-negative integer, got `{}`", show(s)))
+        err(
+            field,
+            format!("expected a non-negative integer, got `{}`", show(s)),
+        )
     }
 }
 
@@ -173,7 +192,12 @@ fn bad_int(s: &[u8], field: &'static str) -> FieldError {
 #[inline]
 pub fn parse_u32(s: &[u8], field: &'static str) -> FieldResult<u32> {
     let v = parse_u64(s, field)?;
-    u32::try_from(v).map_err(|_| err(field, format!("`{}` is too large (max {})", show(s), u32::MAX)))
+    u32::try_from(v).map_err(|_| {
+        err(
+            field,
+            format!("`{}` is too large (max {})", show(s), u32::MAX),
+        )
+    })
 }
 
 /// A size that must be positive.
@@ -181,7 +205,10 @@ pub fn parse_u32(s: &[u8], field: &'static str) -> FieldResult<u32> {
 pub fn parse_size(s: &[u8], field: &'static str) -> FieldResult<u64> {
     let v = parse_u64(s, field)?;
     if v == 0 {
-        return Err(err(field, "size is 0 (a request must have at least one byte)"));
+        return Err(err(
+            field,
+            "size is 0 (a request must have at least one byte)",
+        ));
     }
     Ok(v)
 }
@@ -189,7 +216,8 @@ pub fn parse_size(s: &[u8], field: &'static str) -> FieldResult<u64> {
 /// `a * b`, or an error naming `field` on overflow.
 #[inline]
 pub fn mul(a: u64, b: u64, field: &'static str) -> FieldResult<u64> {
-    a.checked_mul(b).ok_or_else(|| err(field, format!("{a} × {b} overflows 64 bits")))
+    a.checked_mul(b)
+        .ok_or_else(|| err(field, format!("{a} × {b} overflows 64 bits")))
 }
 
 /// A non-negative time, integer or decimal (`12`, `0.551706`, `1.5e3`), in units of
@@ -200,16 +228,22 @@ pub fn parse_time(s: &[u8], unit_ns: u64, field: &'static str) -> FieldResult<u6
     let mut int: u64 = 0;
     let mut digits = 0usize;
     while i < s.len() && s[i].is_ascii_digit() {
-        int = match int.checked_mul(10).and_then(|v| v.checked_add(u64::from(s[i] - b'0'))) {
+        int = match int
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(s[i] - b'0')))
+        {
             Some(v) => v,
             None => return Err(err(field, format!("`{}` is too large", show(s)))),
         };
         i += 1;
         digits += 1;
     }
-    let mut ns = int
-        .checked_mul(unit_ns)
-        .ok_or_else(|| err(field, format!("`{}` is too large for a time in ns", show(s))))?;
+    let mut ns = int.checked_mul(unit_ns).ok_or_else(|| {
+        err(
+            field,
+            format!("`{}` is too large for a time in ns", show(s)),
+        )
+    })?;
     if i < s.len() && s[i] == b'.' {
         i += 1;
         let mut frac: u64 = 0;
@@ -223,9 +257,12 @@ pub fn parse_time(s: &[u8], unit_ns: u64, field: &'static str) -> FieldResult<u6
             digits += 1;
         }
         let add = (u128::from(frac) * u128::from(unit_ns) / u128::from(den)) as u64;
-        ns = ns
-            .checked_add(add)
-            .ok_or_else(|| err(field, format!("`{}` is too large for a time in ns", show(s))))?;
+        ns = ns.checked_add(add).ok_or_else(|| {
+            err(
+                field,
+                format!("`{}` is too large for a time in ns", show(s)),
+            )
+        })?;
     }
     if i == s.len() && digits > 0 {
         return Ok(ns);
@@ -244,7 +281,10 @@ fn parse_time_float(s: &[u8], unit_ns: u64, field: &'static str) -> FieldResult<
         .ok_or_else(|| bad_time(s, field))?;
     let ns = v * unit_ns as f64;
     if !ns.is_finite() || ns < 0.0 || ns >= u64::MAX as f64 {
-        return Err(err(field, format!("`{}` is out of range for a time in ns", show(s))));
+        return Err(err(
+            field,
+            format!("`{}` is out of range for a time in ns", show(s)),
+        ));
     }
     Ok(ns as u64)
 }
@@ -256,7 +296,10 @@ fn bad_time(s: &[u8], field: &'static str) -> FieldError {
     } else if s.first() == Some(&b'-') {
         err(field, format!("negative time `{}`", show(s)))
     } else {
-        err(field, format!("expected a non-negative number, got `{}`", show(s)))
+        err(
+            field,
+            format!("expected a non-negative number, got `{}`", show(s)),
+        )
     }
 }
 
@@ -268,7 +311,10 @@ pub fn parse_hex_u8(s: &[u8], field: &'static str) -> FieldResult<u8> {
         _ => s,
     };
     if digits.is_empty() || digits.len() > 2 {
-        return Err(err(field, format!("expected a hex opcode such as 28 or 2a, got `{}`", show(s))));
+        return Err(err(
+            field,
+            format!("expected a hex opcode such as 28 or 2a, got `{}`", show(s)),
+        ));
     }
     let mut v: u8 = 0;
     for &b in digits {
@@ -276,7 +322,12 @@ pub fn parse_hex_u8(s: &[u8], field: &'static str) -> FieldResult<u8> {
             b'0'..=b'9' => b - b'0',
             b'a'..=b'f' => b - b'a' + 10,
             b'A'..=b'F' => b - b'A' + 10,
-            _ => return Err(err(field, format!("expected a hex opcode such as 28 or 2a, got `{}`", show(s)))),
+            _ => {
+                return Err(err(
+                    field,
+                    format!("expected a hex opcode such as 28 or 2a, got `{}`", show(s)),
+                ))
+            }
         };
         v = v * 16 + d;
     }
@@ -307,11 +358,17 @@ mod tests {
     fn integers() {
         assert_eq!(parse_u64(b"0", "f"), Ok(0));
         assert_eq!(parse_u64(b"18446744073709551615", "f"), Ok(u64::MAX));
-        assert!(parse_u64(b"18446744073709551616", "f").unwrap_err().msg.contains("too large"));
+        assert!(parse_u64(b"18446744073709551616", "f")
+            .unwrap_err()
+            .msg
+            .contains("too large"));
         assert!(parse_u64(b"-5", "f").unwrap_err().msg.contains("negative"));
         assert!(parse_u64(b"5x", "f").is_err());
         assert!(parse_u64(b"", "f").is_err());
-        assert!(parse_size(b"0", "size").unwrap_err().msg.contains("size is 0"));
+        assert!(parse_size(b"0", "size")
+            .unwrap_err()
+            .msg
+            .contains("size is 0"));
         assert_eq!(parse_u32(b"4294967295", "d"), Ok(u32::MAX));
         assert!(parse_u32(b"4294967296", "d").is_err());
     }
@@ -324,10 +381,19 @@ mod tests {
         assert_eq!(parse_time(b"1.5", 1_000_000, "t"), Ok(1_500_000));
         assert_eq!(parse_time(b"3.", 1_000, "t"), Ok(3_000));
         assert_eq!(parse_time(b".25", 1_000, "t"), Ok(250));
-        assert_eq!(parse_time(b"1.5e3", 1_000_000_000, "t"), Ok(1_500_000_000_000));
+        assert_eq!(
+            parse_time(b"1.5e3", 1_000_000_000, "t"),
+            Ok(1_500_000_000_000)
+        );
         // 1487300000.000000123 s (an epoch time) keeps its last nanoseconds.
-        assert_eq!(parse_time(b"1487300000.000000123", 1_000_000_000, "t"), Ok(1_487_300_000_000_000_123));
-        assert!(parse_time(b"-1", 1, "t").unwrap_err().msg.contains("negative"));
+        assert_eq!(
+            parse_time(b"1487300000.000000123", 1_000_000_000, "t"),
+            Ok(1_487_300_000_000_000_123)
+        );
+        assert!(parse_time(b"-1", 1, "t")
+            .unwrap_err()
+            .msg
+            .contains("negative"));
         assert!(parse_time(b".", 1, "t").is_err());
         assert!(parse_time(b"1e", 1, "t").is_err());
         assert!(parse_time(b"abc", 1, "t").is_err());

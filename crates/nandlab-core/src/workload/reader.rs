@@ -49,16 +49,27 @@ impl TraceReader<BufReader<File>> {
     pub fn open(path: &str, format: TraceFormat, opts: &TraceOptions) -> Result<Self> {
         let format = resolve_format(path, format)?;
         let file = File::open(path).map_err(|e| NandError::io(path, e))?;
-        Ok(Self::from_reader(path, BufReader::with_capacity(BUF_BYTES, file), format, opts))
+        Ok(Self::from_reader(
+            path,
+            BufReader::with_capacity(BUF_BYTES, file),
+            format,
+            opts,
+        ))
     }
 }
 
 impl TraceReader<Cursor<Vec<u8>>> {
     /// A reader over bytes in memory (tests, fuzzing); `format` `Auto` detects it.
-    pub fn from_bytes(name: &str, bytes: Vec<u8>, format: TraceFormat, opts: &TraceOptions) -> Result<Self> {
+    pub fn from_bytes(
+        name: &str,
+        bytes: Vec<u8>,
+        format: TraceFormat,
+        opts: &TraceOptions,
+    ) -> Result<Self> {
         let format = match format {
-            TraceFormat::Auto => super::format::sniff(&bytes, name)
-                .ok_or_else(|| NandError::Invalid(format!("{name}: cannot detect the trace format")))?,
+            TraceFormat::Auto => super::format::sniff(&bytes, name).ok_or_else(|| {
+                NandError::Invalid(format!("{name}: cannot detect the trace format"))
+            })?,
             f => f,
         };
         Ok(Self::from_reader(name, Cursor::new(bytes), format, opts))
@@ -69,7 +80,11 @@ impl<R: BufRead> TraceReader<R> {
     /// A reader over `src`, named `name` in errors. `format` must be a concrete format (an
     /// `Auto` here reads as DiskSim ASCII; use [`TraceReader::open`] to detect).
     pub fn from_reader(name: &str, src: R, format: TraceFormat, opts: &TraceOptions) -> Self {
-        let format = if format == TraceFormat::Auto { TraceFormat::Disksim } else { format };
+        let format = if format == TraceFormat::Auto {
+            TraceFormat::Disksim
+        } else {
+            format
+        };
         TraceReader {
             name: name.to_string(),
             src,
@@ -164,9 +179,14 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                 }
             }
             let base = *self.base_ns.get_or_insert(raw.time_ns);
-            let Some(arrival_ns) = raw.time_ns.saturating_sub(base).checked_add(self.shift_ns) else {
+            let Some(arrival_ns) = raw.time_ns.saturating_sub(base).checked_add(self.shift_ns)
+            else {
                 self.done = true;
-                return Some(Err(NandError::parse(&self.name, self.line_no, "arrival time overflows 64 bits of ns")));
+                return Some(Err(NandError::parse(
+                    &self.name,
+                    self.line_no,
+                    "arrival time overflows 64 bits of ns",
+                )));
             };
             self.emitted += 1;
             return Some(Ok(Request {
@@ -250,7 +270,11 @@ impl Iterator for RepeatedTrace {
                             self.done = true;
                             return None;
                         }
-                        let mean_gap = if self.count > 1 { self.last_ns / (self.count - 1) } else { 0 };
+                        let mean_gap = if self.count > 1 {
+                            self.last_ns / (self.count - 1)
+                        } else {
+                            0
+                        };
                         self.period_ns = self.max_ns.saturating_add(mean_gap);
                     }
                     self.copy += 1;
@@ -286,12 +310,25 @@ mod tests {
     use super::*;
     use crate::host::request::Op;
 
-    fn read(name: &str, text: &str, format: TraceFormat, opts: TraceOptions) -> Vec<Result<Request>> {
-        TraceReader::from_bytes(name, text.as_bytes().to_vec(), format, &opts).unwrap().collect()
+    fn read(
+        name: &str,
+        text: &str,
+        format: TraceFormat,
+        opts: TraceOptions,
+    ) -> Vec<Result<Request>> {
+        TraceReader::from_bytes(name, text.as_bytes().to_vec(), format, &opts)
+            .unwrap()
+            .collect()
     }
 
     fn r(arrival_ns: u64, offset_bytes: u64, size_bytes: u64, op: Op, stream: u32) -> Request {
-        Request { arrival_ns, offset_bytes, size_bytes, op, stream }
+        Request {
+            arrival_ns,
+            offset_bytes,
+            size_bytes,
+            op,
+            stream,
+        }
     }
 
     #[test]
@@ -315,35 +352,112 @@ mod tests {
     #[test]
     fn time_unit_override_and_limits() {
         let text = "10 0 0 1 1\n12.5 1 8 1 0\n20 0 16 2 1\n30 1 24 2 1\n";
-        let opts = TraceOptions { time_unit: Some(TimeUnit::Ms), ..Default::default() };
-        let got: Vec<u64> = read("t.trace", text, TraceFormat::Disksim, opts).into_iter().map(|x| x.unwrap().arrival_ns).collect();
+        let opts = TraceOptions {
+            time_unit: Some(TimeUnit::Ms),
+            ..Default::default()
+        };
+        let got: Vec<u64> = read("t.trace", text, TraceFormat::Disksim, opts)
+            .into_iter()
+            .map(|x| x.unwrap().arrival_ns)
+            .collect();
         assert_eq!(got, vec![0, 2_500_000, 10_000_000, 20_000_000]);
-        let opts = TraceOptions { max_requests: Some(2), ..Default::default() };
+        let opts = TraceOptions {
+            max_requests: Some(2),
+            ..Default::default()
+        };
         assert_eq!(read("t.trace", text, TraceFormat::Disksim, opts).len(), 2);
         // Stream filter: device 1 only, rebased to its own first request (12.5 ns → 12 ns, the
         // fraction of a ns is truncated, → arrival 0; 30 ns → 18).
-        let opts = TraceOptions { stream: Some(1), ..Default::default() };
-        let got: Vec<Request> = read("t.trace", text, TraceFormat::Disksim, opts).into_iter().map(|x| x.unwrap()).collect();
-        assert_eq!(got, vec![r(0, 4096, 512, Op::Write, 1), r(18, 12288, 1024, Op::Read, 1)]);
+        let opts = TraceOptions {
+            stream: Some(1),
+            ..Default::default()
+        };
+        let got: Vec<Request> = read("t.trace", text, TraceFormat::Disksim, opts)
+            .into_iter()
+            .map(|x| x.unwrap())
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                r(0, 4096, 512, Op::Write, 1),
+                r(18, 12288, 1024, Op::Read, 1)
+            ]
+        );
     }
 
     #[test]
     fn errors_name_file_line_and_field() {
         let cases: &[(TraceFormat, &str, &str)] = &[
-            (TraceFormat::Disksim, "0 0 1 8 1\n# c\n5 0 1 8\n", "field `type`"),
-            (TraceFormat::Disksim, "0 0 1 8 1\n\n5 0 x 8 1\n", "field `lba`"),
-            (TraceFormat::Disksim, "0 0 1 8 1\n\n5 0 1 -8 1\n", "negative"),
-            (TraceFormat::Disksim, "0 0 1 8 1\n\n5 0 1 8 3\n", "field `type`"),
-            (TraceFormat::Msr, "1,h,0,Read,0,512,1\n\n2,h,0,Flush,0,512,1\n", "field `Type`"),
-            (TraceFormat::Msr, "1,h,0,Read,0,512,1\n\n2,h,0,Read,0,-512,1\n", "field `Size`"),
-            (TraceFormat::Spc, "0,1,512,R,0.5\n\n0,1,0,R,0.6\n", "field `Size`"),
-            (TraceFormat::Spc, "0,1,512,R,0.5\n\n0,1,512,R,abc\n", "field `Timestamp`"),
-            (TraceFormat::Systor, "1.0,0,R,0,0,512\n\n1.1,0,Q,0,0,512\n", "field `IOType`"),
-            (TraceFormat::Systor, "1.0,0,R,0,0,512\n\n1.1,0,R,0\n", "field `Offset`"),
-            (TraceFormat::Cloudphysics, "1,1,28,512,0\n\n1,2,ff,512,0\n", "field `op`"),
-            (TraceFormat::Cloudphysics, "1,1,28,512,0\n\n1,2,28,512\n", "field `lbn`"),
-            (TraceFormat::Alibaba, "0,R,0,512,1\n\n0,R,0,512,-1\n", "field `timestamp`"),
-            (TraceFormat::Tencent, "1,0,1,0,0\n\n2,0,1,5,0\n", "field `IOType`"),
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n# c\n5 0 1 8\n",
+                "field `type`",
+            ),
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n\n5 0 x 8 1\n",
+                "field `lba`",
+            ),
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n\n5 0 1 -8 1\n",
+                "negative",
+            ),
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n\n5 0 1 8 3\n",
+                "field `type`",
+            ),
+            (
+                TraceFormat::Msr,
+                "1,h,0,Read,0,512,1\n\n2,h,0,Flush,0,512,1\n",
+                "field `Type`",
+            ),
+            (
+                TraceFormat::Msr,
+                "1,h,0,Read,0,512,1\n\n2,h,0,Read,0,-512,1\n",
+                "field `Size`",
+            ),
+            (
+                TraceFormat::Spc,
+                "0,1,512,R,0.5\n\n0,1,0,R,0.6\n",
+                "field `Size`",
+            ),
+            (
+                TraceFormat::Spc,
+                "0,1,512,R,0.5\n\n0,1,512,R,abc\n",
+                "field `Timestamp`",
+            ),
+            (
+                TraceFormat::Systor,
+                "1.0,0,R,0,0,512\n\n1.1,0,Q,0,0,512\n",
+                "field `IOType`",
+            ),
+            (
+                TraceFormat::Systor,
+                "1.0,0,R,0,0,512\n\n1.1,0,R,0\n",
+                "field `Offset`",
+            ),
+            (
+                TraceFormat::Cloudphysics,
+                "1,1,28,512,0\n\n1,2,ff,512,0\n",
+                "field `op`",
+            ),
+            (
+                TraceFormat::Cloudphysics,
+                "1,1,28,512,0\n\n1,2,28,512\n",
+                "field `lbn`",
+            ),
+            (
+                TraceFormat::Alibaba,
+                "0,R,0,512,1\n\n0,R,0,512,-1\n",
+                "field `timestamp`",
+            ),
+            (
+                TraceFormat::Tencent,
+                "1,0,1,0,0\n\n2,0,1,5,0\n",
+                "field `IOType`",
+            ),
         ];
         for (fmt, text, want) in cases {
             let got = read("bad-trace.txt", text, *fmt, TraceOptions::default());
@@ -358,9 +472,18 @@ mod tests {
 
     #[test]
     fn only_the_first_content_line_may_be_a_header() {
-        let got = read("t", "a b c\nd e f\n", TraceFormat::Disksim, TraceOptions::default());
+        let got = read(
+            "t",
+            "a b c\nd e f\n",
+            TraceFormat::Disksim,
+            TraceOptions::default(),
+        );
         assert_eq!(got.len(), 1);
-        assert!(got[0].as_ref().unwrap_err().to_string().starts_with("t:2: field `time`"));
+        assert!(got[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("t:2: field `time`"));
     }
 
     #[test]
@@ -374,9 +497,15 @@ mod tests {
         let rep = RepeatedTrace::open(p, TraceFormat::Auto, &TraceOptions::default(), 3).unwrap();
         let got: Vec<u64> = rep.map(|x| x.unwrap().arrival_ns).collect();
         assert_eq!(got, vec![0, 10, 40, 60, 70, 100, 120, 130, 160]);
-        let opts = TraceOptions { max_requests: Some(2), ..Default::default() };
+        let opts = TraceOptions {
+            max_requests: Some(2),
+            ..Default::default()
+        };
         // Two requests per copy: 0, 10 → duration 10, gap 10, period 20.
-        let got: Vec<u64> = RepeatedTrace::open(p, TraceFormat::Disksim, &opts, 2).unwrap().map(|x| x.unwrap().arrival_ns).collect();
+        let got: Vec<u64> = RepeatedTrace::open(p, TraceFormat::Disksim, &opts, 2)
+            .unwrap()
+            .map(|x| x.unwrap().arrival_ns)
+            .collect();
         assert_eq!(got, vec![0, 10, 20, 30]);
         std::fs::remove_dir_all(&dir).unwrap();
     }

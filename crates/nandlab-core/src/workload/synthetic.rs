@@ -62,7 +62,8 @@ impl Synthetic {
         let addr = match cfg.address {
             AddressDistribution::Uniform => Addr::Uniform,
             AddressDistribution::Zipf => Addr::Zipf(
-                Zipf::new(units as f64, cfg.zipf_theta).map_err(|e| NandError::config("workload.zipf_theta", e))?,
+                Zipf::new(units as f64, cfg.zipf_theta)
+                    .map_err(|e| NandError::config("workload.zipf_theta", e))?,
             ),
             AddressDistribution::Hotcold => Addr::HotCold {
                 hot_units: ((cfg.hot_fraction * units as f64).round() as u64).clamp(1, units),
@@ -110,7 +111,10 @@ impl Synthetic {
                 let x: f64 = z.sample(&mut self.rng);
                 (x as u64).saturating_sub(1).min(self.units - 1)
             }
-            &Addr::HotCold { hot_units, hot_access } => {
+            &Addr::HotCold {
+                hot_units,
+                hot_access,
+            } => {
                 let hot = self.rng.random::<f64>() < hot_access;
                 let cold = self.units - hot_units;
                 if hot || cold == 0 {
@@ -154,7 +158,8 @@ impl Iterator for Synthetic {
             Sizes::Fixed(s) => *s,
             Sizes::Weighted(w, sizes) => sizes[w.sample(&mut self.rng)],
         };
-        let random = self.random_p >= 1.0 || (self.random_p > 0.0 && self.rng.random::<f64>() < self.random_p);
+        let random = self.random_p >= 1.0
+            || (self.random_p > 0.0 && self.rng.random::<f64>() < self.random_p);
         let offset_bytes = if random {
             self.random_unit() * self.alignment
         } else if self.cursor + size_bytes <= self.footprint {
@@ -163,7 +168,13 @@ impl Iterator for Synthetic {
             0
         };
         self.cursor = (offset_bytes + size_bytes).div_ceil(self.alignment) * self.alignment;
-        Some(Ok(Request { arrival_ns, offset_bytes, size_bytes, op, stream: 0 }))
+        Some(Ok(Request {
+            arrival_ns,
+            offset_bytes,
+            size_bytes,
+            op,
+            stream: 0,
+        }))
     }
 }
 
@@ -175,11 +186,17 @@ mod tests {
     const MIB: u64 = 1 << 20;
 
     fn ctx(seed: u64) -> WorkloadContext {
-        WorkloadContext { logical_bytes: 1 << 30, seed }
+        WorkloadContext {
+            logical_bytes: 1 << 30,
+            seed,
+        }
     }
 
     fn gen(cfg: &WorkloadConfig, seed: u64) -> Vec<Request> {
-        Synthetic::new(cfg, &ctx(seed)).unwrap().map(|r| r.unwrap()).collect()
+        Synthetic::new(cfg, &ctx(seed))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect()
     }
 
     /// `k` standard deviations of a binomial count: |count − n·p| ≤ k·sqrt(n·p·(1−p)).
@@ -207,13 +224,22 @@ mod tests {
     #[test]
     fn read_fraction_within_binomial_tolerance() {
         // n = 100,000, p = 0.7: sd = sqrt(100000 × 0.7 × 0.3) = 144.9; 5 sd = 725 requests.
-        let cfg = WorkloadConfig { requests: Some(100_000), read_fraction: 0.7, ..Default::default() };
+        let cfg = WorkloadConfig {
+            requests: Some(100_000),
+            read_fraction: 0.7,
+            ..Default::default()
+        };
         let reqs = gen(&cfg, 1);
         let reads = reqs.iter().filter(|r| r.op == Op::Read).count() as u64;
         assert!((70_000 - 725..=70_000 + 725).contains(&reads), "{reads}");
         assert!(within_binomial(reads, 100_000, 0.7, 5.0));
         // Trims: p = 0.1 of the rest; sd = sqrt(1e5 × 0.1 × 0.9) = 94.9.
-        let cfg = WorkloadConfig { requests: Some(100_000), read_fraction: 0.5, trim_fraction: 0.1, ..Default::default() };
+        let cfg = WorkloadConfig {
+            requests: Some(100_000),
+            read_fraction: 0.5,
+            trim_fraction: 0.1,
+            ..Default::default()
+        };
         let reqs = gen(&cfg, 2);
         let trims = reqs.iter().filter(|r| r.op == Op::Trim).count() as u64;
         assert!(within_binomial(trims, 100_000, 0.1, 5.0), "{trims}");
@@ -222,7 +248,11 @@ mod tests {
     #[test]
     fn poisson_arrivals_have_the_asked_rate_and_duration_stops() {
         // 1000 IOPS for 20 s: the count is Poisson(20,000): sd = 141.4, 5 sd = 707.
-        let cfg = WorkloadConfig { iops: 1000.0, duration_s: Some(20.0), ..Default::default() };
+        let cfg = WorkloadConfig {
+            iops: 1000.0,
+            duration_s: Some(20.0),
+            ..Default::default()
+        };
         let reqs = gen(&cfg, 3);
         let n = reqs.len() as i64;
         assert!((n - 20_000).abs() <= 707, "{n}");
@@ -230,7 +260,12 @@ mod tests {
         assert!(reqs.windows(2).all(|w| w[0].arrival_ns <= w[1].arrival_ns));
         assert!(reqs.last().unwrap().arrival_ns < 20_000_000_000);
         // requests and duration both set: whichever comes first.
-        let cfg = WorkloadConfig { iops: 1000.0, duration_s: Some(20.0), requests: Some(50), ..Default::default() };
+        let cfg = WorkloadConfig {
+            iops: 1000.0,
+            duration_s: Some(20.0),
+            requests: Some(50),
+            ..Default::default()
+        };
         assert_eq!(gen(&cfg, 3).len(), 50);
     }
 
@@ -239,9 +274,18 @@ mod tests {
         let cfg = WorkloadConfig {
             requests: Some(50_000),
             sizes: vec![
-                SizeWeight { size_bytes: 4096, weight: 3.0 },
-                SizeWeight { size_bytes: 65536, weight: 1.0 },
-                SizeWeight { size_bytes: 1000, weight: 0.0 },
+                SizeWeight {
+                    size_bytes: 4096,
+                    weight: 3.0,
+                },
+                SizeWeight {
+                    size_bytes: 65536,
+                    weight: 1.0,
+                },
+                SizeWeight {
+                    size_bytes: 1000,
+                    weight: 0.0,
+                },
             ],
             random_fraction: 0.5,
             footprint_bytes: Some(8 * MIB),
@@ -250,13 +294,18 @@ mod tests {
         let reqs = gen(&cfg, 4);
         let big = reqs.iter().filter(|r| r.size_bytes == 65536).count() as u64;
         assert!(within_binomial(big, 50_000, 0.25, 5.0), "{big}");
-        assert!(reqs.iter().all(|r| r.size_bytes == 4096 || r.size_bytes == 65536));
+        assert!(reqs
+            .iter()
+            .all(|r| r.size_bytes == 4096 || r.size_bytes == 65536));
         for r in &reqs {
             assert!(r.offset_bytes + r.size_bytes <= 8 * MIB, "{r:?}");
             assert_eq!(r.offset_bytes % 4096, 0);
         }
         // About half the requests continue where the previous one ended.
-        let seq = reqs.windows(2).filter(|w| w[1].offset_bytes == w[0].offset_bytes + w[0].size_bytes).count() as u64;
+        let seq = reqs
+            .windows(2)
+            .filter(|w| w[1].offset_bytes == w[0].offset_bytes + w[0].size_bytes)
+            .count() as u64;
         assert!(seq >= 24_000, "{seq}");
     }
 
@@ -298,7 +347,11 @@ mod tests {
             for k in [1u64, 10, 100] {
                 let p = harmonic(k, theta) / harmonic(1000, theta);
                 let hits = reqs.iter().filter(|r| r.offset_bytes < k * 4096).count() as u64;
-                assert!(within_binomial(hits, n, p, 5.0), "θ={theta} k={k}: {hits} vs {}", n as f64 * p);
+                assert!(
+                    within_binomial(hits, n, p, 5.0),
+                    "θ={theta} k={k}: {hits} vs {}",
+                    n as f64 * p
+                );
             }
         }
     }
@@ -326,22 +379,116 @@ mod tests {
     #[test]
     fn bad_values_name_the_key() {
         let bad = |cfg: WorkloadConfig, key: &str| {
-            let e = Synthetic::new(&cfg, &ctx(0)).err().expect("should fail").to_string();
+            let e = Synthetic::new(&cfg, &ctx(0))
+                .err()
+                .expect("should fail")
+                .to_string();
             assert!(e.contains(&format!("`workload.{key}`")), "{key}: {e}");
         };
-        bad(WorkloadConfig { read_fraction: 1.5, ..Default::default() }, "read_fraction");
-        bad(WorkloadConfig { read_fraction: 0.8, trim_fraction: 0.3, ..Default::default() }, "trim_fraction");
-        bad(WorkloadConfig { random_fraction: -0.1, ..Default::default() }, "random_fraction");
-        bad(WorkloadConfig { size_bytes: 0, ..Default::default() }, "size_bytes");
-        bad(WorkloadConfig { alignment_bytes: 0, ..Default::default() }, "alignment_bytes");
-        bad(WorkloadConfig { iops: f64::NAN, ..Default::default() }, "iops");
-        bad(WorkloadConfig { duration_s: Some(1.0), ..Default::default() }, "duration_s");
-        bad(WorkloadConfig { requests: Some(0), ..Default::default() }, "requests");
-        bad(WorkloadConfig { footprint_bytes: Some(2 << 30), ..Default::default() }, "footprint_bytes");
-        bad(WorkloadConfig { footprint_bytes: Some(1024), ..Default::default() }, "footprint_bytes");
-        bad(WorkloadConfig { address: AddressDistribution::Zipf, zipf_theta: -1.0, ..Default::default() }, "zipf_theta");
-        bad(WorkloadConfig { address: AddressDistribution::Hotcold, hot_fraction: 1.0, ..Default::default() }, "hot_fraction");
-        bad(WorkloadConfig { address: AddressDistribution::Hotcold, hot_access: 2.0, ..Default::default() }, "hot_access");
-        bad(WorkloadConfig { sizes: vec![SizeWeight { size_bytes: 4096, weight: 0.0 }], ..Default::default() }, "sizes");
+        bad(
+            WorkloadConfig {
+                read_fraction: 1.5,
+                ..Default::default()
+            },
+            "read_fraction",
+        );
+        bad(
+            WorkloadConfig {
+                read_fraction: 0.8,
+                trim_fraction: 0.3,
+                ..Default::default()
+            },
+            "trim_fraction",
+        );
+        bad(
+            WorkloadConfig {
+                random_fraction: -0.1,
+                ..Default::default()
+            },
+            "random_fraction",
+        );
+        bad(
+            WorkloadConfig {
+                size_bytes: 0,
+                ..Default::default()
+            },
+            "size_bytes",
+        );
+        bad(
+            WorkloadConfig {
+                alignment_bytes: 0,
+                ..Default::default()
+            },
+            "alignment_bytes",
+        );
+        bad(
+            WorkloadConfig {
+                iops: f64::NAN,
+                ..Default::default()
+            },
+            "iops",
+        );
+        bad(
+            WorkloadConfig {
+                duration_s: Some(1.0),
+                ..Default::default()
+            },
+            "duration_s",
+        );
+        bad(
+            WorkloadConfig {
+                requests: Some(0),
+                ..Default::default()
+            },
+            "requests",
+        );
+        bad(
+            WorkloadConfig {
+                footprint_bytes: Some(2 << 30),
+                ..Default::default()
+            },
+            "footprint_bytes",
+        );
+        bad(
+            WorkloadConfig {
+                footprint_bytes: Some(1024),
+                ..Default::default()
+            },
+            "footprint_bytes",
+        );
+        bad(
+            WorkloadConfig {
+                address: AddressDistribution::Zipf,
+                zipf_theta: -1.0,
+                ..Default::default()
+            },
+            "zipf_theta",
+        );
+        bad(
+            WorkloadConfig {
+                address: AddressDistribution::Hotcold,
+                hot_fraction: 1.0,
+                ..Default::default()
+            },
+            "hot_fraction",
+        );
+        bad(
+            WorkloadConfig {
+                address: AddressDistribution::Hotcold,
+                hot_access: 2.0,
+                ..Default::default()
+            },
+            "hot_access",
+        );
+        bad(
+            WorkloadConfig {
+                sizes: vec![SizeWeight {
+                    size_bytes: 4096,
+                    weight: 0.0,
+                }],
+                ..Default::default()
+            },
+            "sizes",
+        );
     }
 }

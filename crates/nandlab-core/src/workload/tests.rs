@@ -143,7 +143,12 @@ fn every_excerpt_loads_completely() {
         assert_eq!(info.trims, 0);
         // SOURCES.md gives the read share rounded to 0.1 % (0.01 % for wsrch).
         let digits = if e.read_pct == 99.98 { 100.0 } else { 10.0 };
-        assert_eq!((info.read_ratio * 100.0 * digits).round() / digits, e.read_pct, "{}", e.file);
+        assert_eq!(
+            (info.read_ratio * 100.0 * digits).round() / digits,
+            e.read_pct,
+            "{}",
+            e.file
+        );
         assert_eq!(info.read_bytes, e.read_bytes, "{}", e.file);
         assert_eq!(info.write_bytes, e.write_bytes, "{}", e.file);
         assert_eq!(info.total_bytes, e.read_bytes + e.write_bytes);
@@ -153,11 +158,24 @@ fn every_excerpt_loads_completely() {
         assert_eq!(info.duration_ns, e.duration_ns, "{}", e.file);
         assert_eq!(info.streams, e.streams, "{}", e.file);
         assert_eq!(info.backwards_arrivals, 0);
-        assert_eq!(info.size_histogram.iter().map(|b| b.count).sum::<u64>(), e.requests);
+        assert_eq!(
+            info.size_histogram.iter().map(|b| b.count).sum::<u64>(),
+            e.requests
+        );
         // The same file through the config path.
-        let cfg = WorkloadConfig { kind: WorkloadKind::Trace, path: Some(path.clone()), ..Default::default() };
-        let ctx = WorkloadContext { logical_bytes: 1 << 40, seed: 0 };
-        let n = open(&cfg, &ctx).unwrap().map(|r| r.unwrap()).count() as u64;
+        let cfg = WorkloadConfig {
+            kind: WorkloadKind::Trace,
+            path: Some(path.clone()),
+            ..Default::default()
+        };
+        let ctx = WorkloadContext {
+            logical_bytes: 1 << 40,
+            seed: 0,
+        };
+        let n = open(&cfg, &ctx)
+            .unwrap()
+            .try_fold(0u64, |n, r| r.map(|_| n + 1))
+            .unwrap();
         assert_eq!(n, e.requests);
     }
 }
@@ -166,38 +184,85 @@ fn every_excerpt_loads_completely() {
 fn excerpt_details_match_the_raw_lines() {
     let Some(dir) = traces_dir() else { return };
     // SOURCES.md: DTRS spans 30,000 s and has max LBA 321,307,312; its mean request is 55 KB.
-    let info = trace_info(&trace(&dir, "msprod_DTRS100M.trace"), TraceFormat::Disksim, None).unwrap();
+    let info = trace_info(
+        &trace(&dir, "msprod_DTRS100M.trace"),
+        TraceFormat::Disksim,
+        None,
+    )
+    .unwrap();
     assert!((info.duration_ns as f64 / 1e9 - 30_000.0).abs() < 1.0);
     assert!((info.mean_size_bytes / 1000.0 - 56.6).abs() < 0.1); // 7,197,860,864 B / 127,043
-    // DTRS first lines: `0 0 280605840 2 1`, `97900000 0 287641400 128 1`.
+                                                                 // DTRS first lines: `0 0 280605840 2 1`, `97900000 0 287641400 128 1`.
     let cfg = WorkloadConfig {
         kind: WorkloadKind::Trace,
         path: Some(trace(&dir, "msprod_DTRS100M.trace")),
         max_requests: Some(2),
         ..Default::default()
     };
-    let got: Vec<Request> = open(&cfg, &WorkloadContext { logical_bytes: 0, seed: 0 }).unwrap().map(|r| r.unwrap()).collect();
+    let got: Vec<Request> = open(
+        &cfg,
+        &WorkloadContext {
+            logical_bytes: 0,
+            seed: 0,
+        },
+    )
+    .unwrap()
+    .map(|r| r.unwrap())
+    .collect();
     assert_eq!(
         got,
         vec![
-            Request { arrival_ns: 0, offset_bytes: 280_605_840 * 512, size_bytes: 1024, op: Op::Read, stream: 0 },
-            Request { arrival_ns: 97_900_000, offset_bytes: 287_641_400 * 512, size_bytes: 65536, op: Op::Read, stream: 0 },
+            Request {
+                arrival_ns: 0,
+                offset_bytes: 280_605_840 * 512,
+                size_bytes: 1024,
+                op: Op::Read,
+                stream: 0
+            },
+            Request {
+                arrival_ns: 97_900_000,
+                offset_bytes: 287_641_400 * 512,
+                size_bytes: 65536,
+                op: Op::Read,
+                stream: 0
+            },
         ]
     );
     // MSR hm_0: the first line `0 128166385295514663,hm,0,Write,9056014336,2048,2833`, the
     // second 215 ticks = 21,500 ns later.
-    let mut r = TraceReader::open(&trace(&dir, "msr_hm_0_first899.csv"), TraceFormat::Auto, &TraceOptions::default()).unwrap();
+    let mut r = TraceReader::open(
+        &trace(&dir, "msr_hm_0_first899.csv"),
+        TraceFormat::Auto,
+        &TraceOptions::default(),
+    )
+    .unwrap();
     assert_eq!(
         r.next().unwrap().unwrap(),
-        Request { arrival_ns: 0, offset_bytes: 9_056_014_336, size_bytes: 2048, op: Op::Write, stream: 0 }
+        Request {
+            arrival_ns: 0,
+            offset_bytes: 9_056_014_336,
+            size_bytes: 2048,
+            op: Op::Write,
+            stream: 0
+        }
     );
     assert_eq!(r.next().unwrap().unwrap().arrival_ns, 21_500);
     assert_eq!(r.base_ns(), Some(128_166_385_295_514_663 * 100));
     // wsrch: device 3 only.
-    let opts = TraceOptions { stream: Some(3), ..Default::default() };
+    let opts = TraceOptions {
+        stream: Some(3),
+        ..Default::default()
+    };
     let path = trace(&dir, "mqsim_wsrch-small.trace");
-    let dev3 = TraceReader::open(&path, TraceFormat::Auto, &opts).unwrap().map(|r| r.unwrap()).collect::<Vec<_>>();
-    let want = std::fs::read_to_string(&path).unwrap().lines().filter(|l| l.split(' ').nth(1) == Some("3")).count();
+    let dev3 = TraceReader::open(&path, TraceFormat::Auto, &opts)
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect::<Vec<_>>();
+    let want = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.split(' ').nth(1) == Some("3"))
+        .count();
     assert_eq!(dev3.len(), want);
     assert!(dev3.iter().all(|r| r.stream == 3));
 }
@@ -206,8 +271,22 @@ fn excerpt_details_match_the_raw_lines() {
 fn repeat_ten_times_scales_the_trace() {
     let Some(dir) = traces_dir() else { return };
     let path = trace(&dir, "mqsim_tpcc-small.trace");
-    let cfg = WorkloadConfig { kind: WorkloadKind::Trace, path: Some(path), repeat: 10, ..Default::default() };
-    let reqs: Vec<Request> = open(&cfg, &WorkloadContext { logical_bytes: 0, seed: 0 }).unwrap().map(|r| r.unwrap()).collect();
+    let cfg = WorkloadConfig {
+        kind: WorkloadKind::Trace,
+        path: Some(path),
+        repeat: 10,
+        ..Default::default()
+    };
+    let reqs: Vec<Request> = open(
+        &cfg,
+        &WorkloadContext {
+            logical_bytes: 0,
+            seed: 0,
+        },
+    )
+    .unwrap()
+    .map(|r| r.unwrap())
+    .collect();
     assert_eq!(reqs.len(), 69_990);
     // Duration 136,489,000 ns; mean gap 136,489,000 / 6,998 = 19,504 ns (integer ns);
     // period 136,508,504 ns.
@@ -222,11 +301,18 @@ fn repeat_ten_times_scales_the_trace() {
 /// What a request becomes after a trip through `format`.
 fn through(format: TraceFormat, r: &Request) -> Request {
     match format {
-        TraceFormat::Msr => Request { arrival_ns: r.arrival_ns / 100 * 100, ..*r },
+        TraceFormat::Msr => Request {
+            arrival_ns: r.arrival_ns / 100 * 100,
+            ..*r
+        },
         _ => {
             let lba = r.offset_bytes / 512;
             let sectors = (r.offset_bytes + r.size_bytes).div_ceil(512) - lba;
-            Request { offset_bytes: lba * 512, size_bytes: sectors * 512, ..*r }
+            Request {
+                offset_bytes: lba * 512,
+                size_bytes: sectors * 512,
+                ..*r
+            }
         }
     }
 }
@@ -237,8 +323,15 @@ fn conversion_round_trips() {
     let out = scratch("convert");
     for e in &EXPECT {
         let src = trace(&dir, e.file);
-        let orig: Vec<Request> = TraceReader::open(&src, TraceFormat::Auto, &TraceOptions::default()).unwrap().map(|r| r.unwrap()).collect();
-        for (dst_format, name) in [(TraceFormat::Msr, "out.csv"), (TraceFormat::Disksim, "out.trace")] {
+        let orig: Vec<Request> =
+            TraceReader::open(&src, TraceFormat::Auto, &TraceOptions::default())
+                .unwrap()
+                .map(|r| r.unwrap())
+                .collect();
+        for (dst_format, name) in [
+            (TraceFormat::Msr, "out.csv"),
+            (TraceFormat::Disksim, "out.trace"),
+        ] {
             let dst = out.join(name);
             let dst = dst.to_str().unwrap();
             // `auto` picks the output format from the extension.
@@ -246,10 +339,19 @@ fn conversion_round_trips() {
             assert_eq!(rep.dst_format, dst_format);
             assert_eq!((rep.written, rep.skipped_trims), (e.requests, 0));
             assert_eq!(detect_format(dst).unwrap(), dst_format);
-            let back: Vec<Request> = TraceReader::open(dst, TraceFormat::Auto, &TraceOptions::default()).unwrap().map(|r| r.unwrap()).collect();
+            let back: Vec<Request> =
+                TraceReader::open(dst, TraceFormat::Auto, &TraceOptions::default())
+                    .unwrap()
+                    .map(|r| r.unwrap())
+                    .collect();
             assert_eq!(back.len(), orig.len());
             for (i, (a, b)) in orig.iter().zip(&back).enumerate() {
-                assert_eq!(through(dst_format, a), *b, "{} → {dst_format}, request {i}", e.file);
+                assert_eq!(
+                    through(dst_format, a),
+                    *b,
+                    "{} → {dst_format}, request {i}",
+                    e.file
+                );
             }
         }
     }
@@ -258,9 +360,30 @@ fn conversion_round_trips() {
     let src = trace(&dir, "msprod_DTRS100M.trace");
     let mid = out.join("dtrs.csv");
     let back = out.join("dtrs.trace");
-    assert_eq!(convert(&src, TraceFormat::Disksim, mid.to_str().unwrap(), TraceFormat::Msr).unwrap(), 127_043);
-    assert_eq!(convert(mid.to_str().unwrap(), TraceFormat::Msr, back.to_str().unwrap(), TraceFormat::Disksim).unwrap(), 127_043);
-    assert_eq!(std::fs::read_to_string(&src).unwrap(), std::fs::read_to_string(&back).unwrap());
+    assert_eq!(
+        convert(
+            &src,
+            TraceFormat::Disksim,
+            mid.to_str().unwrap(),
+            TraceFormat::Msr
+        )
+        .unwrap(),
+        127_043
+    );
+    assert_eq!(
+        convert(
+            mid.to_str().unwrap(),
+            TraceFormat::Msr,
+            back.to_str().unwrap(),
+            TraceFormat::Disksim
+        )
+        .unwrap(),
+        127_043
+    );
+    assert_eq!(
+        std::fs::read_to_string(&src).unwrap(),
+        std::fs::read_to_string(&back).unwrap()
+    );
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -268,17 +391,52 @@ fn conversion_round_trips() {
 fn conversion_is_atomic_and_drops_trims() {
     let out = scratch("atomic");
     let src = out.join("cp.csv");
-    std::fs::write(&src, "version,time,op,size,lbn\n1,5,28,4096,8\n1,6,42,4096,8\n1,7,2a,512,1\n").unwrap();
+    std::fs::write(
+        &src,
+        "version,time,op,size,lbn\n1,5,28,4096,8\n1,6,42,4096,8\n1,7,2a,512,1\n",
+    )
+    .unwrap();
     let dst = out.join("cp.trace");
-    let rep = convert_report(src.to_str().unwrap(), TraceFormat::Auto, dst.to_str().unwrap(), TraceFormat::Auto).unwrap();
-    assert_eq!((rep.src_format, rep.dst_format, rep.written, rep.skipped_trims), (TraceFormat::Cloudphysics, TraceFormat::Disksim, 2, 1));
+    let rep = convert_report(
+        src.to_str().unwrap(),
+        TraceFormat::Auto,
+        dst.to_str().unwrap(),
+        TraceFormat::Auto,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            rep.src_format,
+            rep.dst_format,
+            rep.written,
+            rep.skipped_trims
+        ),
+        (TraceFormat::Cloudphysics, TraceFormat::Disksim, 2, 1)
+    );
     // 4096 B at lbn 8 → 8 sectors; 512 B at lbn 1 → 1 sector; 1 s and 2 s after the first.
-    assert_eq!(std::fs::read_to_string(&dst).unwrap(), "0 0 8 8 1\n2000000000 0 1 1 0\n");
+    assert_eq!(
+        std::fs::read_to_string(&dst).unwrap(),
+        "0 0 8 8 1\n2000000000 0 1 1 0\n"
+    );
     // A bad line: an error naming the line, the old output untouched, no temp file left.
-    std::fs::write(&src, "version,time,op,size,lbn\n1,5,28,4096,8\n1,6,2a,-1,8\n").unwrap();
-    let e = convert(src.to_str().unwrap(), TraceFormat::Auto, dst.to_str().unwrap(), TraceFormat::Disksim).unwrap_err().to_string();
+    std::fs::write(
+        &src,
+        "version,time,op,size,lbn\n1,5,28,4096,8\n1,6,2a,-1,8\n",
+    )
+    .unwrap();
+    let e = convert(
+        src.to_str().unwrap(),
+        TraceFormat::Auto,
+        dst.to_str().unwrap(),
+        TraceFormat::Disksim,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("cp.csv:3: field `size`"), "{e}");
-    assert_eq!(std::fs::read_to_string(&dst).unwrap(), "0 0 8 8 1\n2000000000 0 1 1 0\n");
+    assert_eq!(
+        std::fs::read_to_string(&dst).unwrap(),
+        "0 0 8 8 1\n2000000000 0 1 1 0\n"
+    );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2);
     std::fs::remove_dir_all(&out).unwrap();
 }
@@ -287,67 +445,131 @@ fn conversion_is_atomic_and_drops_trims() {
 /// a negative size, an unknown operation) that must fail on line 3 naming the field.
 #[test]
 fn malformed_lines_in_every_format() {
-    let cases: &[(TraceFormat, &str, [(&str, &str); 4])] = &[
+    type Case = (TraceFormat, &'static str, [(&'static str, &'static str); 4]);
+    let cases: &[Case] = &[
         (
             TraceFormat::Disksim,
             "0 0 8 8 1",
-            [("0 0 8 8", "type"), ("0 0 eight 8 1", "lba"), ("0 0 8 -8 1", "size"), ("0 0 8 8 R", "type")],
+            [
+                ("0 0 8 8", "type"),
+                ("0 0 eight 8 1", "lba"),
+                ("0 0 8 -8 1", "size"),
+                ("0 0 8 8 R", "type"),
+            ],
         ),
         (
             TraceFormat::Msr,
             "1,hm,0,Read,0,512,1",
-            [("1,hm,0,Read", "Offset"), ("1,hm,0,Read,zero,512,1", "Offset"), ("1,hm,0,Read,0,-512,1", "Size"), ("1,hm,0,Trim,0,512,1", "Type")],
+            [
+                ("1,hm,0,Read", "Offset"),
+                ("1,hm,0,Read,zero,512,1", "Offset"),
+                ("1,hm,0,Read,0,-512,1", "Size"),
+                ("1,hm,0,Trim,0,512,1", "Type"),
+            ],
         ),
         (
             TraceFormat::Spc,
             "0,1,512,R,0.1",
-            [("0,1,512", "Opcode"), ("0,1,512x,R,0.1", "Size"), ("0,1,-512,R,0.1", "Size"), ("0,1,512,D,0.1", "Opcode")],
+            [
+                ("0,1,512", "Opcode"),
+                ("0,1,512x,R,0.1", "Size"),
+                ("0,1,-512,R,0.1", "Size"),
+                ("0,1,512,D,0.1", "Opcode"),
+            ],
         ),
         (
             TraceFormat::Systor,
             "0.1,0.01,R,0,0,512",
-            [("0.1,0.01,R", "LUN"), ("0.1,0.01,R,0,0,5k", "Size"), ("0.1,0.01,R,0,0,-512", "Size"), ("0.1,0.01,X,0,0,512", "IOType")],
+            [
+                ("0.1,0.01,R", "LUN"),
+                ("0.1,0.01,R,0,0,5k", "Size"),
+                ("0.1,0.01,R,0,0,-512", "Size"),
+                ("0.1,0.01,X,0,0,512", "IOType"),
+            ],
         ),
         (
             TraceFormat::Cloudphysics,
             "1,1,28,512,0",
-            [("1,1,28", "size"), ("1,one,28,512,0", "time"), ("1,1,28,-512,0", "size"), ("1,1,2b,512,0", "op")],
+            [
+                ("1,1,28", "size"),
+                ("1,one,28,512,0", "time"),
+                ("1,1,28,-512,0", "size"),
+                ("1,1,2b,512,0", "op"),
+            ],
         ),
         (
             TraceFormat::Alibaba,
             "0,R,0,512,1",
-            [("0,R,0", "length"), ("0,R,zero,512,1", "offset"), ("0,R,0,-512,1", "length"), ("0,Q,0,512,1", "opcode")],
+            [
+                ("0,R,0", "length"),
+                ("0,R,zero,512,1", "offset"),
+                ("0,R,0,-512,1", "length"),
+                ("0,Q,0,512,1", "opcode"),
+            ],
         ),
         (
             TraceFormat::Tencent,
             "1,0,1,0,0",
-            [("1,0,1", "IOType"), ("1,x,1,0,0", "Offset"), ("1,0,-1,0,0", "Size"), ("1,0,1,7,0", "IOType")],
+            [
+                ("1,0,1", "IOType"),
+                ("1,x,1,0,0", "Offset"),
+                ("1,0,-1,0,0", "Size"),
+                ("1,0,1,7,0", "IOType"),
+            ],
         ),
     ];
     for (format, good, bads) in cases {
         for (bad, field) in bads {
             let text = format!("{good}\n\n{bad}\n{good}\n");
-            let got: Vec<Result<Request>> =
-                TraceReader::from_bytes("my-trace.txt", text.into_bytes(), *format, &TraceOptions::default()).unwrap().collect();
+            let got: Vec<Result<Request>> = TraceReader::from_bytes(
+                "my-trace.txt",
+                text.into_bytes(),
+                *format,
+                &TraceOptions::default(),
+            )
+            .unwrap()
+            .collect();
             assert_eq!(got.len(), 2, "{format}: {bad}");
             let e = got[1].as_ref().unwrap_err().to_string();
             assert!(e.starts_with("my-trace.txt:3: "), "{format}: {e}");
-            assert!(e.contains(&format!("field `{field}`")), "{format}: {bad}: {e}");
+            assert!(
+                e.contains(&format!("field `{field}`")),
+                "{format}: {bad}: {e}"
+            );
         }
     }
 }
 
 #[test]
 fn open_reports_missing_files_and_keys() {
-    let ctx = WorkloadContext { logical_bytes: 1 << 30, seed: 1 };
-    let cfg = WorkloadConfig { kind: WorkloadKind::Trace, ..Default::default() };
+    let ctx = WorkloadContext {
+        logical_bytes: 1 << 30,
+        seed: 1,
+    };
+    let cfg = WorkloadConfig {
+        kind: WorkloadKind::Trace,
+        ..Default::default()
+    };
     let e = open(&cfg, &ctx).err().unwrap().to_string();
     assert!(e.starts_with("config key `workload.path`"), "{e}");
-    let cfg = WorkloadConfig { kind: WorkloadKind::Trace, path: Some("/nonexistent/t.trace".into()), ..Default::default() };
+    let cfg = WorkloadConfig {
+        kind: WorkloadKind::Trace,
+        path: Some("/nonexistent/t.trace".into()),
+        ..Default::default()
+    };
     let e = open(&cfg, &ctx).err().unwrap().to_string();
     assert!(e.starts_with("/nonexistent/t.trace: "), "{e}");
-    let cfg = WorkloadConfig { kind: WorkloadKind::Trace, path: Some("x".into()), repeat: 0, ..Default::default() };
-    assert!(open(&cfg, &ctx).err().unwrap().to_string().contains("workload.repeat"));
+    let cfg = WorkloadConfig {
+        kind: WorkloadKind::Trace,
+        path: Some("x".into()),
+        repeat: 0,
+        ..Default::default()
+    };
+    assert!(open(&cfg, &ctx)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("workload.repeat"));
     // An unrecognisable file asks for an explicit format.
     let out = scratch("undetectable");
     let p = out.join("t.bin");
@@ -374,7 +596,10 @@ fn config_from_toml_with_defaults_and_unknown_keys() {
     assert_eq!(cfg.kind, WorkloadKind::Trace);
     assert_eq!(cfg.format, TraceFormat::Msr);
     assert_eq!(cfg.time_unit, Some(TimeUnit::Ticks100ns));
-    assert_eq!((cfg.max_requests, cfg.repeat, cfg.stream), (Some(1000), 10, Some(2)));
+    assert_eq!(
+        (cfg.max_requests, cfg.repeat, cfg.stream),
+        (Some(1000), 10, Some(2))
+    );
     assert_eq!(cfg.read_fraction, 0.7);
     let cfg: WorkloadConfig = toml::from_str(
         r#"
@@ -389,32 +614,73 @@ fn config_from_toml_with_defaults_and_unknown_keys() {
     .unwrap();
     assert_eq!(cfg.kind, WorkloadKind::Synthetic);
     assert_eq!(cfg.address, AddressDistribution::Zipf);
-    assert_eq!(cfg.sizes[1], SizeWeight { size_bytes: 65536, weight: 1.0 });
+    assert_eq!(
+        cfg.sizes[1],
+        SizeWeight {
+            size_bytes: 65536,
+            weight: 1.0
+        }
+    );
     assert_eq!(cfg.max_size_bytes(), 65536);
     // Round trips through TOML and JSON.
-    assert_eq!(toml::from_str::<WorkloadConfig>(&toml::to_string(&cfg).unwrap()).unwrap(), cfg);
+    assert_eq!(
+        toml::from_str::<WorkloadConfig>(&toml::to_string(&cfg).unwrap()).unwrap(),
+        cfg
+    );
     let d = WorkloadConfig::default();
-    assert_eq!(toml::from_str::<WorkloadConfig>(&toml::to_string(&d).unwrap()).unwrap(), d);
-    assert_eq!(serde_json::from_value::<WorkloadConfig>(serde_json::to_value(&d).unwrap()).unwrap(), d);
-    assert!(toml::from_str::<WorkloadConfig>("read_fractoin = 0.5").unwrap_err().to_string().contains("read_fractoin"));
+    assert_eq!(
+        toml::from_str::<WorkloadConfig>(&toml::to_string(&d).unwrap()).unwrap(),
+        d
+    );
+    assert_eq!(
+        serde_json::from_value::<WorkloadConfig>(serde_json::to_value(&d).unwrap()).unwrap(),
+        d
+    );
+    assert!(toml::from_str::<WorkloadConfig>("read_fractoin = 0.5")
+        .unwrap_err()
+        .to_string()
+        .contains("read_fractoin"));
     assert!(toml::from_str::<WorkloadConfig>("format = \"csv\"").is_err());
     // Through the whole config, the error names the key.
-    let e = crate::SimConfig::from_toml_str("[workload]\nkind = \"tracefile\"\n").unwrap_err().to_string();
+    let e = crate::SimConfig::from_toml_str("[workload]\nkind = \"tracefile\"\n")
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("config key `workload.kind`"), "{e}");
 }
 
 #[test]
 fn default_config_opens_a_demo() {
-    let ctx = WorkloadContext { logical_bytes: 64 << 20, seed: 9 };
-    let reqs: Vec<Request> = open(&WorkloadConfig::default(), &ctx).unwrap().map(|r| r.unwrap()).collect();
+    let ctx = WorkloadContext {
+        logical_bytes: 64 << 20,
+        seed: 9,
+    };
+    let reqs: Vec<Request> = open(&WorkloadConfig::default(), &ctx)
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
     assert_eq!(reqs.len(), 10_000);
-    assert!(reqs.iter().all(|r| r.offset_bytes + r.size_bytes <= 64 << 20));
+    assert!(reqs
+        .iter()
+        .all(|r| r.offset_bytes + r.size_bytes <= 64 << 20));
 }
 
 fn arb_request() -> impl Strategy<Value = Request> {
-    (0u64..1 << 50, 0u64..1 << 45, 1u64..1 << 24, prop_oneof![Just(Op::Read), Just(Op::Write)], 0u32..100).prop_map(
-        |(arrival_ns, offset_bytes, size_bytes, op, stream)| Request { arrival_ns, offset_bytes, size_bytes, op, stream },
+    (
+        0u64..1 << 50,
+        0u64..1 << 45,
+        1u64..1 << 24,
+        prop_oneof![Just(Op::Read), Just(Op::Write)],
+        0u32..100,
     )
+        .prop_map(
+            |(arrival_ns, offset_bytes, size_bytes, op, stream)| Request {
+                arrival_ns,
+                offset_bytes,
+                size_bytes,
+                op,
+                stream,
+            },
+        )
 }
 
 proptest! {
@@ -484,7 +750,10 @@ fn parse_throughput() {
     let mut n = 0u64;
     let t = std::time::Instant::now();
     for _ in 0..rounds {
-        n += TraceReader::open(&path, TraceFormat::Disksim, &TraceOptions::default()).unwrap().map(|r| r.unwrap()).count() as u64;
+        n += TraceReader::open(&path, TraceFormat::Disksim, &TraceOptions::default())
+            .unwrap()
+            .try_fold(0u64, |n, r| r.map(|_| n + 1))
+            .unwrap();
     }
     let s = t.elapsed().as_secs_f64();
     println!(
@@ -497,7 +766,10 @@ fn parse_throughput() {
     let t = std::time::Instant::now();
     let mut n = 0u64;
     for _ in 0..rounds {
-        n += TraceReader::open(&path, TraceFormat::Cloudphysics, &TraceOptions::default()).unwrap().map(|r| r.unwrap()).count() as u64;
+        n += TraceReader::open(&path, TraceFormat::Cloudphysics, &TraceOptions::default())
+            .unwrap()
+            .try_fold(0u64, |n, r| r.map(|_| n + 1))
+            .unwrap();
     }
     let s = t.elapsed().as_secs_f64();
     println!(
@@ -506,6 +778,15 @@ fn parse_throughput() {
         n as f64 / s / 1e6
     );
     let t = std::time::Instant::now();
-    let info = trace_info(&trace(&dir, "msprod_DTRS100M.trace"), TraceFormat::Auto, None).unwrap();
-    println!("trace_info on msprod_DTRS100M.trace: {:.3} s ({} requests)", t.elapsed().as_secs_f64(), info.requests);
+    let info = trace_info(
+        &trace(&dir, "msprod_DTRS100M.trace"),
+        TraceFormat::Auto,
+        None,
+    )
+    .unwrap();
+    println!(
+        "trace_info on msprod_DTRS100M.trace: {:.3} s ({} requests)",
+        t.elapsed().as_secs_f64(),
+        info.requests
+    );
 }
