@@ -1,10 +1,35 @@
 //! Workloads: streaming trace readers and synthetic generators. Every source yields
 //! [`Request`]s in arrival order with times rebased to start at 0, and reports bad input as
 //! a [`NandError`](crate::NandError) naming the file and line.
+//!
+//! - [`format`]: the trace formats ([`TraceFormat`]), their time units ([`TimeUnit`]), the
+//!   per-line parsers and format detection;
+//! - [`reader`]: [`TraceReader`] (one file, constant memory) and [`RepeatedTrace`];
+//! - [`synthetic`]: the IOMeter/fio-like generator;
+//! - [`stats`]: [`trace_info`] / [`TraceStats`];
+//! - [`convert`](mod@convert): [`convert()`] to DiskSim ASCII or MSR CSV.
+//!
+//! See `docs/workloads.md` for the formats and the `[workload]` keys.
 
 use crate::error::{NandError, Result};
 pub use crate::host::request::{Op, Request};
 use serde::{Deserialize, Serialize};
+
+pub mod convert;
+pub mod format;
+pub mod parse;
+pub mod reader;
+pub mod stats;
+pub mod synthetic;
+
+#[cfg(test)]
+mod tests;
+
+pub use convert::{convert, convert_report, ConvertReport};
+pub use format::{detect_format, TimeUnit, TraceFormat};
+pub use reader::{RepeatedTrace, TraceOptions, TraceReader};
+pub use stats::{trace_info, SizeBucket, TraceInfo, TraceStats};
+pub use synthetic::Synthetic;
 
 /// A stream of requests.
 pub type RequestStream = Box<dyn Iterator<Item = Result<Request>> + Send>;
@@ -18,12 +43,350 @@ pub struct WorkloadContext {
     pub seed: u64,
 }
 
+/// Where requests come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkloadKind {
+    /// Replay a block trace file (`path`, `format`, ...).
+    Trace,
+    /// Generate requests (`requests`/`duration_s`, `read_fraction`, ...).
+    #[default]
+    Synthetic,
+}
+
+/// How a synthetic workload picks random start addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum AddressDistribution {
+    /// Every aligned start address equally likely.
+    #[default]
+    Uniform,
+    /// Zipf over aligned start addresses with exponent `zipf_theta`: the k-th address (from
+    /// offset 0) is drawn with probability ∝ k^−θ, so the hottest data sits at low offsets.
+    Zipf,
+    /// The first `hot_fraction` of the start addresses receives `hot_access` of the random
+    /// requests, uniformly; the rest receives the remainder, uniformly.
+    Hotcold,
+}
+
+/// One entry of a weighted request-size list.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeWeight {
+    /// Request size in bytes (> 0).
+    pub size_bytes: u64,
+    /// Relative weight (≥ 0; the weights need not sum to 1).
+    pub weight: f64,
+}
+
 /// The `[workload]` section of a config.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+///
+/// `kind = "trace"` replays `path`; `kind = "synthetic"` (the default, so a config without a
+/// `[workload]` section runs a small demo of 10,000 random 4 KiB requests) generates
+/// requests. Keys of the other kind are ignored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct WorkloadConfig {}
+pub struct WorkloadConfig {
+    /// `trace` or `synthetic` (default).
+    pub kind: WorkloadKind,
+
+    // ---- trace replay ----
+    /// Trace file to replay (required for `kind = "trace"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Trace format: `auto` (default; detected from the header / first lines, then the
+    /// extension), `disksim`, `msr`, `spc`, `systor`, `cloudphysics`, `alibaba`, `tencent`.
+    pub format: TraceFormat,
+    /// Unit of the trace's time field (`ns`, `us`, `ms`, `s`, `ticks100ns`); default: the
+    /// format's own (disksim ns, msr ticks100ns, spc/systor/cloudphysics/tencent s, alibaba us).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_unit: Option<TimeUnit>,
+    /// Read at most this many requests from the trace (after the `stream` filter; per copy
+    /// when `repeat` > 1). Default: all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_requests: Option<u64>,
+    /// Replay the trace this many times back to back (default 1); copy k is shifted by k ×
+    /// (the trace's duration + its mean inter-arrival gap).
+    pub repeat: u32,
+    /// Keep only the requests of this device / disk / ASU / LUN / volume number. Default: all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream: Option<u32>,
+
+    // ---- synthetic ----
+    /// Number of requests. Default: 10,000 when `duration_s` is unset too, else unbounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requests: Option<u64>,
+    /// Stop generating at this arrival time, in seconds (needs `iops` > 0). With
+    /// `requests` set too, whichever limit comes first ends the workload.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_s: Option<f64>,
+    /// Probability that a request is a read (0 … 1, default 0.7).
+    pub read_fraction: f64,
+    /// Probability that a request is a trim (0 … 1 − read_fraction, default 0); the rest
+    /// are writes.
+    pub trim_fraction: f64,
+    /// Probability that a request starts at a random address (0 … 1, default 1); otherwise
+    /// it starts where the previous request ended (rounded up to `alignment_bytes`),
+    /// wrapping to offset 0 at the end of the footprint.
+    pub random_fraction: f64,
+    /// Request size in bytes (default 4096), used when `sizes` is empty.
+    pub size_bytes: u64,
+    /// Weighted request sizes, e.g. `[{size_bytes = 4096, weight = 3}, {size_bytes =
+    /// 65536, weight = 1}]`; overrides `size_bytes` when not empty. Default: empty.
+    pub sizes: Vec<SizeWeight>,
+    /// Random start addresses are multiples of this many bytes (default 4096).
+    pub alignment_bytes: u64,
+    /// Mean arrival rate in requests per second: Poisson arrivals (exponential gaps). 0
+    /// (default) puts every request at time 0, i.e. closed-loop replay by the host.
+    pub iops: f64,
+    /// Random-address distribution: `uniform` (default), `zipf`, `hotcold`.
+    pub address: AddressDistribution,
+    /// Zipf exponent θ ≥ 0 for `address = "zipf"` (default 0.99, as in YCSB).
+    pub zipf_theta: f64,
+    /// Fraction of the footprint that is hot for `address = "hotcold"` (0 … 1 exclusive,
+    /// default 0.2).
+    pub hot_fraction: f64,
+    /// Fraction of random requests that go to the hot part (0 … 1, default 0.8).
+    pub hot_access: f64,
+    /// Bytes of the logical space (from offset 0) the requests stay inside. Default: the
+    /// whole logical capacity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub footprint_bytes: Option<u64>,
+}
+
+impl Default for WorkloadConfig {
+    fn default() -> Self {
+        WorkloadConfig {
+            kind: WorkloadKind::Synthetic,
+            path: None,
+            format: TraceFormat::Auto,
+            time_unit: None,
+            max_requests: None,
+            repeat: 1,
+            stream: None,
+            requests: None,
+            duration_s: None,
+            read_fraction: 0.7,
+            trim_fraction: 0.0,
+            random_fraction: 1.0,
+            size_bytes: 4096,
+            sizes: Vec::new(),
+            alignment_bytes: 4096,
+            iops: 0.0,
+            address: AddressDistribution::Uniform,
+            zipf_theta: 0.99,
+            hot_fraction: 0.2,
+            hot_access: 0.8,
+            footprint_bytes: None,
+        }
+    }
+}
+
+fn key(k: &str) -> String {
+    format!("workload.{k}")
+}
+
+fn check_fraction(name: &str, v: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&v) {
+        return Err(NandError::config(
+            key(name),
+            format!("must be between 0 and 1, got {v}"),
+        ));
+    }
+    Ok(())
+}
+
+impl WorkloadConfig {
+    /// The largest request size the synthetic generator can make (bytes).
+    pub fn max_size_bytes(&self) -> u64 {
+        if self.sizes.is_empty() {
+            self.size_bytes
+        } else {
+            self.sizes
+                .iter()
+                .filter(|s| s.weight > 0.0)
+                .map(|s| s.size_bytes)
+                .max()
+                .unwrap_or(0)
+        }
+    }
+
+    /// The trace-reading options these keys describe.
+    pub fn trace_options(&self) -> TraceOptions {
+        TraceOptions {
+            time_unit: self.time_unit,
+            max_requests: self.max_requests,
+            stream: self.stream,
+        }
+    }
+
+    /// Checks the keys of the selected kind; errors name the key (`workload.read_fraction`).
+    pub fn validate(&self, ctx: &WorkloadContext) -> Result<()> {
+        match self.kind {
+            WorkloadKind::Trace => self.validate_trace(),
+            WorkloadKind::Synthetic => self.validate_synthetic(ctx),
+        }
+    }
+
+    fn validate_trace(&self) -> Result<()> {
+        match &self.path {
+            Some(p) if !p.trim().is_empty() => {}
+            _ => {
+                return Err(NandError::config(
+                    key("path"),
+                    "required when workload.kind = \"trace\"",
+                ))
+            }
+        }
+        if self.repeat == 0 {
+            return Err(NandError::config(key("repeat"), "must be at least 1"));
+        }
+        if self.max_requests == Some(0) {
+            return Err(NandError::config(
+                key("max_requests"),
+                "must be at least 1 (leave it out to read all)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_synthetic(&self, ctx: &WorkloadContext) -> Result<()> {
+        if self.requests == Some(0) {
+            return Err(NandError::config(key("requests"), "must be at least 1"));
+        }
+        if let Some(d) = self.duration_s {
+            if !(d.is_finite() && d > 0.0) {
+                return Err(NandError::config(
+                    key("duration_s"),
+                    format!("must be a positive number of seconds, got {d}"),
+                ));
+            }
+            if self.iops <= 0.0 {
+                return Err(NandError::config(
+                    key("duration_s"),
+                    "needs workload.iops > 0 (with iops = 0 every request arrives at time 0)",
+                ));
+            }
+        }
+        check_fraction("read_fraction", self.read_fraction)?;
+        check_fraction("trim_fraction", self.trim_fraction)?;
+        if self.read_fraction + self.trim_fraction > 1.0 + 1e-12 {
+            return Err(NandError::config(
+                key("trim_fraction"),
+                format!(
+                    "read_fraction + trim_fraction = {} exceeds 1",
+                    self.read_fraction + self.trim_fraction
+                ),
+            ));
+        }
+        check_fraction("random_fraction", self.random_fraction)?;
+        if self.sizes.is_empty() {
+            if self.size_bytes == 0 {
+                return Err(NandError::config(
+                    key("size_bytes"),
+                    "must be at least 1 byte",
+                ));
+            }
+        } else {
+            for (i, s) in self.sizes.iter().enumerate() {
+                if s.size_bytes == 0 {
+                    return Err(NandError::config(
+                        format!("workload.sizes[{i}].size_bytes"),
+                        "must be at least 1 byte",
+                    ));
+                }
+                if !(s.weight.is_finite() && s.weight >= 0.0) {
+                    return Err(NandError::config(
+                        format!("workload.sizes[{i}].weight"),
+                        format!("must be a non-negative number, got {}", s.weight),
+                    ));
+                }
+            }
+            if self.sizes.iter().map(|s| s.weight).sum::<f64>() <= 0.0 {
+                return Err(NandError::config(key("sizes"), "the weights sum to 0"));
+            }
+        }
+        if self.alignment_bytes == 0 {
+            return Err(NandError::config(
+                key("alignment_bytes"),
+                "must be at least 1 byte",
+            ));
+        }
+        if !(self.iops.is_finite() && self.iops >= 0.0) {
+            return Err(NandError::config(
+                key("iops"),
+                format!("must be a non-negative rate, got {}", self.iops),
+            ));
+        }
+        match self.address {
+            AddressDistribution::Uniform => {}
+            AddressDistribution::Zipf => {
+                if !(self.zipf_theta.is_finite() && self.zipf_theta >= 0.0) {
+                    return Err(NandError::config(
+                        key("zipf_theta"),
+                        format!("must be ≥ 0, got {}", self.zipf_theta),
+                    ));
+                }
+            }
+            AddressDistribution::Hotcold => {
+                if !(self.hot_fraction > 0.0 && self.hot_fraction < 1.0) {
+                    return Err(NandError::config(
+                        key("hot_fraction"),
+                        format!(
+                            "must lie strictly between 0 and 1, got {}",
+                            self.hot_fraction
+                        ),
+                    ));
+                }
+                check_fraction("hot_access", self.hot_access)?;
+            }
+        }
+        let footprint = self.footprint_bytes.unwrap_or(ctx.logical_bytes);
+        if footprint < self.max_size_bytes() {
+            let what = if self.footprint_bytes.is_some() {
+                ""
+            } else {
+                " (the default, the logical capacity)"
+            };
+            return Err(NandError::config(
+                key("footprint_bytes"),
+                format!(
+                    "{footprint} B{what} is smaller than the largest request ({} B)",
+                    self.max_size_bytes()
+                ),
+            ));
+        }
+        if self.footprint_bytes.is_some() && footprint > ctx.logical_bytes {
+            return Err(NandError::config(
+                key("footprint_bytes"),
+                format!(
+                    "{footprint} B exceeds the device's logical capacity ({} B)",
+                    ctx.logical_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// Opens the request stream a config describes.
-pub fn open(_cfg: &WorkloadConfig, _ctx: &WorkloadContext) -> Result<RequestStream> {
-    Err(NandError::Invalid("workload readers are not built yet".into()))
+pub fn open(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
+    cfg.validate(ctx)?;
+    match cfg.kind {
+        WorkloadKind::Synthetic => Ok(Box::new(Synthetic::new(cfg, ctx)?)),
+        WorkloadKind::Trace => {
+            let path = cfg.path.as_deref().unwrap_or_default();
+            let opts = cfg.trace_options();
+            if cfg.repeat > 1 {
+                Ok(Box::new(RepeatedTrace::open(
+                    path,
+                    cfg.format,
+                    &opts,
+                    u64::from(cfg.repeat),
+                )?))
+            } else {
+                Ok(Box::new(TraceReader::open(path, cfg.format, &opts)?))
+            }
+        }
+    }
 }

@@ -1,0 +1,512 @@
+//! Streaming trace readers: one reused line buffer, constant memory, times rebased so the
+//! first request arrives at 0.
+
+use super::format::{parse_line, resolve_format, TimeUnit, TraceFormat};
+use super::parse::trim;
+use crate::error::{NandError, Result};
+use crate::host::request::Request;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Cursor};
+
+/// Read-buffer size of file readers.
+const BUF_BYTES: usize = 256 * 1024;
+
+/// How a trace is read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TraceOptions {
+    /// Unit of the time field; `None` = the format's default.
+    pub time_unit: Option<TimeUnit>,
+    /// Stop after this many requests (after the stream filter).
+    pub max_requests: Option<u64>,
+    /// Keep only requests of this device / disk / ASU / LUN / volume number.
+    pub stream: Option<u32>,
+}
+
+/// A streaming reader of one trace file (or any [`BufRead`]), yielding [`Request`]s.
+///
+/// Blank lines, `#` comments and one header line (a first content line that starts with a
+/// letter) are skipped. Times are rebased so the first yielded request arrives at 0; a time
+/// earlier than the first request's becomes 0 (times that go backwards are kept otherwise).
+/// The first bad line ends the stream with an error naming `file:line` and the field.
+pub struct TraceReader<R> {
+    name: String,
+    src: R,
+    buf: Vec<u8>,
+    line_no: u64,
+    format: TraceFormat,
+    unit: TimeUnit,
+    seen_content: bool,
+    base_ns: Option<u64>,
+    shift_ns: u64,
+    limit: u64,
+    emitted: u64,
+    stream: Option<u32>,
+    done: bool,
+}
+
+impl TraceReader<BufReader<File>> {
+    /// Opens the trace file at `path` (`format` `Auto` detects it).
+    pub fn open(path: &str, format: TraceFormat, opts: &TraceOptions) -> Result<Self> {
+        let format = resolve_format(path, format)?;
+        let file = File::open(path).map_err(|e| NandError::io(path, e))?;
+        Ok(Self::from_reader(
+            path,
+            BufReader::with_capacity(BUF_BYTES, file),
+            format,
+            opts,
+        ))
+    }
+}
+
+impl TraceReader<Cursor<Vec<u8>>> {
+    /// A reader over bytes in memory (tests, fuzzing); `format` `Auto` detects it.
+    pub fn from_bytes(
+        name: &str,
+        bytes: Vec<u8>,
+        format: TraceFormat,
+        opts: &TraceOptions,
+    ) -> Result<Self> {
+        let format = match format {
+            TraceFormat::Auto => super::format::sniff(&bytes, name).ok_or_else(|| {
+                NandError::Invalid(format!("{name}: cannot detect the trace format"))
+            })?,
+            f => f,
+        };
+        Ok(Self::from_reader(name, Cursor::new(bytes), format, opts))
+    }
+}
+
+impl<R: BufRead> TraceReader<R> {
+    /// A reader over `src`, named `name` in errors. `format` must be a concrete format (an
+    /// `Auto` here reads as DiskSim ASCII; use [`TraceReader::open`] to detect).
+    pub fn from_reader(name: &str, src: R, format: TraceFormat, opts: &TraceOptions) -> Self {
+        let format = if format == TraceFormat::Auto {
+            TraceFormat::Disksim
+        } else {
+            format
+        };
+        TraceReader {
+            name: name.to_string(),
+            src,
+            buf: Vec::with_capacity(256),
+            line_no: 0,
+            format,
+            unit: opts.time_unit.unwrap_or_else(|| format.default_time_unit()),
+            seen_content: false,
+            base_ns: None,
+            shift_ns: 0,
+            limit: opts.max_requests.unwrap_or(u64::MAX),
+            emitted: 0,
+            stream: opts.stream,
+            done: false,
+        }
+    }
+
+    /// Adds `shift_ns` to every arrival (used to lay copies of a trace back to back).
+    pub fn with_shift(mut self, shift_ns: u64) -> Self {
+        self.shift_ns = shift_ns;
+        self
+    }
+
+    /// The (resolved) format being read.
+    pub fn format(&self) -> TraceFormat {
+        self.format
+    }
+
+    /// The unit of the time field.
+    pub fn time_unit(&self) -> TimeUnit {
+        self.unit
+    }
+
+    /// Lines read so far (1-based number of the last line read).
+    pub fn line(&self) -> u64 {
+        self.line_no
+    }
+
+    /// The trace time (ns, absolute) that arrival 0 corresponds to, once known.
+    pub fn base_ns(&self) -> Option<u64> {
+        self.base_ns
+    }
+}
+
+impl<R: BufRead> Iterator for TraceReader<R> {
+    type Item = Result<Request>;
+
+    fn next(&mut self) -> Option<Result<Request>> {
+        if self.done || self.emitted >= self.limit {
+            return None;
+        }
+        let unit_ns = self.unit.ns();
+        loop {
+            self.buf.clear();
+            match self.src.read_until(b'\n', &mut self.buf) {
+                Ok(0) => {
+                    self.done = true;
+                    return None;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(NandError::io(&self.name, e)));
+                }
+            }
+            self.line_no += 1;
+            let mut line = trim(&self.buf);
+            if self.line_no == 1 {
+                if let Some(rest) = line.strip_prefix(b"\xEF\xBB\xBF".as_slice()) {
+                    line = trim(rest);
+                }
+            }
+            if line.is_empty() || line[0] == b'#' {
+                continue;
+            }
+            if !self.seen_content {
+                self.seen_content = true;
+                if super::format::is_header(line) {
+                    continue;
+                }
+            }
+            let raw = match parse_line(self.format, line, unit_ns) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(NandError::parse(&self.name, self.line_no, e)));
+                }
+            };
+            if let Some(s) = self.stream {
+                if raw.stream != s {
+                    continue;
+                }
+            }
+            let base = *self.base_ns.get_or_insert(raw.time_ns);
+            let Some(arrival_ns) = raw.time_ns.saturating_sub(base).checked_add(self.shift_ns)
+            else {
+                self.done = true;
+                return Some(Err(NandError::parse(
+                    &self.name,
+                    self.line_no,
+                    "arrival time overflows 64 bits of ns",
+                )));
+            };
+            self.emitted += 1;
+            return Some(Ok(Request {
+                arrival_ns,
+                offset_bytes: raw.offset_bytes,
+                size_bytes: raw.size_bytes,
+                op: raw.op,
+                stream: raw.stream,
+            }));
+        }
+    }
+}
+
+/// A trace file replayed `copies` times back to back; copy k is shifted by k × (the trace's
+/// duration + its mean inter-arrival gap). The file is re-read for each copy, so memory
+/// stays constant.
+pub struct RepeatedTrace {
+    path: String,
+    format: TraceFormat,
+    opts: TraceOptions,
+    copies: u64,
+    copy: u64,
+    cur: TraceReader<BufReader<File>>,
+    count: u64,
+    last_ns: u64,
+    max_ns: u64,
+    period_ns: u64,
+    done: bool,
+}
+
+impl RepeatedTrace {
+    /// Opens `path` to be replayed `copies` (≥ 1) times.
+    pub fn open(path: &str, format: TraceFormat, opts: &TraceOptions, copies: u64) -> Result<Self> {
+        let format = resolve_format(path, format)?;
+        let cur = TraceReader::open(path, format, opts)?;
+        Ok(RepeatedTrace {
+            path: path.to_string(),
+            format,
+            opts: *opts,
+            copies: copies.max(1),
+            copy: 0,
+            cur,
+            count: 0,
+            last_ns: 0,
+            max_ns: 0,
+            period_ns: 0,
+            done: false,
+        })
+    }
+
+    /// The shift between copies once the first copy has been read (duration + mean gap).
+    pub fn period_ns(&self) -> Option<u64> {
+        (self.copy > 0).then_some(self.period_ns)
+    }
+}
+
+impl Iterator for RepeatedTrace {
+    type Item = Result<Request>;
+
+    fn next(&mut self) -> Option<Result<Request>> {
+        loop {
+            if self.done {
+                return None;
+            }
+            match self.cur.next() {
+                Some(Ok(r)) => {
+                    if self.copy == 0 {
+                        self.count += 1;
+                        self.last_ns = r.arrival_ns;
+                        self.max_ns = self.max_ns.max(r.arrival_ns);
+                    }
+                    return Some(Ok(r));
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                None => {
+                    if self.copy == 0 {
+                        if self.count == 0 {
+                            self.done = true;
+                            return None;
+                        }
+                        let mean_gap = if self.count > 1 {
+                            self.last_ns / (self.count - 1)
+                        } else {
+                            0
+                        };
+                        self.period_ns = self.max_ns.saturating_add(mean_gap);
+                    }
+                    self.copy += 1;
+                    if self.copy >= self.copies {
+                        self.done = true;
+                        return None;
+                    }
+                    let shift = match self.period_ns.checked_mul(self.copy) {
+                        Some(s) => s,
+                        None => {
+                            self.done = true;
+                            return Some(Err(NandError::Invalid(format!(
+                                "{}: repeating the trace {} times overflows 64 bits of ns",
+                                self.path, self.copies
+                            ))));
+                        }
+                    };
+                    match TraceReader::open(&self.path, self.format, &self.opts) {
+                        Ok(r) => self.cur = r.with_shift(shift),
+                        Err(e) => {
+                            self.done = true;
+                            return Some(Err(e));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::request::Op;
+
+    fn read(
+        name: &str,
+        text: &str,
+        format: TraceFormat,
+        opts: TraceOptions,
+    ) -> Vec<Result<Request>> {
+        TraceReader::from_bytes(name, text.as_bytes().to_vec(), format, &opts)
+            .unwrap()
+            .collect()
+    }
+
+    fn r(arrival_ns: u64, offset_bytes: u64, size_bytes: u64, op: Op, stream: u32) -> Request {
+        Request {
+            arrival_ns,
+            offset_bytes,
+            size_bytes,
+            op,
+            stream,
+        }
+    }
+
+    #[test]
+    fn rebases_skips_comments_blank_and_header() {
+        let text = "# a comment\n\n  \nversion,time,op,size,lbn\r\n1,100,28,4096,8\r\n1,101,2a,512,0\n1,99,42,1024,16";
+        let got: Vec<Request> = read("cp.csv", text, TraceFormat::Auto, TraceOptions::default())
+            .into_iter()
+            .map(|x| x.unwrap())
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                r(0, 4096, 4096, Op::Read, 0),
+                r(1_000_000_000, 0, 512, Op::Write, 0),
+                // Goes back in time before the first request: clamped to 0.
+                r(0, 8192, 1024, Op::Trim, 0),
+            ]
+        );
+    }
+
+    #[test]
+    fn time_unit_override_and_limits() {
+        let text = "10 0 0 1 1\n12.5 1 8 1 0\n20 0 16 2 1\n30 1 24 2 1\n";
+        let opts = TraceOptions {
+            time_unit: Some(TimeUnit::Ms),
+            ..Default::default()
+        };
+        let got: Vec<u64> = read("t.trace", text, TraceFormat::Disksim, opts)
+            .into_iter()
+            .map(|x| x.unwrap().arrival_ns)
+            .collect();
+        assert_eq!(got, vec![0, 2_500_000, 10_000_000, 20_000_000]);
+        let opts = TraceOptions {
+            max_requests: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(read("t.trace", text, TraceFormat::Disksim, opts).len(), 2);
+        // Stream filter: device 1 only, rebased to its own first request (12.5 ns → 12 ns, the
+        // fraction of a ns is truncated, → arrival 0; 30 ns → 18).
+        let opts = TraceOptions {
+            stream: Some(1),
+            ..Default::default()
+        };
+        let got: Vec<Request> = read("t.trace", text, TraceFormat::Disksim, opts)
+            .into_iter()
+            .map(|x| x.unwrap())
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                r(0, 4096, 512, Op::Write, 1),
+                r(18, 12288, 1024, Op::Read, 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let cases: &[(TraceFormat, &str, &str)] = &[
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n# c\n5 0 1 8\n",
+                "field `type`",
+            ),
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n\n5 0 x 8 1\n",
+                "field `lba`",
+            ),
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n\n5 0 1 -8 1\n",
+                "negative",
+            ),
+            (
+                TraceFormat::Disksim,
+                "0 0 1 8 1\n\n5 0 1 8 3\n",
+                "field `type`",
+            ),
+            (
+                TraceFormat::Msr,
+                "1,h,0,Read,0,512,1\n\n2,h,0,Flush,0,512,1\n",
+                "field `Type`",
+            ),
+            (
+                TraceFormat::Msr,
+                "1,h,0,Read,0,512,1\n\n2,h,0,Read,0,-512,1\n",
+                "field `Size`",
+            ),
+            (
+                TraceFormat::Spc,
+                "0,1,512,R,0.5\n\n0,1,0,R,0.6\n",
+                "field `Size`",
+            ),
+            (
+                TraceFormat::Spc,
+                "0,1,512,R,0.5\n\n0,1,512,R,abc\n",
+                "field `Timestamp`",
+            ),
+            (
+                TraceFormat::Systor,
+                "1.0,0,R,0,0,512\n\n1.1,0,Q,0,0,512\n",
+                "field `IOType`",
+            ),
+            (
+                TraceFormat::Systor,
+                "1.0,0,R,0,0,512\n\n1.1,0,R,0\n",
+                "field `Offset`",
+            ),
+            (
+                TraceFormat::Cloudphysics,
+                "1,1,28,512,0\n\n1,2,ff,512,0\n",
+                "field `op`",
+            ),
+            (
+                TraceFormat::Cloudphysics,
+                "1,1,28,512,0\n\n1,2,28,512\n",
+                "field `lbn`",
+            ),
+            (
+                TraceFormat::Alibaba,
+                "0,R,0,512,1\n\n0,R,0,512,-1\n",
+                "field `timestamp`",
+            ),
+            (
+                TraceFormat::Tencent,
+                "1,0,1,0,0\n\n2,0,1,5,0\n",
+                "field `IOType`",
+            ),
+        ];
+        for (fmt, text, want) in cases {
+            let got = read("bad-trace.txt", text, *fmt, TraceOptions::default());
+            assert_eq!(got.len(), 2, "{fmt}: {got:?}");
+            assert!(got[0].is_ok());
+            let e = got[1].as_ref().unwrap_err().to_string();
+            assert!(e.starts_with("bad-trace.txt:3: "), "{fmt}: {e}");
+            assert!(e.contains(want), "{fmt}: {e}");
+            assert_eq!(e.lines().count(), 1);
+        }
+    }
+
+    #[test]
+    fn only_the_first_content_line_may_be_a_header() {
+        let got = read(
+            "t",
+            "a b c\nd e f\n",
+            TraceFormat::Disksim,
+            TraceOptions::default(),
+        );
+        assert_eq!(got.len(), 1);
+        assert!(got[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("t:2: field `time`"));
+    }
+
+    #[test]
+    fn repeat_shifts_copies_by_duration_plus_mean_gap() {
+        let dir = std::env::temp_dir().join(format!("nandlab-wl-repeat-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.trace");
+        // Arrivals 0, 10, 40 ns: duration 40, mean gap 40 / 2 = 20 → period 60 ns.
+        std::fs::write(&path, "100 0 0 1 1\n110 0 1 1 0\n140 0 2 1 1\n").unwrap();
+        let p = path.to_str().unwrap();
+        let rep = RepeatedTrace::open(p, TraceFormat::Auto, &TraceOptions::default(), 3).unwrap();
+        let got: Vec<u64> = rep.map(|x| x.unwrap().arrival_ns).collect();
+        assert_eq!(got, vec![0, 10, 40, 60, 70, 100, 120, 130, 160]);
+        let opts = TraceOptions {
+            max_requests: Some(2),
+            ..Default::default()
+        };
+        // Two requests per copy: 0, 10 → duration 10, gap 10, period 20.
+        let got: Vec<u64> = RepeatedTrace::open(p, TraceFormat::Disksim, &opts, 2)
+            .unwrap()
+            .map(|x| x.unwrap().arrival_ns)
+            .collect();
+        assert_eq!(got, vec![0, 10, 20, 30]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
