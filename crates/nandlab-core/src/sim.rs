@@ -3,9 +3,8 @@
 //!
 //! Events (one enum, stored inline in the queue):
 //! - `Arrival`: the next request of the stream arrives (open-loop replay);
-//! - `SenseDone(txn)`: a page read finished sensing; its data goes on the bus, then to a
-//!   decoder;
-//! - `ProgramStart(txn)`: a page write's data reached the die; the program is reserved;
+//! - `SenseDone`: a page read finished sensing; its data goes on the bus, then to a decoder;
+//! - `ProgramStart`: a page write's data reached the die; the program is reserved;
 //! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
@@ -26,11 +25,13 @@ use std::time::Instant;
 /// How often (in dispatched requests) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
 
+/// Page-level events carry the request slot and the physical page, so no per-page state
+/// is kept between events.
 #[derive(Debug, Clone, Copy)]
 enum Event {
     Arrival,
-    SenseDone(u32),
-    ProgramStart(u32),
+    SenseDone { req: u32, ppa: Ppa },
+    ProgramStart { req: u32, ppa: Ppa },
     RequestDone(u32),
 }
 
@@ -39,15 +40,6 @@ struct ReqState {
     req: Request,
     remaining: u32,
     end_ns: u64,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Txn {
-    req: u32,
-    die: u32,
-    plane_in_die: u32,
-    channel: u32,
-    page_type: u8,
 }
 
 /// What a run returns.
@@ -79,7 +71,6 @@ pub struct Simulator {
     backend: Backend,
     events: EventQueue<Event>,
     reqs: Slab<ReqState>,
-    txns: Slab<Txn>,
     waiting: VecDeque<Queued>,
     scheduler: Box<dyn HostScheduler>,
     inflight: u32,
@@ -124,7 +115,6 @@ impl Simulator {
             backend,
             events: EventQueue::default(),
             reqs: Slab::default(),
-            txns: Slab::default(),
             waiting: VecDeque::new(),
             scheduler,
             inflight: 0,
@@ -197,8 +187,8 @@ impl Simulator {
                     }
                     self.schedule_arrival(stream, now)?;
                 }
-                Event::SenseDone(t) => self.sense_done(now, t),
-                Event::ProgramStart(t) => self.program_start(now, t),
+                Event::SenseDone { req, ppa } => self.sense_done(now, req, ppa),
+                Event::ProgramStart { req, ppa } => self.program_start(now, req, ppa),
                 Event::RequestDone(r) => {
                     self.reqs.remove(r);
                     self.inflight -= 1;
@@ -273,21 +263,15 @@ impl Simulator {
         });
         self.inflight += 1;
         for lpn in first..=last {
-            let lpn = lpn % logical;
+            let lpn = if lpn < logical { lpn } else { lpn % logical };
             match req.op {
                 Op::Read => match self.ftl.read(lpn) {
                     Some(ppa) => {
-                        let txn = self.new_txn(slot, ppa);
-                        let t = self.txns[txn];
-                        let s = self.backend.array(
-                            t.die,
-                            t.plane_in_die,
-                            ArrayOp::Read,
-                            now,
-                            self.timing.read(t.page_type),
-                        );
+                        let loc = self.geo.loc_of_block(ppa.block);
+                        let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
+                        let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
                         self.counters.page_reads += 1;
-                        self.events.push(s.end, Event::SenseDone(txn));
+                        self.events.push(s.end, Event::SenseDone { req: slot, ppa });
                     }
                     None => self.finish_page(slot, now),
                 },
@@ -295,11 +279,9 @@ impl Simulator {
                     let tag = q.id;
                     let ppa = self.ftl.write(lpn, tag, now as i64, &mut self.bg_ops)?;
                     self.run_background(now);
-                    let txn = self.new_txn(slot, ppa);
-                    let s = self
-                        .backend
-                        .channel(self.txns[txn].channel, now, self.timing.transfer_page_ns);
-                    self.events.push(s.end, Event::ProgramStart(txn));
+                    let channel = self.geo.loc_of_block(ppa.block).channel;
+                    let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
+                    self.events.push(s.end, Event::ProgramStart { req: slot, ppa });
                 }
                 Op::Trim => {
                     self.ftl.trim(lpn);
@@ -308,17 +290,6 @@ impl Simulator {
             }
         }
         Ok(())
-    }
-
-    fn new_txn(&mut self, req: u32, ppa: Ppa) -> u32 {
-        let loc = self.geo.loc_of_block(ppa.block);
-        self.txns.insert(Txn {
-            req,
-            die: loc.die,
-            plane_in_die: loc.plane_in_die,
-            channel: loc.channel,
-            page_type: self.geo.page_map.page_type(ppa.page),
-        })
     }
 
     /// Charges GC / wear-leveling work (copyback reads and programs, erases) to the dies,
@@ -349,26 +320,19 @@ impl Simulator {
         }
     }
 
-    fn sense_done(&mut self, now: u64, txn: u32) {
-        let t = self.txns[txn];
-        let xfer = self.backend.channel(t.channel, now, self.timing.transfer_page_ns);
-        let dec = self.backend.decode(t.channel, xfer.end, self.timing.decode_ns);
-        self.txns.remove(txn);
-        self.finish_page(t.req, dec.end);
+    fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa) {
+        let channel = self.geo.loc_of_block(ppa.block).channel;
+        let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
+        let dec = self.backend.decode(channel, xfer.end, self.timing.decode_ns);
+        self.finish_page(req, dec.end);
     }
 
-    fn program_start(&mut self, now: u64, txn: u32) {
-        let t = self.txns[txn];
-        let s = self.backend.array(
-            t.die,
-            t.plane_in_die,
-            ArrayOp::Program,
-            now,
-            self.timing.program(t.page_type),
-        );
+    fn program_start(&mut self, now: u64, req: u32, ppa: Ppa) {
+        let loc = self.geo.loc_of_block(ppa.block);
+        let t_prog = self.timing.program(self.geo.page_map.page_type(ppa.page));
+        let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Program, now, t_prog);
         self.counters.page_programs += 1;
-        self.txns.remove(txn);
-        self.finish_page(t.req, s.end);
+        self.finish_page(req, s.end);
     }
 
     /// One page of request `slot` is done at `end_ns`; completes the request after its last.

@@ -44,7 +44,8 @@ pub struct BlockState {
     /// Time of the last program into the block.
     pub last_program_ns: i64,
     /// Per-page metadata, allocated when the block is opened during the run.
-    pub pages: Option<Box<[PageMeta]>>,
+    /// (A thin `Box<Vec>` keeps this field one pointer wide: most blocks never get one.)
+    pub pages: Option<Box<Vec<PageMeta>>>,
 }
 
 impl BlockState {

@@ -12,6 +12,9 @@ const TRIMMED: u64 = u64::MAX;
 #[derive(Debug, Clone)]
 pub struct Mapping {
     map: FxHashMap<u64, u64>,
+    /// One bit per preconditioned logical page: set once it has an entry in `map`, so
+    /// reads of untouched preconditioned data skip the hash probe.
+    moved: Vec<u64>,
     /// Logical pages filled by preconditioning.
     pub fill_pages: u64,
     planes: u64,
@@ -24,6 +27,7 @@ impl Mapping {
     pub fn new(fill_pages: u64, planes: u32, pages_per_block: u32, blocks_per_plane: u32) -> Self {
         Mapping {
             map: FxHashMap::default(),
+            moved: vec![0; fill_pages.div_ceil(64) as usize],
             fill_pages,
             planes: u64::from(planes),
             pages_per_block: u64::from(pages_per_block),
@@ -52,6 +56,9 @@ impl Mapping {
     /// Current physical page of `lpn`, or `None` if it holds no data.
     #[inline]
     pub fn get(&self, lpn: u64) -> Option<u64> {
+        if lpn < self.fill_pages && self.moved[(lpn >> 6) as usize] >> (lpn & 63) & 1 == 0 {
+            return Some(self.home_ppn(lpn));
+        }
         match self.map.get(&lpn) {
             Some(&TRIMMED) => None,
             Some(&ppn) => Some(ppn),
@@ -63,15 +70,24 @@ impl Mapping {
     /// Points `lpn` at `ppn`.
     #[inline]
     pub fn set(&mut self, lpn: u64, ppn: u64) {
+        self.mark_moved(lpn);
         self.map.insert(lpn, ppn);
     }
 
     /// Forgets `lpn` (TRIM).
     pub fn remove(&mut self, lpn: u64) {
         if lpn < self.fill_pages {
+            self.mark_moved(lpn);
             self.map.insert(lpn, TRIMMED);
         } else {
             self.map.remove(&lpn);
+        }
+    }
+
+    #[inline]
+    fn mark_moved(&mut self, lpn: u64) {
+        if lpn < self.fill_pages {
+            self.moved[(lpn >> 6) as usize] |= 1 << (lpn & 63);
         }
     }
 

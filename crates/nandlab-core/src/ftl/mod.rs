@@ -216,7 +216,7 @@ impl Ftl {
         st.valid += 1;
         st.last_program_ns = meta.program_ns;
         st.pages
-            .get_or_insert_with(|| vec![PageMeta::default(); ppb as usize].into_boxed_slice())[page as usize] = meta;
+            .get_or_insert_with(|| Box::new(vec![PageMeta::default(); ppb as usize]))[page as usize] = meta;
         if st.written == ppb {
             st.status = BlockStatus::Full;
         }

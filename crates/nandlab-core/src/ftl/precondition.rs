@@ -4,7 +4,7 @@
 
 use super::mapping::Mapping;
 use super::Ftl;
-use crate::config::AgingConfig;
+use crate::config::{AgingConfig, Distribution};
 use crate::engine::rng::{component, hash_unit, mix64};
 use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus};
@@ -17,12 +17,12 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
     let g = &ftl.geo.cfg;
     let (ppb, bpp, planes) = (g.pages_per_block, g.blocks_per_plane, ftl.geo.planes);
     let pe_seed = mix64(seed ^ component::AGING);
-    ftl.blocks = (0..ftl.geo.blocks)
-        .map(|b| {
-            let pe = aging.initial_pe.quantile(hash_unit(pe_seed, u64::from(b))).round() as u32;
-            BlockState::new_free(pe)
-        })
-        .collect();
+    ftl.blocks = match aging.initial_pe {
+        Distribution::Constant(pe) => vec![BlockState::new_free(pe.round() as u32); ftl.geo.blocks as usize],
+        ref dist => (0..ftl.geo.blocks)
+            .map(|b| BlockState::new_free(dist.quantile(hash_unit(pe_seed, u64::from(b))).round() as u32))
+            .collect(),
+    };
 
     let fill_pages = (ftl.logical_pages as f64 * aging.fill_fraction).floor() as u64;
     ftl.mapping = Mapping::new(fill_pages, planes, ppb, bpp);
