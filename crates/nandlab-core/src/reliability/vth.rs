@@ -80,10 +80,7 @@ impl LevelDist {
     pub fn centre_v(&self) -> f64 {
         match *self {
             LevelDist::Gaussian { mean_v, .. } => mean_v,
-            LevelDist::Ispp {
-                verify_v,
-                delta_v_pp,
-            } => verify_v + 0.5 * delta_v_pp,
+            LevelDist::Ispp { verify_v, delta_v_pp } => verify_v + 0.5 * delta_v_pp,
         }
     }
 }
@@ -213,10 +210,7 @@ impl VthParams {
     pub fn validate(&self, key: &str) -> Result<()> {
         let n = 1usize << self.bits_per_cell.clamp(1, 4);
         if !(1..=4).contains(&self.bits_per_cell) {
-            return Err(NandError::config(
-                format!("{key}.bits_per_cell"),
-                "must be 1 … 4",
-            ));
+            return Err(NandError::config(format!("{key}.bits_per_cell"), "must be 1 … 4"));
         }
         let mut seen = vec![false; n];
         if self.level_patterns.len() != n
@@ -227,27 +221,16 @@ impl VthParams {
         {
             return Err(NandError::config(
                 format!("{key}.level_patterns"),
-                format!(
-                    "must be a permutation of 0 … {} (one pattern per level)",
-                    n - 1
-                ),
+                format!("must be a permutation of 0 … {} (one pattern per level)", n - 1),
             ));
         }
         if self.levels.len() != n {
-            return Err(NandError::config(
-                format!("{key}.levels"),
-                format!("needs {n} levels"),
-            ));
+            return Err(NandError::config(format!("{key}.levels"), format!("needs {n} levels")));
         }
         for (i, l) in self.levels.iter().enumerate() {
             let ok = match *l {
-                LevelDist::Gaussian {
-                    mean_v, sigma_v, ..
-                } => mean_v.is_finite() && sigma_v > 0.0,
-                LevelDist::Ispp {
-                    verify_v,
-                    delta_v_pp,
-                } => verify_v.is_finite() && delta_v_pp > 0.0,
+                LevelDist::Gaussian { mean_v, sigma_v, .. } => mean_v.is_finite() && sigma_v > 0.0,
+                LevelDist::Ispp { verify_v, delta_v_pp } => verify_v.is_finite() && delta_v_pp > 0.0,
             };
             if !ok {
                 return Err(NandError::config(
@@ -256,21 +239,14 @@ impl VthParams {
                 ));
             }
         }
-        if self
-            .levels
-            .windows(2)
-            .any(|w| w[0].centre_v() >= w[1].centre_v())
-        {
+        if self.levels.windows(2).any(|w| w[0].centre_v() >= w[1].centre_v()) {
             return Err(NandError::config(
                 format!("{key}.levels"),
                 "centres must increase with the level",
             ));
         }
         if let Some(r) = &self.read_refs_v {
-            if r.len() != n - 1
-                || r.windows(2).any(|w| w[0] >= w[1])
-                || r.iter().any(|v| !v.is_finite())
-            {
+            if r.len() != n - 1 || r.windows(2).any(|w| w[0] >= w[1]) || r.iter().any(|v| !v.is_finite()) {
                 return Err(NandError::config(
                     format!("{key}.read_refs_v"),
                     format!("needs {} increasing values", n - 1),
@@ -279,10 +255,7 @@ impl VthParams {
         }
         if let Some(t) = &self.rtn {
             if !(t.k_lambda >= 0.0 && t.pe_exp.is_finite()) {
-                return Err(NandError::config(
-                    format!("{key}.rtn"),
-                    "k_lambda must be >= 0",
-                ));
+                return Err(NandError::config(format!("{key}.rtn"), "k_lambda must be >= 0"));
             }
         }
         if let Some(r) = &self.retention {
@@ -459,10 +432,7 @@ impl VthModel {
                     sd: (s * s + var).sqrt(),
                 }
             }
-            LevelDist::Ispp {
-                verify_v,
-                delta_v_pp,
-            } => Core {
+            LevelDist::Ispp { verify_v, delta_v_pp } => Core {
                 low: verify_v - shift,
                 width: delta_v_pp,
                 sd: var.sqrt(),
@@ -506,19 +476,11 @@ impl VthModel {
     }
 
     /// `P(lo < Vth ≤ hi)`, from whichever tail is accurate (`lo`/`hi` may be ±∞).
-    pub fn state_interval_prob(
-        &self,
-        state: usize,
-        lo: f64,
-        hi: f64,
-        pe: f64,
-        retention_s: f64,
-    ) -> f64 {
+    pub fn state_interval_prob(&self, state: usize, lo: f64, hi: f64, pe: f64, retention_s: f64) -> f64 {
         if hi <= lo {
             return 0.0;
         }
-        let c =
-            self.core(state, pe, retention_s).low + 0.5 * self.core(state, pe, retention_s).width;
+        let c = self.core(state, pe, retention_s).low + 0.5 * self.core(state, pe, retention_s).width;
         let cdf = |v: f64| {
             if v == f64::NEG_INFINITY {
                 0.0
@@ -544,13 +506,7 @@ impl VthModel {
     }
 
     /// Draws the Vth of one cell programmed to `state`.
-    pub fn sample<R: Rng + ?Sized>(
-        &self,
-        state: usize,
-        pe: f64,
-        retention_s: f64,
-        rng: &mut R,
-    ) -> f64 {
+    pub fn sample<R: Rng + ?Sized>(&self, state: usize, pe: f64, retention_s: f64, rng: &mut R) -> f64 {
         let c = self.core(state, pe, retention_s);
         let mut v = c.low;
         if c.width > 0.0 {
@@ -563,11 +519,7 @@ impl VthModel {
         let lambda = self.rtn_lambda_v(pe);
         if lambda > 0.0 {
             let e: f64 = Exp1.sample(rng);
-            v += if rng.random::<bool>() {
-                lambda * e
-            } else {
-                -lambda * e
-            };
+            v += if rng.random::<bool>() { lambda * e } else { -lambda * e };
         }
         v
     }
@@ -590,9 +542,7 @@ impl VthModel {
                 let cj = self.core(i + 1, pe, retention_s);
                 let mut a = ci.low + 0.5 * ci.width;
                 let mut b = cj.low + 0.5 * cj.width;
-                let cost = |v: f64| {
-                    self.state_sf(i, v, pe, retention_s) + self.state_cdf(i + 1, v, pe, retention_s)
-                };
+                let cost = |v: f64| self.state_sf(i, v, pe, retention_s) + self.state_cdf(i + 1, v, pe, retention_s);
                 let g = 0.618_033_988_749_895;
                 let mut x1 = b - g * (b - a);
                 let mut x2 = a + g * (b - a);
@@ -618,21 +568,11 @@ impl VthModel {
     }
 
     /// `P(read as level j | programmed to level i)` for every `j`, with references `refs`.
-    pub fn transition_probs(
-        &self,
-        state: usize,
-        refs: &[f64],
-        pe: f64,
-        retention_s: f64,
-    ) -> Vec<f64> {
+    pub fn transition_probs(&self, state: usize, refs: &[f64], pe: f64, retention_s: f64) -> Vec<f64> {
         let n = self.n_states();
         (0..n)
             .map(|j| {
-                let lo = if j == 0 {
-                    f64::NEG_INFINITY
-                } else {
-                    refs[j - 1]
-                };
+                let lo = if j == 0 { f64::NEG_INFINITY } else { refs[j - 1] };
                 let hi = if j == n - 1 { f64::INFINITY } else { refs[j] };
                 self.state_interval_prob(state, lo, hi, pe, retention_s)
             })
@@ -640,14 +580,7 @@ impl VthModel {
     }
 
     /// Probability that the page-`page` bit of a cell at level `state` is misread.
-    pub fn state_bit_error_prob(
-        &self,
-        state: usize,
-        page: usize,
-        refs: &[f64],
-        pe: f64,
-        retention_s: f64,
-    ) -> f64 {
+    pub fn state_bit_error_prob(&self, state: usize, page: usize, refs: &[f64], pe: f64, retention_s: f64) -> f64 {
         let bit = self.page_bit(state, page);
         self.transition_probs(state, refs, pe, retention_s)
             .iter()
@@ -660,13 +593,7 @@ impl VthModel {
     /// RBER of page type `page` when the cells hold levels with shares `level_shares`
     /// (indexed by level, summing to 1; `None` = uniform, the random-data case of
     /// seed 002 Eq. 10–11).
-    pub fn page_rber(
-        &self,
-        page: usize,
-        level_shares: Option<&[f64]>,
-        pe: f64,
-        retention_s: f64,
-    ) -> f64 {
+    pub fn page_rber(&self, page: usize, level_shares: Option<&[f64]>, pe: f64, retention_s: f64) -> f64 {
         let refs = self.read_refs_v(pe, retention_s);
         let n = self.n_states();
         (0..n)
@@ -767,10 +694,7 @@ mod tests {
         for &v in &[2.45, 2.55, 2.7, 2.82, 2.9] {
             let exact = (h(v - a) - h(v - a - w)) / w;
             let got = VthModel::with_rtn(b, v, |x| c.cdf(x));
-            assert!(
-                (got - exact).abs() < 2e-4 * exact.max(1e-3),
-                "{v}: {got} vs {exact}"
-            );
+            assert!((got - exact).abs() < 2e-4 * exact.max(1e-3), "{v}: {got} vs {exact}");
         }
     }
 
@@ -786,10 +710,7 @@ mod tests {
             for &qv in &[mean - 0.1, mean, mean + 0.1] {
                 let emp = xs.iter().filter(|&&x| x <= qv).count() as f64 / n as f64;
                 let cdf = m.state_cdf(state, qv, pe, t);
-                assert!(
-                    (emp - cdf).abs() < 0.01,
-                    "state {state} v {qv}: {emp} vs {cdf}"
-                );
+                assert!((emp - cdf).abs() < 0.01, "state {state} v {qv}: {emp} vs {cdf}");
             }
         }
     }
@@ -810,9 +731,7 @@ mod tests {
         let fresh = m.page_rber(0, None, 1.0, 0.0);
         assert!(fresh < 1e-3, "{fresh}");
         // RBER grows with age.
-        assert!(
-            m.page_rber(0, None, 10_000.0, 30.0 * 86400.0) < m.page_rber(0, None, 10_000.0, year)
-        );
+        assert!(m.page_rber(0, None, 10_000.0, 30.0 * 86400.0) < m.page_rber(0, None, 10_000.0, year));
     }
 
     #[test]
