@@ -63,8 +63,8 @@ impl StateCounter {
             }
             for (b, &c) in per_byte.iter().enumerate() {
                 if c != 0 {
-                    for s in 0..n {
-                        counts[s] += c * u64::from(self.lut[b][s]);
+                    for (cnt, &k) in counts[..n].iter_mut().zip(&self.lut[b][..n]) {
+                        *cnt += c * u64::from(k);
                     }
                 }
             }

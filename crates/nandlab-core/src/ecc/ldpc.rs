@@ -71,7 +71,7 @@ impl FerCurves {
                     "`level` must be a whole number 0 … 64",
                 ));
             }
-            if !(rber > 0.0 && rber < 1.0) || !(0.0..=1.0).contains(&fer) {
+            if rber <= 0.0 || rber >= 1.0 || rber.is_nan() || !(0.0..=1.0).contains(&fer) {
                 return Err(NandError::parse(
                     name,
                     i as u64 + 1,

@@ -143,10 +143,10 @@ impl ReliabilityConfig {
         if !(self.block_sigma >= 0.0 && self.block_sigma.is_finite()) {
             return Err(NandError::config(key("block_sigma"), "must be >= 0"));
         }
-        if !(self.vth_pe_step >= 1.0) {
+        if self.vth_pe_step.is_nan() || self.vth_pe_step < 1.0 {
             return Err(NandError::config(key("vth_pe_step"), "must be >= 1"));
         }
-        if !(self.vth_points_per_decade >= 1.0) {
+        if self.vth_points_per_decade.is_nan() || self.vth_points_per_decade < 1.0 {
             return Err(NandError::config(key("vth_points_per_decade"), "must be >= 1"));
         }
         match self.model {

@@ -8,6 +8,9 @@ use std::sync::{Arc, Mutex};
 use super::model::{ErrorContext, ErrorModel};
 use super::vth::VthModel;
 
+/// Grid node (P/E index, retention index) → error probabilities by page type × pattern.
+type NodeCache = HashMap<(u32, u32), Arc<Vec<f64>>>;
+
 /// `vth` model: a [`VthModel`] plus a lazily filled table.
 #[derive(Debug)]
 pub struct VthErrorModel {
@@ -15,7 +18,7 @@ pub struct VthErrorModel {
     pe_step: f64,
     points_per_decade: f64,
     /// Node (pe index, retention index) → per page type, per bit pattern error prob.
-    cache: Mutex<HashMap<(u32, u32), Arc<Vec<f64>>>>,
+    cache: Mutex<NodeCache>,
 }
 
 impl VthErrorModel {
