@@ -147,3 +147,24 @@ mod tests {
         assert_eq!(h.flipped().error_prone_share(), 0.0);
     }
 }
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Quantised shares always sum to the scale and stay within 1/SHARE_SCALE·n of the input.
+        #[test]
+        fn shares_sum_to_scale(counts in proptest::collection::vec(0u64..1_000_000, 1..=16)) {
+            let h = StateHist::from_counts(&counts);
+            let total: u64 = counts.iter().sum();
+            prop_assert_eq!((0..counts.len()).map(|s| h.share_q(s)).sum::<u32>(), SHARE_SCALE);
+            if total > 0 {
+                for (s, &c) in counts.iter().enumerate() {
+                    prop_assert!((h.share(s) - c as f64 / total as f64).abs() <= 1.0 / f64::from(SHARE_SCALE) + 1e-12);
+                }
+            }
+        }
+    }
+}

@@ -119,3 +119,23 @@ mod tests {
         assert!((any_fails(0.5, 2) - 0.75).abs() < 1e-15);
     }
 }
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    use statrs::distribution::{Binomial, DiscreteCDF};
+
+    proptest! {
+        /// The log-domain tail agrees with statrs and never increases with `t`.
+        #[test]
+        fn tail_matches_statrs(n in 1u64..5000, tf in 0.0f64..1.0, lp in -6.0f64..-0.5) {
+            let p = 10f64.powf(lp);
+            let t = (tf * n as f64) as u64;
+            let ours = binomial_sf(t, n, p);
+            let theirs = Binomial::new(p, n).unwrap().sf(t);
+            prop_assert!((ours - theirs).abs() <= 1e-9 * theirs.max(1e-300) + 1e-13, "{} vs {}", ours, theirs);
+            prop_assert!(binomial_sf(t + 1, n, p) <= ours + 1e-15);
+        }
+    }
+}
