@@ -1,1 +1,21 @@
-//! (being written)
+//! How errors are corrected: BCH (binomial tail), LDPC as a ladder of sensing levels
+//! (thresholds or FER curves), read strategies as plans of sensing/transfer/decode
+//! attempts, their closed-form mean latency (seed 001 Eq. 1–4) and energy (§5.5).
+
+pub mod bch;
+pub mod binomial;
+pub mod config;
+pub mod ldpc;
+pub mod plan;
+
+pub use bch::Bch;
+pub use binomial::{any_fails, binomial_sf};
+pub use config::{EccConfig, LdpcMode, Scheme};
+pub use ldpc::{
+    bitflip_table1_latency_ns, FerCurves, FerPoint, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS,
+};
+pub use plan::{
+    idle_latency_ns, look_ahead_mean_latency_ns, needed_level_distribution, progressive_mean_latency_ns,
+    two_step_mean_latency_ns, EccCode, EnergyParams, LatencyParams, ReadAttempt, ReadEnergy, ReadOutcome, ReadPlan,
+    ReadPlanner, ReadStrategy, SoftTransfer,
+};

@@ -1,1 +1,25 @@
-//! (being written)
+//! How flash cells fail: the threshold-voltage model, error models giving per-state error
+//! probabilities and page RBER, raw errors per codeword, chip/block variation, aging
+//! (Arrhenius) and endurance estimates.
+
+pub mod aging;
+pub mod config;
+pub mod empirical;
+pub mod endurance;
+pub mod errors;
+pub mod model;
+pub mod nominal;
+pub mod variation;
+pub mod vth;
+pub mod vth_errors;
+
+pub use aging::{arrhenius_factor, equivalent_retention_s, recovery_bake_s, retention_bake_s};
+pub use config::{LevelOrder, ModelKind, ReliabilityConfig};
+pub use empirical::{EmpiricalModel, EmpiricalParams};
+pub use endurance::{bitflip_log_reliability_ratio, bitflip_reliability_ratio, model_endurance_pe, pe_at_rber};
+pub use errors::{draw_codeword_errors, expected_codeword_errors, ErrorDraw};
+pub use model::{ErrorContext, ErrorModel, NoErrors, RBER_CAP};
+pub use nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
+pub use variation::Variation;
+pub use vth::{LevelDist, RetentionParams, RtnParams, VthModel, VthParams};
+pub use vth_errors::VthErrorModel;

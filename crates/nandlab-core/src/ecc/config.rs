@@ -1,0 +1,234 @@
+//! The `[ecc]` config section and the read planner it builds.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::bch::Bch;
+use super::ldpc::{FerCurves, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS};
+use super::plan::{EccCode, EnergyParams, ReadPlanner, ReadStrategy, SoftTransfer};
+use crate::error::{NandError, Result};
+use crate::reliability::errors::ErrorDraw;
+
+/// Which code protects the pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scheme {
+    /// No ECC.
+    #[default]
+    None,
+    /// BCH with `t` bits per codeword.
+    Bch,
+    /// LDPC level ladder.
+    Ldpc,
+}
+
+/// How LDPC levels are described.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LdpcMode {
+    /// RBER threshold per level (`thresholds`).
+    #[default]
+    Threshold,
+    /// FER-vs-RBER curve per level from `curve_path`.
+    Curve,
+}
+
+/// The `[ecc]` section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EccConfig {
+    /// `none` | `bch` | `ldpc`.
+    pub scheme: Scheme,
+    /// User data bytes per codeword.
+    pub codeword_data_bytes: u32,
+    /// Parity bytes per codeword (codeword bits = 8 · (data + parity)).
+    pub codeword_parity_bytes: u32,
+    /// BCH: correctable bits per codeword.
+    pub t: u32,
+    /// LDPC: extra soft sensing levels available.
+    pub max_extra_levels: u8,
+    /// LDPC: `threshold` | `curve`.
+    pub mode: LdpcMode,
+    /// LDPC threshold mode: RBER bound per level, hard first (`max_extra_levels + 1`).
+    pub thresholds: Vec<f64>,
+    /// LDPC curve mode: CSV `level,rber,frames,failures,fer,fer_lo,fer_hi`.
+    pub curve_path: String,
+    /// `two-step` | `progressive` | `look-ahead` | `look-ahead+progressive`.
+    pub strategy: ReadStrategy,
+    /// `incremental` | `quantized` soft data volume.
+    pub soft_transfer: SoftTransfer,
+    /// Energy constants (seed 001 §5.5).
+    pub energy: EnergyParams,
+}
+
+impl Default for EccConfig {
+    fn default() -> Self {
+        EccConfig {
+            scheme: Scheme::None,
+            codeword_data_bytes: 4096,
+            codeword_parity_bytes: 512,
+            t: 40,
+            max_extra_levels: 6,
+            mode: LdpcMode::Threshold,
+            thresholds: BITFLIP_TABLE1_THRESHOLDS.to_vec(),
+            curve_path: String::new(),
+            strategy: ReadStrategy::TwoStep,
+            soft_transfer: SoftTransfer::Incremental,
+            energy: EnergyParams::default(),
+        }
+    }
+}
+
+fn key(k: &str) -> String {
+    format!("ecc.{k}")
+}
+
+impl EccConfig {
+    /// Checks every key (does not read the curve file).
+    pub fn validate(&self) -> Result<()> {
+        if self.codeword_data_bytes == 0 {
+            return Err(NandError::config(key("codeword_data_bytes"), "must be > 0"));
+        }
+        if self.scheme == Scheme::Bch && u64::from(self.t) >= self.codeword_bits() {
+            return Err(NandError::config(
+                key("t"),
+                "must be smaller than the codeword length in bits",
+            ));
+        }
+        if self.scheme == Scheme::Ldpc && self.mode == LdpcMode::Threshold {
+            let t = &self.thresholds;
+            if t.len() != usize::from(self.max_extra_levels) + 1 {
+                return Err(NandError::config(
+                    key("thresholds"),
+                    format!(
+                        "needs max_extra_levels + 1 = {} values, hard first",
+                        usize::from(self.max_extra_levels) + 1
+                    ),
+                ));
+            }
+            if t.iter().any(|v| !(v.is_finite() && *v > 0.0)) || t.windows(2).any(|w| w[0] > w[1]) {
+                return Err(NandError::config(
+                    key("thresholds"),
+                    "must be positive and non-decreasing",
+                ));
+            }
+        }
+        if self.scheme == Scheme::Ldpc && self.mode == LdpcMode::Curve && self.curve_path.is_empty() {
+            return Err(NandError::config(key("curve_path"), "curve mode needs a FER table"));
+        }
+        let e = &self.energy;
+        if [
+            e.program_uj,
+            e.sense_hard_uj,
+            e.sense_extra_level_uj,
+            e.transfer_uj_per_4kib,
+            e.decode_uj_per_codeword,
+        ]
+        .iter()
+        .any(|v| !(v.is_finite() && *v >= 0.0))
+        {
+            return Err(NandError::config(key("energy"), "values must be >= 0"));
+        }
+        Ok(())
+    }
+
+    /// Codeword length in bits.
+    pub fn codeword_bits(&self) -> u64 {
+        8 * (u64::from(self.codeword_data_bytes) + u64::from(self.codeword_parity_bytes))
+    }
+
+    /// Builds the planner for pages of `page_bytes` user bytes (codewords per page =
+    /// ⌈page_bytes / codeword_data_bytes⌉). A relative `curve_path` is taken from `base_dir`.
+    pub fn build(&self, page_bytes: u32, draw: ErrorDraw, base_dir: Option<&Path>) -> Result<ReadPlanner> {
+        self.validate()?;
+        let code = match self.scheme {
+            Scheme::None => EccCode::None,
+            Scheme::Bch => EccCode::Bch(Bch {
+                n_bits: self.codeword_bits(),
+                t: u64::from(self.t),
+            }),
+            Scheme::Ldpc => {
+                let capability = match self.mode {
+                    LdpcMode::Threshold => LevelCapability::Thresholds(self.thresholds.clone()),
+                    LdpcMode::Curve => {
+                        let p = Path::new(&self.curve_path);
+                        let p = match base_dir {
+                            Some(b) if p.is_relative() => b.join(p),
+                            _ => p.to_path_buf(),
+                        };
+                        let c = FerCurves::load(&p)?;
+                        if c.curves.len() < usize::from(self.max_extra_levels) + 1 {
+                            return Err(NandError::config(
+                                key("curve_path"),
+                                format!(
+                                    "the table has levels 0 … {}, max_extra_levels needs {}",
+                                    c.curves.len() - 1,
+                                    self.max_extra_levels
+                                ),
+                            ));
+                        }
+                        LevelCapability::Curves(c)
+                    }
+                };
+                EccCode::Ldpc(LdpcLadder {
+                    max_extra_levels: self.max_extra_levels,
+                    capability,
+                })
+            }
+        };
+        Ok(ReadPlanner {
+            code,
+            strategy: self.strategy,
+            soft_transfer: self.soft_transfer,
+            codeword_bits: self.codeword_bits(),
+            codewords_per_page: page_bytes.div_ceil(self.codeword_data_bytes).max(1),
+            page_bytes: u64::from(page_bytes),
+            draw,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_builds_and_names_keys() {
+        let c: EccConfig = toml::from_str(
+            "scheme = \"ldpc\"\nstrategy = \"look-ahead+progressive\"\n[energy]\ndecode_uj_per_codeword = 1.0\n",
+        )
+        .unwrap();
+        let p = c.build(8192, ErrorDraw::Expected, None).unwrap();
+        assert_eq!(p.codewords_per_page, 2);
+        assert_eq!(p.codeword_bits, 36_864);
+        assert_eq!(p.strategy, ReadStrategy::LookAheadProgressive);
+        assert!(toml::from_str::<EccConfig>("sheme = \"bch\"").is_err());
+        let c = EccConfig {
+            scheme: Scheme::Ldpc,
+            thresholds: vec![0.01],
+            ..Default::default()
+        };
+        assert!(c.validate().unwrap_err().to_string().contains("ecc.thresholds"));
+        let c = EccConfig {
+            scheme: Scheme::Ldpc,
+            mode: LdpcMode::Curve,
+            ..Default::default()
+        };
+        assert!(c.validate().unwrap_err().to_string().contains("ecc.curve_path"));
+        let c = EccConfig {
+            scheme: Scheme::Ldpc,
+            mode: LdpcMode::Curve,
+            curve_path: "/nonexistent.csv".into(),
+            ..Default::default()
+        };
+        assert!(c
+            .build(4096, ErrorDraw::Expected, None)
+            .unwrap_err()
+            .to_string()
+            .contains("/nonexistent.csv"));
+        let c: EccConfig =
+            toml::from_str("scheme = \"bch\"\nt = 3\ncodeword_data_bytes = 1024\ncodeword_parity_bytes = 56").unwrap();
+        assert_eq!(c.codeword_bits(), 8640);
+    }
+}

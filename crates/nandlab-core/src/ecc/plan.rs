@@ -1,0 +1,609 @@
+//! Read-path plans: for a page read at a given RBER, the sequence of sensing / transfer /
+//! decode attempts the controller makes under a read strategy, and the outcome. The
+//! simulator reserves the plane, bus and decoder for each attempt itself; this module
+//! only decides *what* happens. Strategies (seed 001 §2.3, §3.1–3.2):
+//! - `two-step`: hard decision; on failure, all `k` extra levels at once;
+//! - `progressive`: one more extra level per retry (levels 1, 2, …, k);
+//! - `look-ahead`: two-step, but the soft sensing starts as soon as the hard sensing ends
+//!   (if the plane is idle), overlapping the hard transfer and decode; cancelled (RESET)
+//!   when the hard decode succeeds;
+//! - `look-ahead+progressive`: progressive, each next level sensed ahead the same way.
+//!
+//! Failure model across levels: a codeword that decodes at level `L` decodes at every
+//! higher level (one uniform draw per page compared with the non-increasing per-level page
+//! failure probabilities), so `P(fail at L | failed below L) = f_L / f_{L−1}`.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::bch::Bch;
+use super::binomial::any_fails;
+use super::ldpc::{LdpcLadder, LevelCapability};
+use crate::reliability::errors::{draw_codeword_errors, ErrorDraw};
+
+/// How the controller escalates after a failed decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ReadStrategy {
+    /// Hard, then all extra levels.
+    #[default]
+    #[serde(rename = "two-step")]
+    TwoStep,
+    /// One more extra level per retry.
+    #[serde(rename = "progressive")]
+    Progressive,
+    /// Two-step with the soft sensing started during the hard transfer/decode.
+    #[serde(rename = "look-ahead")]
+    LookAhead,
+    /// Progressive with each next level sensed ahead.
+    #[serde(rename = "look-ahead+progressive")]
+    LookAheadProgressive,
+}
+
+impl ReadStrategy {
+    fn progressive(self) -> bool {
+        matches!(self, ReadStrategy::Progressive | ReadStrategy::LookAheadProgressive)
+    }
+
+    fn look_ahead(self) -> bool {
+        matches!(self, ReadStrategy::LookAhead | ReadStrategy::LookAheadProgressive)
+    }
+}
+
+/// How much soft data crosses the bus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SoftTransfer {
+    /// Each extra sensing level adds one page-sized bit plane, sent once (seed 001 Eq. 3:
+    /// `τ(1)_xfer` per extra level).
+    #[default]
+    Incremental,
+    /// An attempt with `L` extra levels sends the whole quantised soft value,
+    /// `⌈log2(L + 2)⌉` bits per cell-bit (hard data included), every time.
+    Quantized,
+}
+
+/// One sensing + transfer + decode attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadAttempt {
+    /// Decoding level of this attempt (0 = hard decision, `L` = `L` extra levels).
+    pub level: u8,
+    /// The attempt starts with the hard sensing (t_R of the page type).
+    pub hard_sense: bool,
+    /// Extra soft sensing levels sensed in this attempt (each costs one extra-sense time).
+    pub extra_levels_sensed: u8,
+    /// Bytes moved from the die to the controller in this attempt.
+    pub xfer_bytes: u64,
+    /// Codeword decodes in this attempt.
+    pub codewords_decoded: u32,
+    /// Look-ahead: the sensing may start as soon as the previous attempt's sensing ends
+    /// (when the plane has no other request), overlapping the previous transfer and
+    /// decode. If the previous decode succeeds, this sensing is cancelled.
+    pub look_ahead: bool,
+}
+
+/// How a read ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadOutcome {
+    /// Decoded at this level.
+    Decoded {
+        /// Level that decoded (0 = hard).
+        level: u8,
+    },
+    /// No level could decode: an uncorrectable page.
+    Uncorrectable,
+}
+
+/// The plan of one page read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadPlan {
+    /// Attempts in order (the last one decides the outcome).
+    pub attempts: Vec<ReadAttempt>,
+    /// Result.
+    pub outcome: ReadOutcome,
+    /// Look-ahead sensing levels started speculatively and cancelled because the previous
+    /// decode succeeded (their sensing energy is spent; the plane is released early).
+    pub cancelled_look_ahead_levels: u8,
+    /// Raw bit errors drawn over the page (stochastic mode; expected mode: rounded mean).
+    pub raw_bit_errors: u64,
+    /// Probability that this page read is uncorrectable at its RBER (model value, the
+    /// same in both modes; sum it for an expected count of uncorrectable pages).
+    pub uncorrectable_prob: f64,
+}
+
+/// Which code the controller runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EccCode {
+    /// No ECC: any raw error makes the page uncorrectable.
+    None,
+    /// BCH (hard decision only).
+    Bch(Bch),
+    /// LDPC ladder.
+    Ldpc(LdpcLadder),
+}
+
+/// Builds [`ReadPlan`]s for one device.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadPlanner {
+    /// The code.
+    pub code: EccCode,
+    /// Escalation strategy (LDPC only; BCH and none read once).
+    pub strategy: ReadStrategy,
+    /// Soft data volume model.
+    pub soft_transfer: SoftTransfer,
+    /// Codeword length in bits (data + parity).
+    pub codeword_bits: u64,
+    /// Codewords per page.
+    pub codewords_per_page: u32,
+    /// Bytes of one page transfer (hard data).
+    pub page_bytes: u64,
+    /// Stochastic or expected errors.
+    pub draw: ErrorDraw,
+}
+
+impl ReadPlanner {
+    /// Highest level the code has (0 unless LDPC).
+    pub fn max_level(&self) -> u8 {
+        match &self.code {
+            EccCode::Ldpc(l) => l.max_extra_levels,
+            _ => 0,
+        }
+    }
+
+    /// Levels tried, in order, by the strategy.
+    pub fn attempted_levels(&self) -> Vec<u8> {
+        let k = self.max_level();
+        if k == 0 {
+            vec![0]
+        } else if self.strategy.progressive() {
+            (0..=k).collect()
+        } else {
+            vec![0, k]
+        }
+    }
+
+    /// Page failure probability at each level `0 ..= max_level` (non-increasing).
+    pub fn page_fail_probs(&self, rber: f64) -> Vec<f64> {
+        let s = self.codewords_per_page;
+        match &self.code {
+            EccCode::None => vec![any_fails(
+                rber.clamp(0.0, 1.0),
+                (self.codeword_bits as u32).saturating_mul(s),
+            )],
+            EccCode::Bch(b) => vec![b.page_fail_prob(rber, s)],
+            EccCode::Ldpc(l) => l
+                .codeword_fail_probs(rber)
+                .into_iter()
+                .map(|p| any_fails(p, s))
+                .collect(),
+        }
+    }
+
+    /// The lowest level that decodes the page (`None`: uncorrectable), and the raw
+    /// errors drawn. Stochastic: errors per codeword ~ Binomial(n, RBER); thresholds and
+    /// BCH judge each codeword's drawn errors, FER curves use one uniform per page.
+    /// Expected: thresholds judge the page RBER; curves and BCH take the median outcome
+    /// (the lowest level whose page failure probability is below 1/2).
+    pub fn needed_level<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> (Option<u8>, u64) {
+        let s = self.codewords_per_page;
+        let n = self.codeword_bits;
+        let mean_errors = (n as f64 * rber * f64::from(s)).round() as u64;
+        match self.draw {
+            ErrorDraw::Expected => {
+                let lvl = match &self.code {
+                    EccCode::Ldpc(
+                        l @ LdpcLadder {
+                            capability: LevelCapability::Thresholds(_),
+                            ..
+                        },
+                    ) => l.threshold_level(rber),
+                    _ => self
+                        .page_fail_probs(rber)
+                        .iter()
+                        .position(|&f| f < 0.5)
+                        .map(|l| l as u8),
+                };
+                (lvl, mean_errors)
+            }
+            ErrorDraw::Stochastic => match &self.code {
+                EccCode::None => {
+                    let e: u64 = (0..s).map(|_| draw_codeword_errors(n, rber, rng)).sum();
+                    (if e == 0 { Some(0) } else { None }, e)
+                }
+                EccCode::Bch(b) => {
+                    let (e, ok) = b.draw_page(rber, s, rng);
+                    (if ok { Some(0) } else { None }, e)
+                }
+                EccCode::Ldpc(l) => match &l.capability {
+                    LevelCapability::Thresholds(_) => {
+                        let mut total = 0;
+                        let mut worst = Some(0u8);
+                        for _ in 0..s {
+                            let e = draw_codeword_errors(n, rber, rng);
+                            total += e;
+                            let lvl = l.threshold_level(e as f64 / n as f64);
+                            worst = match (worst, lvl) {
+                                (Some(a), Some(b)) => Some(a.max(b)),
+                                _ => None,
+                            };
+                        }
+                        (worst, total)
+                    }
+                    LevelCapability::Curves(_) => {
+                        let f = self.page_fail_probs(rber);
+                        let u: f64 = rng.random();
+                        let e: u64 = (0..s).map(|_| draw_codeword_errors(n, rber, rng)).sum();
+                        (f.iter().position(|&p| u >= p).map(|x| x as u8), e)
+                    }
+                },
+            },
+        }
+    }
+
+    /// Bytes moved by an attempt at `level` that senses `new_levels` extra levels.
+    fn xfer_bytes(&self, level: u8, new_levels: u8) -> u64 {
+        if level == 0 {
+            return self.page_bytes;
+        }
+        match self.soft_transfer {
+            SoftTransfer::Incremental => self.page_bytes * u64::from(new_levels),
+            SoftTransfer::Quantized => {
+                let planes = 64 - u64::from(level + 1).leading_zeros() as u64; // ⌈log2(level + 2)⌉
+                self.page_bytes * planes
+            }
+        }
+    }
+
+    /// The plan when the page needs level `needed` (`None`: no level decodes).
+    pub fn plan_for_needed(&self, needed: Option<u8>) -> ReadPlan {
+        let levels = self.attempted_levels();
+        let mut attempts = Vec::new();
+        let mut prev = 0u8;
+        let mut outcome = ReadOutcome::Uncorrectable;
+        let mut cancelled = 0;
+        for (i, &lvl) in levels.iter().enumerate() {
+            let new_levels = lvl - prev;
+            attempts.push(ReadAttempt {
+                level: lvl,
+                hard_sense: i == 0,
+                extra_levels_sensed: new_levels,
+                xfer_bytes: self.xfer_bytes(lvl, new_levels),
+                codewords_decoded: self.codewords_per_page,
+                look_ahead: i > 0 && self.strategy.look_ahead(),
+            });
+            prev = lvl;
+            if needed.is_some_and(|n| lvl >= n) {
+                outcome = ReadOutcome::Decoded { level: lvl };
+                if let Some(&next) = levels.get(i + 1) {
+                    if self.strategy.look_ahead() {
+                        cancelled = next - lvl;
+                    }
+                }
+                break;
+            }
+        }
+        ReadPlan {
+            attempts,
+            outcome,
+            cancelled_look_ahead_levels: cancelled,
+            raw_bit_errors: 0,
+            uncorrectable_prob: if outcome == ReadOutcome::Uncorrectable {
+                1.0
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// The plan of a page read at `rber` (`rng` unused in expected mode).
+    pub fn plan<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> ReadPlan {
+        let (needed, errors) = self.needed_level(rber, rng);
+        let mut p = self.plan_for_needed(needed);
+        p.raw_bit_errors = errors;
+        p.uncorrectable_prob = *self.page_fail_probs(rber).last().expect("at least one level");
+        p
+    }
+}
+
+/// Latency constants of the read path on an idle device (ns).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LatencyParams {
+    /// Hard sensing t_R of the page type.
+    pub hard_sense_ns: f64,
+    /// One extra soft sensing level.
+    pub extra_sense_ns: f64,
+    /// Moving `page_bytes` over the bus.
+    pub xfer_page_ns: f64,
+    /// One decode attempt of the page.
+    pub decode_ns: f64,
+}
+
+/// Latency of a plan on an idle device (plane, bus and decoder free; look-ahead allowed):
+/// sensing is sequential on the plane; an attempt's sensing starts after the previous
+/// decode, or right after the previous sensing when it is a look-ahead attempt; its
+/// transfer follows its sensing and the previous transfer; its decode follows its
+/// transfer and the previous decode.
+pub fn idle_latency_ns(plan: &ReadPlan, page_bytes: u64, lp: &LatencyParams) -> f64 {
+    let (mut sense_end, mut xfer_end, mut dec_end) = (0.0f64, 0.0f64, 0.0f64);
+    for a in &plan.attempts {
+        let start = if a.look_ahead { sense_end } else { dec_end };
+        let sense =
+            if a.hard_sense { lp.hard_sense_ns } else { 0.0 } + f64::from(a.extra_levels_sensed) * lp.extra_sense_ns;
+        sense_end = start + sense;
+        xfer_end = sense_end.max(xfer_end) + a.xfer_bytes as f64 / page_bytes as f64 * lp.xfer_page_ns;
+        dec_end = xfer_end.max(dec_end) + lp.decode_ns;
+    }
+    dec_end
+}
+
+/// Seed 001 Eq. 1 (two-step): `τ = τ_hd-sen + τ_hd-xfer + τ_dec + P_hd·(τ_sd-sen +
+/// τ_sd-xfer + τ_dec)` with `τ_sd-sen = k·τ_sen`, `τ_sd-xfer = k·τ_xfer` (incremental
+/// soft transfer of `k` extra levels).
+pub fn two_step_mean_latency_ns(lp: &LatencyParams, k: u8, p_hd_fail: f64) -> f64 {
+    let k = f64::from(k);
+    lp.hard_sense_ns
+        + lp.xfer_page_ns
+        + lp.decode_ns
+        + p_hd_fail * (k * lp.extra_sense_ns + k * lp.xfer_page_ns + lp.decode_ns)
+}
+
+/// Seed 001 Eq. 2 (look-ahead): `τ = τ_hd-sen + (1 − P_hd)(τ_hd-xfer + τ_dec) +
+/// P_hd·(τ_sd-sen + τ_sd-xfer + τ_dec)` (valid when the soft sensing outlasts the hard
+/// transfer + decode).
+pub fn look_ahead_mean_latency_ns(lp: &LatencyParams, k: u8, p_hd_fail: f64) -> f64 {
+    let k = f64::from(k);
+    lp.hard_sense_ns
+        + (1.0 - p_hd_fail) * (lp.xfer_page_ns + lp.decode_ns)
+        + p_hd_fail * (k * lp.extra_sense_ns + k * lp.xfer_page_ns + lp.decode_ns)
+}
+
+/// Seed 001 Eq. 3–4 (progressive): `τ = τ_hd-sen + τ_hd-xfer + τ_dec + P_ave·(τ(1)_sen +
+/// τ(1)_xfer + τ_dec)`, `P_ave = P_hd·(1 + Σ_{i=2..m} Π_{j=1..i−1} P_sd(j))`, where
+/// `p_sd_fail[j−1]` is the failure probability with `j` extra levels given that all lower
+/// levels failed (`m = p_sd_fail.len() + 1` extra levels).
+pub fn progressive_mean_latency_ns(lp: &LatencyParams, p_hd_fail: f64, p_sd_fail: &[f64]) -> f64 {
+    let mut p_ave = 1.0;
+    let mut prod = 1.0;
+    for p in p_sd_fail {
+        prod *= p;
+        p_ave += prod;
+    }
+    p_ave *= p_hd_fail;
+    lp.hard_sense_ns + lp.xfer_page_ns + lp.decode_ns + p_ave * (lp.extra_sense_ns + lp.xfer_page_ns + lp.decode_ns)
+}
+
+/// Distribution of the needed level from conditional failure probabilities:
+/// `cond[0] = P_hd`, `cond[j] = P(fail at j | failed below j)`. Returns `P(needed = L)`
+/// for `L = 0 ..= cond.len()−1` and, last, `P(no level decodes)`.
+pub fn needed_level_distribution(cond: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(cond.len() + 1);
+    let mut reach = 1.0;
+    for &c in cond {
+        out.push(reach * (1.0 - c));
+        reach *= c;
+    }
+    out.push(reach);
+    out
+}
+
+/// Energy constants of seed 001 §5.5 (25 nm MLC, 4 KB pages), µJ.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EnergyParams {
+    /// Programming one page (52 µJ).
+    pub program_uj: f64,
+    /// Hard sensing of one page (2.4 µJ).
+    pub sense_hard_uj: f64,
+    /// One extra soft sensing level (0.7 µJ).
+    pub sense_extra_level_uj: f64,
+    /// Transferring 4 KiB of sensing results (3.7 µJ).
+    pub transfer_uj_per_4kib: f64,
+    /// Decoding one codeword (0.8 µJ per 4 KB LDPC codeword).
+    pub decode_uj_per_codeword: f64,
+}
+
+impl Default for EnergyParams {
+    fn default() -> Self {
+        EnergyParams {
+            program_uj: 52.0,
+            sense_hard_uj: 2.4,
+            sense_extra_level_uj: 0.7,
+            transfer_uj_per_4kib: 3.7,
+            decode_uj_per_codeword: 0.8,
+        }
+    }
+}
+
+/// Energy of one read plan, by component (µJ).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct ReadEnergy {
+    /// Sensing (hard, extra levels, cancelled look-ahead levels).
+    pub sense_uj: f64,
+    /// Bus transfer.
+    pub transfer_uj: f64,
+    /// Decoding.
+    pub decode_uj: f64,
+}
+
+impl ReadEnergy {
+    /// Sum of the components.
+    pub fn total_uj(&self) -> f64 {
+        self.sense_uj + self.transfer_uj + self.decode_uj
+    }
+}
+
+impl EnergyParams {
+    /// Energy of a read plan.
+    pub fn read(&self, plan: &ReadPlan) -> ReadEnergy {
+        let mut e = ReadEnergy::default();
+        for a in &plan.attempts {
+            if a.hard_sense {
+                e.sense_uj += self.sense_hard_uj;
+            }
+            e.sense_uj += f64::from(a.extra_levels_sensed) * self.sense_extra_level_uj;
+            e.transfer_uj += a.xfer_bytes as f64 / 4096.0 * self.transfer_uj_per_4kib;
+            e.decode_uj += f64::from(a.codewords_decoded) * self.decode_uj_per_codeword;
+        }
+        e.sense_uj += f64::from(plan.cancelled_look_ahead_levels) * self.sense_extra_level_uj;
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::stream_rng;
+    use crate::reliability::errors::ErrorDraw;
+
+    /// Seed 001's numbers: t_R 55 µs, 14 µs per extra level, 4 KB over 200 MB/s
+    /// = 20.48 µs, 8 µs decode, six extra levels.
+    fn lp() -> LatencyParams {
+        LatencyParams {
+            hard_sense_ns: 55_000.0,
+            extra_sense_ns: 14_000.0,
+            xfer_page_ns: 20_480.0,
+            decode_ns: 8_000.0,
+        }
+    }
+
+    fn planner(strategy: ReadStrategy) -> ReadPlanner {
+        ReadPlanner {
+            code: EccCode::Ldpc(LdpcLadder::bitflip_table1()),
+            strategy,
+            soft_transfer: SoftTransfer::Incremental,
+            codeword_bits: 36_864,
+            codewords_per_page: 1,
+            page_bytes: 4096,
+            draw: ErrorDraw::Expected,
+        }
+    }
+
+    fn mean_from_plans(p: &ReadPlanner, cond: &[f64]) -> f64 {
+        needed_level_distribution(cond)
+            .iter()
+            .enumerate()
+            .map(|(l, w)| {
+                let needed = if l < cond.len() { Some(l as u8) } else { None };
+                w * idle_latency_ns(&p.plan_for_needed(needed), 4096, &lp())
+            })
+            .sum()
+    }
+
+    /// Eq. 1 by hand at P_hd = 0.288 (seed 001 §5.1): 55 + 20.48 + 8 = 83.48 µs;
+    /// soft step 6·14 + 6·20.48 + 8 = 214.88 µs; 83.48 + 0.288·214.88 = 145.365 µs.
+    #[test]
+    fn two_step_matches_eq1() {
+        assert!((two_step_mean_latency_ns(&lp(), 6, 0.288) - 145_365.44).abs() < 0.01);
+        // Soft levels always succeed here: cond = [P_hd, 0, 0, 0, 0, 0, 0].
+        let cond = [0.288, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let m = mean_from_plans(&planner(ReadStrategy::TwoStep), &cond);
+        assert!((m - 145_365.44).abs() < 0.01, "{m}");
+    }
+
+    /// Eq. 2 by hand at P_hd = 0.288: 55 + 0.712·28.48 + 0.288·214.88 = 55 + 20.27776 + 61.88544 = 137.1632 µs.
+    #[test]
+    fn look_ahead_matches_eq2() {
+        let want: f64 = 55_000.0 + 0.712 * 28_480.0 + 0.288 * 214_880.0;
+        assert!((want - 137_163.2).abs() < 0.01);
+        assert!((look_ahead_mean_latency_ns(&lp(), 6, 0.288) - want).abs() < 1e-6);
+        let cond = [0.288, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let m = mean_from_plans(&planner(ReadStrategy::LookAhead), &cond);
+        assert!((m - want).abs() < 0.01, "{m}");
+        // On success the speculative six levels were cancelled.
+        assert_eq!(
+            planner(ReadStrategy::LookAhead)
+                .plan_for_needed(Some(0))
+                .cancelled_look_ahead_levels,
+            6
+        );
+    }
+
+    /// Eq. 3–4 by hand: P_hd = 0.3, conditional P_sd = [0.5, 0.2, 0.1, 0, 0]:
+    /// P_ave = 0.3·(1 + 0.5 + 0.1 + 0.01 + 0 + 0) = 0.483; step 14 + 20.48 + 8 = 42.48 µs;
+    /// τ = 83.48 + 0.483·42.48 = 103.998 µs.
+    #[test]
+    fn progressive_matches_eq3_4() {
+        let p_sd = [0.5, 0.2, 0.1, 0.0, 0.0];
+        let want: f64 = 83_480.0 + 0.483 * 42_480.0;
+        assert!((progressive_mean_latency_ns(&lp(), 0.3, &p_sd) - want).abs() < 1e-6);
+        let cond = [0.3, 0.5, 0.2, 0.1, 0.0, 0.0, 0.0];
+        let m = mean_from_plans(&planner(ReadStrategy::Progressive), &cond);
+        assert!((m - want).abs() < 0.01, "{m}");
+        // Look-ahead + progressive is never slower than progressive alone.
+        let m2 = mean_from_plans(&planner(ReadStrategy::LookAheadProgressive), &cond);
+        assert!(m2 <= m, "{m2} vs {m}");
+    }
+
+    #[test]
+    fn plans_follow_table1_in_expected_mode() {
+        let p = planner(ReadStrategy::Progressive);
+        let mut rng = stream_rng(1, 2);
+        let plan = p.plan(0.0085, &mut rng);
+        assert_eq!(plan.outcome, ReadOutcome::Decoded { level: 3 });
+        assert_eq!(plan.attempts.len(), 4);
+        // Table I latency = 85 µs + 24 µs per level: hard = sensing+xfer+decode = 85 µs,
+        // one extra level = 24 µs (e.g. 4 + 12 + 8).
+        let t1 = LatencyParams {
+            hard_sense_ns: 65_000.0,
+            extra_sense_ns: 4_000.0,
+            xfer_page_ns: 12_000.0,
+            decode_ns: 8_000.0,
+        };
+        let lat = idle_latency_ns(&plan, 4096, &t1);
+        assert_eq!(lat, 85_000.0 + 3.0 * 24_000.0);
+        let two = planner(ReadStrategy::TwoStep).plan(0.0085, &mut rng);
+        assert_eq!(two.attempts.iter().map(|a| a.level).collect::<Vec<_>>(), vec![0, 6]);
+        assert_eq!(two.attempts[1].xfer_bytes, 6 * 4096);
+        let bad = p.plan(0.02, &mut rng);
+        assert_eq!(bad.outcome, ReadOutcome::Uncorrectable);
+        assert_eq!(bad.attempts.len(), 7);
+        assert_eq!(bad.uncorrectable_prob, 1.0);
+    }
+
+    #[test]
+    fn stochastic_thresholds_judge_drawn_errors() {
+        let mut p = planner(ReadStrategy::Progressive);
+        p.draw = ErrorDraw::Stochastic;
+        p.codewords_per_page = 4;
+        let mut rng = stream_rng(7, 2);
+        // At RBER 0.0045 (mean 166 errors, sd 12.8; the hard limit 0.005 is 184.3
+        // errors ≈ 1.4 sd up) most but not all 4-codeword pages decode hard.
+        let k = 2000;
+        let hard = (0..k)
+            .filter(|_| p.plan(0.0045, &mut rng).outcome == ReadOutcome::Decoded { level: 0 })
+            .count();
+        // P(one codeword ≤ 184) ≈ Φ(1.43) ≈ 0.92 → page ≈ 0.92^4 ≈ 0.72.
+        let frac = hard as f64 / k as f64;
+        assert!(frac > 0.6 && frac < 0.85, "{frac}");
+    }
+
+    #[test]
+    fn quantized_transfer_and_bch() {
+        let mut p = planner(ReadStrategy::TwoStep);
+        p.soft_transfer = SoftTransfer::Quantized;
+        // Six extra levels: 8 regions → 3 bits per cell-bit.
+        assert_eq!(p.plan_for_needed(Some(6)).attempts[1].xfer_bytes, 3 * 4096);
+        let b = ReadPlanner {
+            code: EccCode::Bch(Bch { n_bits: 8640, t: 3 }),
+            codewords_per_page: 4,
+            ..p
+        };
+        let mut rng = stream_rng(1, 1);
+        let plan = b.plan(2e-6, &mut rng);
+        assert_eq!(plan.attempts.len(), 1);
+        assert!((plan.uncorrectable_prob - (1.0 - (1.0f64 - 3.66e-9).powi(4))).abs() < 1e-10);
+    }
+
+    #[test]
+    fn energy_of_plans() {
+        let e = EnergyParams::default();
+        let two = planner(ReadStrategy::TwoStep).plan_for_needed(Some(6));
+        // 2.4 + 6·0.7 sensing; 7 pages of transfer · 3.7; 2 decodes · 0.8.
+        let r = e.read(&two);
+        assert!((r.sense_uj - 6.6).abs() < 1e-12);
+        assert!((r.transfer_uj - 25.9).abs() < 1e-12);
+        assert!((r.decode_uj - 1.6).abs() < 1e-12);
+        // Look-ahead success: hard only plus six cancelled levels' sensing.
+        let la = planner(ReadStrategy::LookAhead).plan_for_needed(Some(0));
+        assert!((e.read(&la).sense_uj - 6.6).abs() < 1e-12);
+    }
+}

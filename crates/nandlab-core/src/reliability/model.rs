@@ -1,0 +1,83 @@
+//! The [`ErrorModel`] trait and the per-page context it is evaluated in.
+
+use crate::content::StateHist;
+
+/// What an error model needs to know about one page read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ErrorContext<'a> {
+    /// P/E cycles of the block.
+    pub pe_cycles: f64,
+    /// Time since the page was programmed (retention age), seconds.
+    pub retention_s: f64,
+    /// Reads of the block since its last erase (read disturb).
+    pub reads_since_erase: f64,
+    /// Page type (0 = LSB).
+    pub page_type: u8,
+    /// Cell-state histogram of the page; `None` = uniformly random data.
+    pub hist: Option<&'a StateHist>,
+    /// Multiplicative chip × block variation factor (1 = nominal; see
+    /// [`super::Variation`]).
+    pub variation: f64,
+}
+
+impl Default for ErrorContext<'_> {
+    fn default() -> Self {
+        ErrorContext {
+            pe_cycles: 0.0,
+            retention_s: 0.0,
+            reads_since_erase: 0.0,
+            page_type: 0,
+            hist: None,
+            variation: 1.0,
+        }
+    }
+}
+
+/// Largest RBER any model reports (a page of coin flips).
+pub const RBER_CAP: f64 = 0.5;
+
+/// A model of raw bit errors: per-state error probabilities and page RBER.
+pub trait ErrorModel: Send + Sync + std::fmt::Debug {
+    /// Short name (`nominal`, `vth`, `empirical`, `none`).
+    fn name(&self) -> &'static str;
+
+    /// States per cell.
+    fn n_states(&self) -> usize;
+
+    /// Probability that the bit of page type `ctx.page_type` of a cell in each state
+    /// (indexed by bit pattern) is read wrongly, before chip/block variation.
+    fn state_error_probs(&self, ctx: &ErrorContext) -> Vec<f64>;
+
+    /// Page RBER: the state error probabilities weighted by the page's state shares
+    /// (uniform without a histogram), times the variation factor, capped at 0.5.
+    fn page_rber(&self, ctx: &ErrorContext) -> f64 {
+        let p = self.state_error_probs(ctx);
+        let n = p.len();
+        let raw: f64 = match ctx.hist {
+            Some(h) => p.iter().enumerate().map(|(s, e)| h.share(s) * e).sum(),
+            None => p.iter().sum::<f64>() / n as f64,
+        };
+        (raw * ctx.variation).clamp(0.0, RBER_CAP)
+    }
+}
+
+/// The `none` model: flash that never errs.
+#[derive(Debug, Clone)]
+pub struct NoErrors {
+    /// States per cell.
+    pub n_states: usize,
+}
+
+impl ErrorModel for NoErrors {
+    fn name(&self) -> &'static str {
+        "none"
+    }
+
+    fn n_states(&self) -> usize {
+        self.n_states
+    }
+
+    fn state_error_probs(&self, _ctx: &ErrorContext) -> Vec<f64> {
+        vec![0.0; self.n_states]
+    }
+}
