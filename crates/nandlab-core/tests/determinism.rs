@@ -17,7 +17,13 @@ fn stream(n: u64, logical: u64) -> Vec<Request> {
             // A hot 5 % of the space gets most writes, so GC has work to do.
             let span = if h % 3 == 0 { logical } else { logical / 20 };
             let offset_bytes = ((h >> 8) % (span / 4096 - 8)) * 4096;
-            Request { arrival_ns: i * 20_000, offset_bytes, size_bytes: pages * 4096, op, stream: 0 }
+            Request {
+                arrival_ns: i * 20_000,
+                offset_bytes,
+                size_bytes: pages * 4096,
+                op,
+                stream: 0,
+            }
         })
         .collect()
 }
@@ -25,7 +31,9 @@ fn stream(n: u64, logical: u64) -> Vec<Request> {
 fn run(cfg: &SimConfig) -> serde_json::Value {
     let sim = Simulator::new(cfg.clone()).unwrap();
     let reqs = stream(30_000, sim.logical_bytes());
-    let mut out = sim.run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true).unwrap();
+    let mut out = sim
+        .run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
+        .unwrap();
     let sim = out.summary["sim"].as_object_mut().unwrap();
     sim.remove("wall_s");
     sim.remove("requests_per_s");
@@ -49,7 +57,10 @@ initial_pe = { dist = "uniform", low = 0, high = 10 }
 "#;
     let cfg = SimConfig::from_toml_str(text).unwrap();
     let a = run(&cfg);
-    assert!(a["flash"]["gc_erases"].as_u64().unwrap() > 0, "the workload exercises GC");
+    assert!(
+        a["flash"]["gc_erases"].as_u64().unwrap() > 0,
+        "the workload exercises GC"
+    );
     assert_eq!(a, run(&cfg));
     assert_eq!(a["seed"], 42);
     assert_eq!(a["version"], nandlab_core::VERSION);

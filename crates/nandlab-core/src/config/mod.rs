@@ -1,10 +1,13 @@
 //! The simulator configuration: one struct per TOML section, each validated with errors
 //! that name the offending key. Unknown keys are errors, never silently ignored.
 
+use crate::content::ContentConfig;
+use crate::ecc::EccConfig;
 use crate::error::{NandError, Result};
 use crate::flash::{DeviceConfig, TimingConfig};
 use crate::ftl::FtlConfig;
 use crate::host::HostConfig;
+use crate::reliability::ReliabilityConfig;
 use crate::workload::WorkloadConfig;
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +46,12 @@ pub struct SimConfig {
     pub aging: AgingConfig,
     /// What requests to replay.
     pub workload: WorkloadConfig,
+    /// What the pages store.
+    pub content: ContentConfig,
+    /// How the flash errs.
+    pub reliability: ReliabilityConfig,
+    /// How errors are corrected, and what retries cost.
+    pub ecc: EccConfig,
     /// What is recorded.
     pub output: OutputConfig,
 }

@@ -110,6 +110,10 @@ pub struct ReadPlan {
     pub uncorrectable_prob: f64,
 }
 
+/// Page-failure probability that defines the RBER an ECC "can correct" for endurance
+/// estimates (one failed read in a thousand at the strongest level).
+pub const ENDURANCE_PAGE_FAIL: f64 = 1e-3;
+
 /// Which code the controller runs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EccCode {
@@ -292,6 +296,31 @@ impl ReadPlanner {
                 0.0
             },
         }
+    }
+
+    /// The highest RBER at which the strongest level still fails at most
+    /// [`ENDURANCE_PAGE_FAIL`] of page reads (bisection in log RBER), or `None` without ECC.
+    pub fn correctable_rber_limit(&self) -> Option<f64> {
+        if self.code == EccCode::None {
+            return None;
+        }
+        let fails = |rber: f64| *self.page_fail_probs(rber).last().expect("at least one level") > ENDURANCE_PAGE_FAIL;
+        let (mut lo, mut hi) = (1e-9f64, 0.5f64);
+        if fails(lo) {
+            return Some(0.0);
+        }
+        if !fails(hi) {
+            return Some(hi);
+        }
+        for _ in 0..60 {
+            let mid = (lo * hi).sqrt();
+            if fails(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Some(lo)
     }
 
     /// The plan of a page read at `rber` (`rng` unused in expected mode).

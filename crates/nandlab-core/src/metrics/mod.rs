@@ -2,6 +2,8 @@
 
 pub mod latency;
 pub mod records;
+pub mod reliability;
 
 pub use latency::LatencyStats;
 pub use records::RequestRecords;
+pub use reliability::ReliabilityStats;

@@ -53,11 +53,7 @@ pub fn output_format(dst: &str, dst_format: TraceFormat) -> Result<TraceFormat> 
 ///   `sectors` covers every byte of the request (rounded up), type 1 = read, 0 = write.
 /// - msr: `ticks,nandlab,stream,Read|Write,offset,size,0` with `ticks = arrival_ns / 100`
 ///   (rounded down), offset and size in bytes, response time 0.
-pub fn write_request(
-    w: &mut impl Write,
-    format: TraceFormat,
-    r: &Request,
-) -> std::io::Result<bool> {
+pub fn write_request(w: &mut impl Write, format: TraceFormat, r: &Request) -> std::io::Result<bool> {
     if r.op == Op::Trim {
         return Ok(false);
     }
@@ -79,11 +75,7 @@ pub fn write_request(
             let end = r.offset_bytes + r.size_bytes;
             let sectors = end.div_ceil(512) - lba;
             let ty = if r.op == Op::Read { 1 } else { 0 };
-            writeln!(
-                w,
-                "{} {} {} {} {}",
-                r.arrival_ns, r.stream, lba, sectors, ty
-            )?;
+            writeln!(w, "{} {} {} {} {}", r.arrival_ns, r.stream, lba, sectors, ty)?;
         }
     }
     Ok(true)
@@ -93,22 +85,12 @@ pub fn write_request(
 /// (`disksim` or `msr`; `auto` picks by extension). The output is written to a temporary
 /// file beside `dst` and renamed into place, so `dst` is never left half-written. Returns
 /// the number of requests written (trims are left out: see [`convert_report`]).
-pub fn convert(
-    src: &str,
-    src_format: TraceFormat,
-    dst: &str,
-    dst_format: TraceFormat,
-) -> Result<u64> {
+pub fn convert(src: &str, src_format: TraceFormat, dst: &str, dst_format: TraceFormat) -> Result<u64> {
     Ok(convert_report(src, src_format, dst, dst_format)?.written)
 }
 
 /// [`convert`], reporting also the formats and the trims left out.
-pub fn convert_report(
-    src: &str,
-    src_format: TraceFormat,
-    dst: &str,
-    dst_format: TraceFormat,
-) -> Result<ConvertReport> {
+pub fn convert_report(src: &str, src_format: TraceFormat, dst: &str, dst_format: TraceFormat) -> Result<ConvertReport> {
     let dst_format = output_format(dst, dst_format)?;
     let src_format = resolve_format(src, src_format)?;
     let reader = TraceReader::open(src, src_format, &TraceOptions::default())?;
@@ -134,11 +116,7 @@ pub fn convert_report(
     }
 }
 
-fn write_all(
-    reader: impl Iterator<Item = Result<Request>>,
-    tmp: &str,
-    format: TraceFormat,
-) -> Result<(u64, u64)> {
+fn write_all(reader: impl Iterator<Item = Result<Request>>, tmp: &str, format: TraceFormat) -> Result<(u64, u64)> {
     let file = std::fs::File::create(tmp).map_err(|e| NandError::io(tmp, e))?;
     let mut w = BufWriter::with_capacity(256 * 1024, file);
     let (mut written, mut skipped) = (0u64, 0u64);
@@ -183,19 +161,13 @@ mod tests {
             ..r
         };
         assert_eq!(line(TraceFormat::Disksim, w), "1234 3 8 9 0\n");
-        assert_eq!(
-            line(TraceFormat::Msr, w),
-            "12,nandlab,3,Write,4096,4097,0\n"
-        );
+        assert_eq!(line(TraceFormat::Msr, w), "12,nandlab,3,Write,4096,4097,0\n");
         assert_eq!(line(TraceFormat::Msr, Request { op: Op::Trim, ..r }), "");
     }
 
     #[test]
     fn output_format_rules() {
-        assert_eq!(
-            output_format("a.csv", TraceFormat::Auto).unwrap(),
-            TraceFormat::Msr
-        );
+        assert_eq!(output_format("a.csv", TraceFormat::Auto).unwrap(), TraceFormat::Msr);
         assert_eq!(
             output_format("a.trace", TraceFormat::Auto).unwrap(),
             TraceFormat::Disksim

@@ -1,8 +1,7 @@
 //! The block-trace formats: names, time units, the per-line parsers and format detection.
 
 use super::parse::{
-    err, mul, parse_hex_u8, parse_size, parse_time, parse_u32, parse_u64, show, trim, FieldResult,
-    Fields,
+    err, mul, parse_hex_u8, parse_size, parse_time, parse_u32, parse_u64, show, trim, FieldResult, Fields,
 };
 use crate::error::{NandError, Result};
 use crate::host::request::Op;
@@ -73,10 +72,7 @@ impl TraceFormat {
         match self {
             TraceFormat::Auto | TraceFormat::Disksim => TimeUnit::Ns,
             TraceFormat::Msr => TimeUnit::Ticks100ns,
-            TraceFormat::Spc
-            | TraceFormat::Systor
-            | TraceFormat::Cloudphysics
-            | TraceFormat::Tencent => TimeUnit::S,
+            TraceFormat::Spc | TraceFormat::Systor | TraceFormat::Cloudphysics | TraceFormat::Tencent => TimeUnit::S,
             TraceFormat::Alibaba => TimeUnit::Us,
         }
     }
@@ -95,18 +91,15 @@ impl FromStr for TraceFormat {
         if lower == "auto" {
             return Ok(TraceFormat::Auto);
         }
-        CONCRETE_FORMATS
-            .into_iter()
-            .find(|f| f.name() == lower)
-            .ok_or_else(|| {
-                let names: Vec<&str> = std::iter::once("auto")
-                    .chain(CONCRETE_FORMATS.iter().map(|f| f.name()))
-                    .collect();
-                NandError::Invalid(format!(
-                    "unknown trace format `{s}`; expected one of {}",
-                    names.join(", ")
-                ))
-            })
+        CONCRETE_FORMATS.into_iter().find(|f| f.name() == lower).ok_or_else(|| {
+            let names: Vec<&str> = std::iter::once("auto")
+                .chain(CONCRETE_FORMATS.iter().map(|f| f.name()))
+                .collect();
+            NandError::Invalid(format!(
+                "unknown trace format `{s}`; expected one of {}",
+                names.join(", ")
+            ))
+        })
     }
 }
 
@@ -198,22 +191,13 @@ fn rw(s: &[u8], field: &'static str) -> FieldResult<Op> {
         _ if s.eq_ignore_ascii_case(b"write") => Ok(Op::Write),
         _ => Err(err(
             field,
-            format!(
-                "unknown operation `{}` (expected R/W or Read/Write)",
-                show(s)
-            ),
+            format!("unknown operation `{}` (expected R/W or Read/Write)", show(s)),
         )),
     }
 }
 
 #[inline]
-fn finish(
-    time_ns: u64,
-    offset_bytes: u64,
-    size_bytes: u64,
-    op: Op,
-    stream: u32,
-) -> FieldResult<RawRequest> {
+fn finish(time_ns: u64, offset_bytes: u64, size_bytes: u64, op: Op, stream: u32) -> FieldResult<RawRequest> {
     if offset_bytes.checked_add(size_bytes).is_none() {
         return Err(err("size", "offset + size overflows 64 bits"));
     }
@@ -248,13 +232,7 @@ pub fn parse_line(format: TraceFormat, line: &[u8], unit_ns: u64) -> FieldResult
                     ))
                 }
             };
-            finish(
-                t,
-                mul(lba, SECTOR, "lba")?,
-                mul(sectors, SECTOR, "size")?,
-                op,
-                dev,
-            )
+            finish(t, mul(lba, SECTOR, "lba")?, mul(sectors, SECTOR, "size")?, op, dev)
         }
         TraceFormat::Msr => {
             let mut f = Fields::csv(line);
@@ -347,10 +325,7 @@ pub fn parse_line(format: TraceFormat, line: &[u8], unit_ns: u64) -> FieldResult
                 vol,
             )
         }
-        TraceFormat::Auto => Err(err(
-            "format",
-            "internal: parse_line called with format auto",
-        )),
+        TraceFormat::Auto => Err(err("format", "internal: parse_line called with format auto")),
     }
 }
 
@@ -386,10 +361,7 @@ fn from_header(header: &[u8]) -> Option<TraceFormat> {
 }
 
 fn ext_hint(path: &str) -> Option<TraceFormat> {
-    let ext = std::path::Path::new(path)
-        .extension()?
-        .to_str()?
-        .to_ascii_lowercase();
+    let ext = std::path::Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
     match ext.as_str() {
         "spc" => Some(TraceFormat::Spc),
         "trace" | "ascii" | "disksim" | "txt" => Some(TraceFormat::Disksim),
@@ -528,26 +500,12 @@ mod tests {
         );
         let e = p(TraceFormat::Disksim, "0 0 1 2").unwrap_err();
         assert_eq!(e.field, "type");
+        assert_eq!(p(TraceFormat::Disksim, "0 0 1 0 1").unwrap_err().field, "size");
+        assert_eq!(p(TraceFormat::Disksim, "0 0 1 -4 1").unwrap_err().field, "size");
+        assert_eq!(p(TraceFormat::Disksim, "0 0 x 4 1").unwrap_err().field, "lba");
+        assert_eq!(p(TraceFormat::Disksim, "0 0 1 4 2").unwrap_err().field, "type");
         assert_eq!(
-            p(TraceFormat::Disksim, "0 0 1 0 1").unwrap_err().field,
-            "size"
-        );
-        assert_eq!(
-            p(TraceFormat::Disksim, "0 0 1 -4 1").unwrap_err().field,
-            "size"
-        );
-        assert_eq!(
-            p(TraceFormat::Disksim, "0 0 x 4 1").unwrap_err().field,
-            "lba"
-        );
-        assert_eq!(
-            p(TraceFormat::Disksim, "0 0 1 4 2").unwrap_err().field,
-            "type"
-        );
-        assert_eq!(
-            p(TraceFormat::Disksim, "0 0 36028797018963968 4 1")
-                .unwrap_err()
-                .field,
+            p(TraceFormat::Disksim, "0 0 36028797018963968 4 1").unwrap_err().field,
             "lba"
         );
     }
@@ -557,48 +515,20 @@ mod tests {
         let t = 128_166_385_295_514_663u64 * 100;
         let want = req(t, 9_056_014_336, 2048, Op::Write, 0);
         assert_eq!(
-            p(
-                TraceFormat::Msr,
-                "128166385295514663,hm,0,Write,9056014336,2048,2833"
-            ),
+            p(TraceFormat::Msr, "128166385295514663,hm,0,Write,9056014336,2048,2833"),
             Ok(want)
         );
         assert_eq!(
-            p(
-                TraceFormat::Msr,
-                "0 128166385295514663,hm,0,Write,9056014336,2048,2833"
-            ),
+            p(TraceFormat::Msr, "0 128166385295514663,hm,0,Write,9056014336,2048,2833"),
             Ok(want)
         );
         assert_eq!(
-            p(
-                TraceFormat::Msr,
-                "128166386564253362,hm,3,Read,11926593536,32768,6013"
-            ),
-            Ok(req(
-                128_166_386_564_253_362 * 100,
-                11_926_593_536,
-                32768,
-                Op::Read,
-                3
-            ))
+            p(TraceFormat::Msr, "128166386564253362,hm,3,Read,11926593536,32768,6013"),
+            Ok(req(128_166_386_564_253_362 * 100, 11_926_593_536, 32768, Op::Read, 3))
         );
-        assert_eq!(
-            p(TraceFormat::Msr, "1,hm,0,Erase,0,512,1")
-                .unwrap_err()
-                .field,
-            "Type"
-        );
-        assert_eq!(
-            p(TraceFormat::Msr, "1,hm,0,Read,0").unwrap_err().field,
-            "Size"
-        );
-        assert_eq!(
-            p(TraceFormat::Msr, "1,hm,0,Read,-5,512,1")
-                .unwrap_err()
-                .field,
-            "Offset"
-        );
+        assert_eq!(p(TraceFormat::Msr, "1,hm,0,Erase,0,512,1").unwrap_err().field, "Type");
+        assert_eq!(p(TraceFormat::Msr, "1,hm,0,Read,0").unwrap_err().field, "Size");
+        assert_eq!(p(TraceFormat::Msr, "1,hm,0,Read,-5,512,1").unwrap_err().field, "Offset");
     }
 
     #[test]
@@ -612,40 +542,22 @@ mod tests {
             p(TraceFormat::Spc, "2, 3, 4096, r, 1.000001, x, y"),
             Ok(req(1_000_001_000, 1536, 4096, Op::Read, 2))
         );
-        assert_eq!(
-            p(TraceFormat::Spc, "0,1,4096,X,0.1").unwrap_err().field,
-            "Opcode"
-        );
-        assert_eq!(
-            p(TraceFormat::Spc, "0,1,4096,R").unwrap_err().field,
-            "Timestamp"
-        );
+        assert_eq!(p(TraceFormat::Spc, "0,1,4096,X,0.1").unwrap_err().field, "Opcode");
+        assert_eq!(p(TraceFormat::Spc, "0,1,4096,R").unwrap_err().field, "Timestamp");
     }
 
     #[test]
     fn systor_lines() {
         assert_eq!(
-            p(
-                TraceFormat::Systor,
-                "1487304000.000123,0.000228,W,4,3941027840,4096"
-            ),
-            Ok(req(
-                1_487_304_000_000_123_000,
-                3_941_027_840,
-                4096,
-                Op::Write,
-                4
-            ))
+            p(TraceFormat::Systor, "1487304000.000123,0.000228,W,4,3941027840,4096"),
+            Ok(req(1_487_304_000_000_123_000, 3_941_027_840, 4096, Op::Write, 4))
         );
         // An empty response field is fine: it is not used.
         assert_eq!(
             p(TraceFormat::Systor, "1.5,,R,0,512,512"),
             Ok(req(1_500_000_000, 512, 512, Op::Read, 0))
         );
-        assert_eq!(
-            p(TraceFormat::Systor, "1.5,,R,0,512,0").unwrap_err().field,
-            "Size"
-        );
+        assert_eq!(p(TraceFormat::Systor, "1.5,,R,0,512,0").unwrap_err().field, "Size");
     }
 
     #[test]
@@ -653,67 +565,30 @@ mod tests {
         // lbn 42932745 × 512 = 21,981,565,440 B; time 5633898 s.
         assert_eq!(
             p(TraceFormat::Cloudphysics, "1,5633898,2a,512,42932745"),
-            Ok(req(
-                5_633_898_000_000_000,
-                21_981_565_440,
-                512,
-                Op::Write,
-                0
-            ))
+            Ok(req(5_633_898_000_000_000, 21_981_565_440, 512, Op::Write, 0))
         );
         assert_eq!(
             p(TraceFormat::Cloudphysics, "1,7,28,7680,2"),
             Ok(req(7_000_000_000, 1024, 7680, Op::Read, 0))
         );
-        assert_eq!(
-            p(TraceFormat::Cloudphysics, "1,7,88,512,2").unwrap().op,
-            Op::Read
-        );
-        assert_eq!(
-            p(TraceFormat::Cloudphysics, "1,7,0A,512,2").unwrap().op,
-            Op::Write
-        );
-        assert_eq!(
-            p(TraceFormat::Cloudphysics, "1,7,42,4096,2").unwrap().op,
-            Op::Trim
-        );
-        assert_eq!(
-            p(TraceFormat::Cloudphysics, "1,7,35,512,2")
-                .unwrap_err()
-                .field,
-            "op"
-        );
+        assert_eq!(p(TraceFormat::Cloudphysics, "1,7,88,512,2").unwrap().op, Op::Read);
+        assert_eq!(p(TraceFormat::Cloudphysics, "1,7,0A,512,2").unwrap().op, Op::Write);
+        assert_eq!(p(TraceFormat::Cloudphysics, "1,7,42,4096,2").unwrap().op, Op::Trim);
+        assert_eq!(p(TraceFormat::Cloudphysics, "1,7,35,512,2").unwrap_err().field, "op");
     }
 
     #[test]
     fn alibaba_and_tencent_lines() {
         assert_eq!(
-            p(
-                TraceFormat::Alibaba,
-                "7,R,126703644672,4096,1577808000000123"
-            ),
-            Ok(req(
-                1_577_808_000_000_123_000,
-                126_703_644_672,
-                4096,
-                Op::Read,
-                7
-            ))
+            p(TraceFormat::Alibaba, "7,R,126703644672,4096,1577808000000123"),
+            Ok(req(1_577_808_000_000_123_000, 126_703_644_672, 4096, Op::Read, 7))
         );
         assert_eq!(
             p(TraceFormat::Tencent, "1538323200,2048,16,1,1063"),
-            Ok(req(
-                1_538_323_200_000_000_000,
-                1_048_576,
-                8192,
-                Op::Write,
-                1063
-            ))
+            Ok(req(1_538_323_200_000_000_000, 1_048_576, 8192, Op::Write, 1063))
         );
         assert_eq!(
-            p(TraceFormat::Tencent, "1538323200,2048,16,2,1063")
-                .unwrap_err()
-                .field,
+            p(TraceFormat::Tencent, "1538323200,2048,16,2,1063").unwrap_err().field,
             "IOType"
         );
     }
@@ -734,10 +609,7 @@ mod tests {
             TimeUnit::Ticks100ns,
         ] {
             assert_eq!(u.name().parse::<TimeUnit>().unwrap(), u);
-            assert_eq!(
-                serde_json::to_string(&u).unwrap(),
-                format!("\"{}\"", u.name())
-            );
+            assert_eq!(serde_json::to_string(&u).unwrap(), format!("\"{}\"", u.name()));
         }
     }
 
@@ -748,44 +620,26 @@ mod tests {
             Some(TraceFormat::Disksim)
         );
         assert_eq!(
-            sniff(
-                b"0 128166385295514663,hm,0,Write,9056014336,2048,2833\n",
-                "x.csv"
-            ),
+            sniff(b"0 128166385295514663,hm,0,Write,9056014336,2048,2833\n", "x.csv"),
             Some(TraceFormat::Msr)
         );
         assert_eq!(
             sniff(b"version,time,op,size,lbn\n1,5,28,512,1\n", "x.csv"),
             Some(TraceFormat::Cloudphysics)
         );
-        assert_eq!(
-            sniff(b"1,5,2a,512,1\n", "x.csv"),
-            Some(TraceFormat::Cloudphysics)
-        );
-        assert_eq!(
-            sniff(b"0,20941264,8192,W,0.551706\n", "x"),
-            Some(TraceFormat::Spc)
-        );
+        assert_eq!(sniff(b"1,5,2a,512,1\n", "x.csv"), Some(TraceFormat::Cloudphysics));
+        assert_eq!(sniff(b"0,20941264,8192,W,0.551706\n", "x"), Some(TraceFormat::Spc));
         assert_eq!(
             sniff(b"Timestamp,Response,IOType,LUN,Offset,Size\n", "x"),
             Some(TraceFormat::Systor)
         );
-        assert_eq!(
-            sniff(b"1.5,0.1,R,0,512,512\n", "x"),
-            Some(TraceFormat::Systor)
-        );
+        assert_eq!(sniff(b"1.5,0.1,R,0,512,512\n", "x"), Some(TraceFormat::Systor));
         assert_eq!(
             sniff(b"7,R,126703644672,4096,1577808000000123\n", "x"),
             Some(TraceFormat::Alibaba)
         );
-        assert_eq!(
-            sniff(b"1538323200,2048,16,1,1063\n", "x"),
-            Some(TraceFormat::Tencent)
-        );
-        assert_eq!(
-            sniff(b"# only a comment\n", "t.spc"),
-            Some(TraceFormat::Spc)
-        );
+        assert_eq!(sniff(b"1538323200,2048,16,1,1063\n", "x"), Some(TraceFormat::Tencent));
+        assert_eq!(sniff(b"# only a comment\n", "t.spc"), Some(TraceFormat::Spc));
         assert_eq!(sniff(b"garbage here\nmore garbage\n", "x"), None);
     }
 }

@@ -282,10 +282,7 @@ impl WorkloadConfig {
         check_fraction("random_fraction", self.random_fraction)?;
         if self.sizes.is_empty() {
             if self.size_bytes == 0 {
-                return Err(NandError::config(
-                    key("size_bytes"),
-                    "must be at least 1 byte",
-                ));
+                return Err(NandError::config(key("size_bytes"), "must be at least 1 byte"));
             }
         } else {
             for (i, s) in self.sizes.iter().enumerate() {
@@ -307,10 +304,7 @@ impl WorkloadConfig {
             }
         }
         if self.alignment_bytes == 0 {
-            return Err(NandError::config(
-                key("alignment_bytes"),
-                "must be at least 1 byte",
-            ));
+            return Err(NandError::config(key("alignment_bytes"), "must be at least 1 byte"));
         }
         if !(self.iops.is_finite() && self.iops >= 0.0) {
             return Err(NandError::config(
@@ -332,10 +326,7 @@ impl WorkloadConfig {
                 if !(self.hot_fraction > 0.0 && self.hot_fraction < 1.0) {
                     return Err(NandError::config(
                         key("hot_fraction"),
-                        format!(
-                            "must lie strictly between 0 and 1, got {}",
-                            self.hot_fraction
-                        ),
+                        format!("must lie strictly between 0 and 1, got {}", self.hot_fraction),
                     ));
                 }
                 check_fraction("hot_access", self.hot_access)?;

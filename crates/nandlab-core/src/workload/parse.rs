@@ -35,10 +35,7 @@ pub fn show(s: &[u8]) -> String {
 }
 
 pub(crate) fn err(field: &'static str, msg: impl Into<String>) -> FieldError {
-    FieldError {
-        field,
-        msg: msg.into(),
-    }
+    FieldError { field, msg: msg.into() }
 }
 
 #[inline]
@@ -181,10 +178,7 @@ fn bad_int(s: &[u8], field: &'static str) -> FieldError {
     } else if s.iter().all(u8::is_ascii_digit) {
         err(field, format!("`{}` is too large", show(s)))
     } else {
-        err(
-            field,
-            format!("expected a non-negative integer, got `{}`", show(s)),
-        )
+        err(field, format!("expected a non-negative integer, got `{}`", show(s)))
     }
 }
 
@@ -192,12 +186,7 @@ fn bad_int(s: &[u8], field: &'static str) -> FieldError {
 #[inline]
 pub fn parse_u32(s: &[u8], field: &'static str) -> FieldResult<u32> {
     let v = parse_u64(s, field)?;
-    u32::try_from(v).map_err(|_| {
-        err(
-            field,
-            format!("`{}` is too large (max {})", show(s), u32::MAX),
-        )
-    })
+    u32::try_from(v).map_err(|_| err(field, format!("`{}` is too large (max {})", show(s), u32::MAX)))
 }
 
 /// A size that must be positive.
@@ -205,10 +194,7 @@ pub fn parse_u32(s: &[u8], field: &'static str) -> FieldResult<u32> {
 pub fn parse_size(s: &[u8], field: &'static str) -> FieldResult<u64> {
     let v = parse_u64(s, field)?;
     if v == 0 {
-        return Err(err(
-            field,
-            "size is 0 (a request must have at least one byte)",
-        ));
+        return Err(err(field, "size is 0 (a request must have at least one byte)"));
     }
     Ok(v)
 }
@@ -228,22 +214,16 @@ pub fn parse_time(s: &[u8], unit_ns: u64, field: &'static str) -> FieldResult<u6
     let mut int: u64 = 0;
     let mut digits = 0usize;
     while i < s.len() && s[i].is_ascii_digit() {
-        int = match int
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(u64::from(s[i] - b'0')))
-        {
+        int = match int.checked_mul(10).and_then(|v| v.checked_add(u64::from(s[i] - b'0'))) {
             Some(v) => v,
             None => return Err(err(field, format!("`{}` is too large", show(s)))),
         };
         i += 1;
         digits += 1;
     }
-    let mut ns = int.checked_mul(unit_ns).ok_or_else(|| {
-        err(
-            field,
-            format!("`{}` is too large for a time in ns", show(s)),
-        )
-    })?;
+    let mut ns = int
+        .checked_mul(unit_ns)
+        .ok_or_else(|| err(field, format!("`{}` is too large for a time in ns", show(s))))?;
     if i < s.len() && s[i] == b'.' {
         i += 1;
         let mut frac: u64 = 0;
@@ -257,12 +237,9 @@ pub fn parse_time(s: &[u8], unit_ns: u64, field: &'static str) -> FieldResult<u6
             digits += 1;
         }
         let add = (u128::from(frac) * u128::from(unit_ns) / u128::from(den)) as u64;
-        ns = ns.checked_add(add).ok_or_else(|| {
-            err(
-                field,
-                format!("`{}` is too large for a time in ns", show(s)),
-            )
-        })?;
+        ns = ns
+            .checked_add(add)
+            .ok_or_else(|| err(field, format!("`{}` is too large for a time in ns", show(s))))?;
     }
     if i == s.len() && digits > 0 {
         return Ok(ns);
@@ -281,10 +258,7 @@ fn parse_time_float(s: &[u8], unit_ns: u64, field: &'static str) -> FieldResult<
         .ok_or_else(|| bad_time(s, field))?;
     let ns = v * unit_ns as f64;
     if !ns.is_finite() || ns < 0.0 || ns >= u64::MAX as f64 {
-        return Err(err(
-            field,
-            format!("`{}` is out of range for a time in ns", show(s)),
-        ));
+        return Err(err(field, format!("`{}` is out of range for a time in ns", show(s))));
     }
     Ok(ns as u64)
 }
@@ -296,10 +270,7 @@ fn bad_time(s: &[u8], field: &'static str) -> FieldError {
     } else if s.first() == Some(&b'-') {
         err(field, format!("negative time `{}`", show(s)))
     } else {
-        err(
-            field,
-            format!("expected a non-negative number, got `{}`", show(s)),
-        )
+        err(field, format!("expected a non-negative number, got `{}`", show(s)))
     }
 }
 
@@ -365,10 +336,7 @@ mod tests {
         assert!(parse_u64(b"-5", "f").unwrap_err().msg.contains("negative"));
         assert!(parse_u64(b"5x", "f").is_err());
         assert!(parse_u64(b"", "f").is_err());
-        assert!(parse_size(b"0", "size")
-            .unwrap_err()
-            .msg
-            .contains("size is 0"));
+        assert!(parse_size(b"0", "size").unwrap_err().msg.contains("size is 0"));
         assert_eq!(parse_u32(b"4294967295", "d"), Ok(u32::MAX));
         assert!(parse_u32(b"4294967296", "d").is_err());
     }
@@ -381,19 +349,13 @@ mod tests {
         assert_eq!(parse_time(b"1.5", 1_000_000, "t"), Ok(1_500_000));
         assert_eq!(parse_time(b"3.", 1_000, "t"), Ok(3_000));
         assert_eq!(parse_time(b".25", 1_000, "t"), Ok(250));
-        assert_eq!(
-            parse_time(b"1.5e3", 1_000_000_000, "t"),
-            Ok(1_500_000_000_000)
-        );
+        assert_eq!(parse_time(b"1.5e3", 1_000_000_000, "t"), Ok(1_500_000_000_000));
         // 1487300000.000000123 s (an epoch time) keeps its last nanoseconds.
         assert_eq!(
             parse_time(b"1487300000.000000123", 1_000_000_000, "t"),
             Ok(1_487_300_000_000_000_123)
         );
-        assert!(parse_time(b"-1", 1, "t")
-            .unwrap_err()
-            .msg
-            .contains("negative"));
+        assert!(parse_time(b"-1", 1, "t").unwrap_err().msg.contains("negative"));
         assert!(parse_time(b".", 1, "t").is_err());
         assert!(parse_time(b"1e", 1, "t").is_err());
         assert!(parse_time(b"abc", 1, "t").is_err());

@@ -60,16 +60,10 @@ impl TraceReader<BufReader<File>> {
 
 impl TraceReader<Cursor<Vec<u8>>> {
     /// A reader over bytes in memory (tests, fuzzing); `format` `Auto` detects it.
-    pub fn from_bytes(
-        name: &str,
-        bytes: Vec<u8>,
-        format: TraceFormat,
-        opts: &TraceOptions,
-    ) -> Result<Self> {
+    pub fn from_bytes(name: &str, bytes: Vec<u8>, format: TraceFormat, opts: &TraceOptions) -> Result<Self> {
         let format = match format {
-            TraceFormat::Auto => super::format::sniff(&bytes, name).ok_or_else(|| {
-                NandError::Invalid(format!("{name}: cannot detect the trace format"))
-            })?,
+            TraceFormat::Auto => super::format::sniff(&bytes, name)
+                .ok_or_else(|| NandError::Invalid(format!("{name}: cannot detect the trace format")))?,
             f => f,
         };
         Ok(Self::from_reader(name, Cursor::new(bytes), format, opts))
@@ -179,8 +173,7 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                 }
             }
             let base = *self.base_ns.get_or_insert(raw.time_ns);
-            let Some(arrival_ns) = raw.time_ns.saturating_sub(base).checked_add(self.shift_ns)
-            else {
+            let Some(arrival_ns) = raw.time_ns.saturating_sub(base).checked_add(self.shift_ns) else {
                 self.done = true;
                 return Some(Err(NandError::parse(
                     &self.name,
@@ -310,12 +303,7 @@ mod tests {
     use super::*;
     use crate::host::request::Op;
 
-    fn read(
-        name: &str,
-        text: &str,
-        format: TraceFormat,
-        opts: TraceOptions,
-    ) -> Vec<Result<Request>> {
+    fn read(name: &str, text: &str, format: TraceFormat, opts: TraceOptions) -> Vec<Result<Request>> {
         TraceReader::from_bytes(name, text.as_bytes().to_vec(), format, &opts)
             .unwrap()
             .collect()
@@ -378,36 +366,17 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            vec![
-                r(0, 4096, 512, Op::Write, 1),
-                r(18, 12288, 1024, Op::Read, 1)
-            ]
+            vec![r(0, 4096, 512, Op::Write, 1), r(18, 12288, 1024, Op::Read, 1)]
         );
     }
 
     #[test]
     fn errors_name_file_line_and_field() {
         let cases: &[(TraceFormat, &str, &str)] = &[
-            (
-                TraceFormat::Disksim,
-                "0 0 1 8 1\n# c\n5 0 1 8\n",
-                "field `type`",
-            ),
-            (
-                TraceFormat::Disksim,
-                "0 0 1 8 1\n\n5 0 x 8 1\n",
-                "field `lba`",
-            ),
-            (
-                TraceFormat::Disksim,
-                "0 0 1 8 1\n\n5 0 1 -8 1\n",
-                "negative",
-            ),
-            (
-                TraceFormat::Disksim,
-                "0 0 1 8 1\n\n5 0 1 8 3\n",
-                "field `type`",
-            ),
+            (TraceFormat::Disksim, "0 0 1 8 1\n# c\n5 0 1 8\n", "field `type`"),
+            (TraceFormat::Disksim, "0 0 1 8 1\n\n5 0 x 8 1\n", "field `lba`"),
+            (TraceFormat::Disksim, "0 0 1 8 1\n\n5 0 1 -8 1\n", "negative"),
+            (TraceFormat::Disksim, "0 0 1 8 1\n\n5 0 1 8 3\n", "field `type`"),
             (
                 TraceFormat::Msr,
                 "1,h,0,Read,0,512,1\n\n2,h,0,Flush,0,512,1\n",
@@ -418,11 +387,7 @@ mod tests {
                 "1,h,0,Read,0,512,1\n\n2,h,0,Read,0,-512,1\n",
                 "field `Size`",
             ),
-            (
-                TraceFormat::Spc,
-                "0,1,512,R,0.5\n\n0,1,0,R,0.6\n",
-                "field `Size`",
-            ),
+            (TraceFormat::Spc, "0,1,512,R,0.5\n\n0,1,0,R,0.6\n", "field `Size`"),
             (
                 TraceFormat::Spc,
                 "0,1,512,R,0.5\n\n0,1,512,R,abc\n",
@@ -433,31 +398,19 @@ mod tests {
                 "1.0,0,R,0,0,512\n\n1.1,0,Q,0,0,512\n",
                 "field `IOType`",
             ),
-            (
-                TraceFormat::Systor,
-                "1.0,0,R,0,0,512\n\n1.1,0,R,0\n",
-                "field `Offset`",
-            ),
+            (TraceFormat::Systor, "1.0,0,R,0,0,512\n\n1.1,0,R,0\n", "field `Offset`"),
             (
                 TraceFormat::Cloudphysics,
                 "1,1,28,512,0\n\n1,2,ff,512,0\n",
                 "field `op`",
             ),
-            (
-                TraceFormat::Cloudphysics,
-                "1,1,28,512,0\n\n1,2,28,512\n",
-                "field `lbn`",
-            ),
+            (TraceFormat::Cloudphysics, "1,1,28,512,0\n\n1,2,28,512\n", "field `lbn`"),
             (
                 TraceFormat::Alibaba,
                 "0,R,0,512,1\n\n0,R,0,512,-1\n",
                 "field `timestamp`",
             ),
-            (
-                TraceFormat::Tencent,
-                "1,0,1,0,0\n\n2,0,1,5,0\n",
-                "field `IOType`",
-            ),
+            (TraceFormat::Tencent, "1,0,1,0,0\n\n2,0,1,5,0\n", "field `IOType`"),
         ];
         for (fmt, text, want) in cases {
             let got = read("bad-trace.txt", text, *fmt, TraceOptions::default());
@@ -472,12 +425,7 @@ mod tests {
 
     #[test]
     fn only_the_first_content_line_may_be_a_header() {
-        let got = read(
-            "t",
-            "a b c\nd e f\n",
-            TraceFormat::Disksim,
-            TraceOptions::default(),
-        );
+        let got = read("t", "a b c\nd e f\n", TraceFormat::Disksim, TraceOptions::default());
         assert_eq!(got.len(), 1);
         assert!(got[0]
             .as_ref()

@@ -192,11 +192,7 @@ impl TraceStats {
             .filter(|&k| self.hist[k] > 0)
             .map(|k| SizeBucket {
                 min_bytes: 1u64 << k,
-                max_bytes: if k == 63 {
-                    u64::MAX
-                } else {
-                    (1u64 << (k + 1)) - 1
-                },
+                max_bytes: if k == 63 { u64::MAX } else { (1u64 << (k + 1)) - 1 },
                 count: self.hist[k],
             })
             .collect();
@@ -233,11 +229,7 @@ impl TraceStats {
 
 /// Reads the whole trace at `path` and summarises it. `format` `Auto` detects the format;
 /// `time_unit` overrides the format's time unit.
-pub fn trace_info(
-    path: &str,
-    format: TraceFormat,
-    time_unit: Option<TimeUnit>,
-) -> Result<TraceInfo> {
+pub fn trace_info(path: &str, format: TraceFormat, time_unit: Option<TimeUnit>) -> Result<TraceInfo> {
     let format = resolve_format(path, format)?;
     let opts = TraceOptions {
         time_unit,
@@ -273,7 +265,7 @@ mod tests {
             r(10, 4096, 8192, Op::Write, 1),            // pages 1, 2
             r(5, 1000, 512, Op::Read, 0),               // page 0 again; goes back in time
             r(40, 8192, 100, Op::Trim, 3),              // page 2 again
-            r(30, 1 << 30, 8 << 20, Op::Read, 0), // 2048 pages from page 262144 (interval path)
+            r(30, 1 << 30, 8 << 20, Op::Read, 0),       // 2048 pages from page 262144 (interval path)
             r(31, (1 << 30) + 4096, 512, Op::Write, 0), // inside the big one
         ];
         let mut s = TraceStats::new();
@@ -295,15 +287,8 @@ mod tests {
         assert_eq!(i.mean_interarrival_ns, 6.2);
         assert_eq!(i.streams, 3);
         assert_eq!(i.backwards_arrivals, 2); // 10 → 5 and 40 → 30
-        let hist: Vec<(u64, u64)> = i
-            .size_histogram
-            .iter()
-            .map(|b| (b.min_bytes, b.count))
-            .collect();
-        assert_eq!(
-            hist,
-            vec![(64, 1), (512, 2), (4096, 1), (8192, 1), (8 << 20, 1)]
-        );
+        let hist: Vec<(u64, u64)> = i.size_histogram.iter().map(|b| (b.min_bytes, b.count)).collect();
+        assert_eq!(hist, vec![(64, 1), (512, 2), (4096, 1), (8192, 1), (8 << 20, 1)]);
         assert_eq!(i.size_histogram[0].max_bytes, 127);
     }
 
@@ -313,8 +298,6 @@ mod tests {
         assert_eq!(i.requests, 0);
         assert_eq!(i.read_ratio, 0.0);
         assert_eq!(i.mean_interarrival_ns, 0.0);
-        assert!(serde_json::to_string(&i)
-            .unwrap()
-            .contains("\"format\":\"msr\""));
+        assert!(serde_json::to_string(&i).unwrap().contains("\"format\":\"msr\""));
     }
 }

@@ -62,8 +62,7 @@ impl Synthetic {
         let addr = match cfg.address {
             AddressDistribution::Uniform => Addr::Uniform,
             AddressDistribution::Zipf => Addr::Zipf(
-                Zipf::new(units as f64, cfg.zipf_theta)
-                    .map_err(|e| NandError::config("workload.zipf_theta", e))?,
+                Zipf::new(units as f64, cfg.zipf_theta).map_err(|e| NandError::config("workload.zipf_theta", e))?,
             ),
             AddressDistribution::Hotcold => Addr::HotCold {
                 hot_units: ((cfg.hot_fraction * units as f64).round() as u64).clamp(1, units),
@@ -111,10 +110,7 @@ impl Synthetic {
                 let x: f64 = z.sample(&mut self.rng);
                 (x as u64).saturating_sub(1).min(self.units - 1)
             }
-            &Addr::HotCold {
-                hot_units,
-                hot_access,
-            } => {
+            &Addr::HotCold { hot_units, hot_access } => {
                 let hot = self.rng.random::<f64>() < hot_access;
                 let cold = self.units - hot_units;
                 if hot || cold == 0 {
@@ -158,8 +154,7 @@ impl Iterator for Synthetic {
             Sizes::Fixed(s) => *s,
             Sizes::Weighted(w, sizes) => sizes[w.sample(&mut self.rng)],
         };
-        let random = self.random_p >= 1.0
-            || (self.random_p > 0.0 && self.rng.random::<f64>() < self.random_p);
+        let random = self.random_p >= 1.0 || (self.random_p > 0.0 && self.rng.random::<f64>() < self.random_p);
         let offset_bytes = if random {
             self.random_unit() * self.alignment
         } else if self.cursor + size_bytes <= self.footprint {
@@ -193,10 +188,7 @@ mod tests {
     }
 
     fn gen(cfg: &WorkloadConfig, seed: u64) -> Vec<Request> {
-        Synthetic::new(cfg, &ctx(seed))
-            .unwrap()
-            .map(|r| r.unwrap())
-            .collect()
+        Synthetic::new(cfg, &ctx(seed)).unwrap().map(|r| r.unwrap()).collect()
     }
 
     /// `k` standard deviations of a binomial count: |count − n·p| ≤ k·sqrt(n·p·(1−p)).
@@ -294,9 +286,7 @@ mod tests {
         let reqs = gen(&cfg, 4);
         let big = reqs.iter().filter(|r| r.size_bytes == 65536).count() as u64;
         assert!(within_binomial(big, 50_000, 0.25, 5.0), "{big}");
-        assert!(reqs
-            .iter()
-            .all(|r| r.size_bytes == 4096 || r.size_bytes == 65536));
+        assert!(reqs.iter().all(|r| r.size_bytes == 4096 || r.size_bytes == 65536));
         for r in &reqs {
             assert!(r.offset_bytes + r.size_bytes <= 8 * MIB, "{r:?}");
             assert_eq!(r.offset_bytes % 4096, 0);
@@ -379,10 +369,7 @@ mod tests {
     #[test]
     fn bad_values_name_the_key() {
         let bad = |cfg: WorkloadConfig, key: &str| {
-            let e = Synthetic::new(&cfg, &ctx(0))
-                .err()
-                .expect("should fail")
-                .to_string();
+            let e = Synthetic::new(&cfg, &ctx(0)).err().expect("should fail").to_string();
             assert!(e.contains(&format!("`workload.{key}`")), "{key}: {e}");
         };
         bad(

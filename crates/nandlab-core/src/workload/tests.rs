@@ -158,10 +158,7 @@ fn every_excerpt_loads_completely() {
         assert_eq!(info.duration_ns, e.duration_ns, "{}", e.file);
         assert_eq!(info.streams, e.streams, "{}", e.file);
         assert_eq!(info.backwards_arrivals, 0);
-        assert_eq!(
-            info.size_histogram.iter().map(|b| b.count).sum::<u64>(),
-            e.requests
-        );
+        assert_eq!(info.size_histogram.iter().map(|b| b.count).sum::<u64>(), e.requests);
         // The same file through the config path.
         let cfg = WorkloadConfig {
             kind: WorkloadKind::Trace,
@@ -184,12 +181,7 @@ fn every_excerpt_loads_completely() {
 fn excerpt_details_match_the_raw_lines() {
     let Some(dir) = traces_dir() else { return };
     // SOURCES.md: DTRS spans 30,000 s and has max LBA 321,307,312; its mean request is 55 KB.
-    let info = trace_info(
-        &trace(&dir, "msprod_DTRS100M.trace"),
-        TraceFormat::Disksim,
-        None,
-    )
-    .unwrap();
+    let info = trace_info(&trace(&dir, "msprod_DTRS100M.trace"), TraceFormat::Disksim, None).unwrap();
     assert!((info.duration_ns as f64 / 1e9 - 30_000.0).abs() < 1.0);
     assert!((info.mean_size_bytes / 1000.0 - 56.6).abs() < 0.1); // 7,197,860,864 B / 127,043
                                                                  // DTRS first lines: `0 0 280605840 2 1`, `97900000 0 287641400 128 1`.
@@ -323,15 +315,11 @@ fn conversion_round_trips() {
     let out = scratch("convert");
     for e in &EXPECT {
         let src = trace(&dir, e.file);
-        let orig: Vec<Request> =
-            TraceReader::open(&src, TraceFormat::Auto, &TraceOptions::default())
-                .unwrap()
-                .map(|r| r.unwrap())
-                .collect();
-        for (dst_format, name) in [
-            (TraceFormat::Msr, "out.csv"),
-            (TraceFormat::Disksim, "out.trace"),
-        ] {
+        let orig: Vec<Request> = TraceReader::open(&src, TraceFormat::Auto, &TraceOptions::default())
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        for (dst_format, name) in [(TraceFormat::Msr, "out.csv"), (TraceFormat::Disksim, "out.trace")] {
             let dst = out.join(name);
             let dst = dst.to_str().unwrap();
             // `auto` picks the output format from the extension.
@@ -339,19 +327,13 @@ fn conversion_round_trips() {
             assert_eq!(rep.dst_format, dst_format);
             assert_eq!((rep.written, rep.skipped_trims), (e.requests, 0));
             assert_eq!(detect_format(dst).unwrap(), dst_format);
-            let back: Vec<Request> =
-                TraceReader::open(dst, TraceFormat::Auto, &TraceOptions::default())
-                    .unwrap()
-                    .map(|r| r.unwrap())
-                    .collect();
+            let back: Vec<Request> = TraceReader::open(dst, TraceFormat::Auto, &TraceOptions::default())
+                .unwrap()
+                .map(|r| r.unwrap())
+                .collect();
             assert_eq!(back.len(), orig.len());
             for (i, (a, b)) in orig.iter().zip(&back).enumerate() {
-                assert_eq!(
-                    through(dst_format, a),
-                    *b,
-                    "{} → {dst_format}, request {i}",
-                    e.file
-                );
+                assert_eq!(through(dst_format, a), *b, "{} → {dst_format}, request {i}", e.file);
             }
         }
     }
@@ -361,13 +343,7 @@ fn conversion_round_trips() {
     let mid = out.join("dtrs.csv");
     let back = out.join("dtrs.trace");
     assert_eq!(
-        convert(
-            &src,
-            TraceFormat::Disksim,
-            mid.to_str().unwrap(),
-            TraceFormat::Msr
-        )
-        .unwrap(),
+        convert(&src, TraceFormat::Disksim, mid.to_str().unwrap(), TraceFormat::Msr).unwrap(),
         127_043
     );
     assert_eq!(
@@ -405,12 +381,7 @@ fn conversion_is_atomic_and_drops_trims() {
     )
     .unwrap();
     assert_eq!(
-        (
-            rep.src_format,
-            rep.dst_format,
-            rep.written,
-            rep.skipped_trims
-        ),
+        (rep.src_format, rep.dst_format, rep.written, rep.skipped_trims),
         (TraceFormat::Cloudphysics, TraceFormat::Disksim, 2, 1)
     );
     // 4096 B at lbn 8 → 8 sectors; 512 B at lbn 1 → 1 sector; 1 s and 2 s after the first.
@@ -419,11 +390,7 @@ fn conversion_is_atomic_and_drops_trims() {
         "0 0 8 8 1\n2000000000 0 1 1 0\n"
     );
     // A bad line: an error naming the line, the old output untouched, no temp file left.
-    std::fs::write(
-        &src,
-        "version,time,op,size,lbn\n1,5,28,4096,8\n1,6,2a,-1,8\n",
-    )
-    .unwrap();
+    std::fs::write(&src, "version,time,op,size,lbn\n1,5,28,4096,8\n1,6,2a,-1,8\n").unwrap();
     let e = convert(
         src.to_str().unwrap(),
         TraceFormat::Auto,
@@ -521,21 +488,14 @@ fn malformed_lines_in_every_format() {
     for (format, good, bads) in cases {
         for (bad, field) in bads {
             let text = format!("{good}\n\n{bad}\n{good}\n");
-            let got: Vec<Result<Request>> = TraceReader::from_bytes(
-                "my-trace.txt",
-                text.into_bytes(),
-                *format,
-                &TraceOptions::default(),
-            )
-            .unwrap()
-            .collect();
+            let got: Vec<Result<Request>> =
+                TraceReader::from_bytes("my-trace.txt", text.into_bytes(), *format, &TraceOptions::default())
+                    .unwrap()
+                    .collect();
             assert_eq!(got.len(), 2, "{format}: {bad}");
             let e = got[1].as_ref().unwrap_err().to_string();
             assert!(e.starts_with("my-trace.txt:3: "), "{format}: {e}");
-            assert!(
-                e.contains(&format!("field `{field}`")),
-                "{format}: {bad}: {e}"
-            );
+            assert!(e.contains(&format!("field `{field}`")), "{format}: {bad}: {e}");
         }
     }
 }
@@ -565,11 +525,7 @@ fn open_reports_missing_files_and_keys() {
         repeat: 0,
         ..Default::default()
     };
-    assert!(open(&cfg, &ctx)
-        .err()
-        .unwrap()
-        .to_string()
-        .contains("workload.repeat"));
+    assert!(open(&cfg, &ctx).err().unwrap().to_string().contains("workload.repeat"));
     // An unrecognisable file asks for an explicit format.
     let out = scratch("undetectable");
     let p = out.join("t.bin");
@@ -596,10 +552,7 @@ fn config_from_toml_with_defaults_and_unknown_keys() {
     assert_eq!(cfg.kind, WorkloadKind::Trace);
     assert_eq!(cfg.format, TraceFormat::Msr);
     assert_eq!(cfg.time_unit, Some(TimeUnit::Ticks100ns));
-    assert_eq!(
-        (cfg.max_requests, cfg.repeat, cfg.stream),
-        (Some(1000), 10, Some(2))
-    );
+    assert_eq!((cfg.max_requests, cfg.repeat, cfg.stream), (Some(1000), 10, Some(2)));
     assert_eq!(cfg.read_fraction, 0.7);
     let cfg: WorkloadConfig = toml::from_str(
         r#"
@@ -659,9 +612,7 @@ fn default_config_opens_a_demo() {
         .map(|r| r.unwrap())
         .collect();
     assert_eq!(reqs.len(), 10_000);
-    assert!(reqs
-        .iter()
-        .all(|r| r.offset_bytes + r.size_bytes <= 64 << 20));
+    assert!(reqs.iter().all(|r| r.offset_bytes + r.size_bytes <= 64 << 20));
 }
 
 fn arb_request() -> impl Strategy<Value = Request> {
@@ -672,15 +623,13 @@ fn arb_request() -> impl Strategy<Value = Request> {
         prop_oneof![Just(Op::Read), Just(Op::Write)],
         0u32..100,
     )
-        .prop_map(
-            |(arrival_ns, offset_bytes, size_bytes, op, stream)| Request {
-                arrival_ns,
-                offset_bytes,
-                size_bytes,
-                op,
-                stream,
-            },
-        )
+        .prop_map(|(arrival_ns, offset_bytes, size_bytes, op, stream)| Request {
+            arrival_ns,
+            offset_bytes,
+            size_bytes,
+            op,
+            stream,
+        })
 }
 
 proptest! {
@@ -778,12 +727,7 @@ fn parse_throughput() {
         n as f64 / s / 1e6
     );
     let t = std::time::Instant::now();
-    let info = trace_info(
-        &trace(&dir, "msprod_DTRS100M.trace"),
-        TraceFormat::Auto,
-        None,
-    )
-    .unwrap();
+    let info = trace_info(&trace(&dir, "msprod_DTRS100M.trace"), TraceFormat::Auto, None).unwrap();
     println!(
         "trace_info on msprod_DTRS100M.trace: {:.3} s ({} requests)",
         t.elapsed().as_secs_f64(),

@@ -5,10 +5,12 @@
 //! - `Arrival`: the next request of the stream arrives (open-loop replay);
 //! - `SenseDone`: a page read finished sensing; its data goes on the bus, then to a decoder;
 //! - `ProgramStart`: a page write's data reached the die; the program is reserved;
+//! - `Retry`: a failed decode ended; the next attempt of the read plan senses again;
 //! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
 use crate::config::SimConfig;
+use crate::ecc::ReadPlan;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
@@ -18,9 +20,13 @@ use crate::host::scheduler::{self, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, RequestRecords};
 use crate::workload::{self, RequestStream, WorkloadContext};
-use serde_json::{json, Value};
+use read_path::{PageState, ReadPath};
+use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Instant;
+
+mod read_path;
+mod summary;
 
 /// How often (in dispatched requests) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -32,7 +38,25 @@ enum Event {
     Arrival,
     SenseDone { req: u32, ppa: Ppa },
     ProgramStart { req: u32, ppa: Ppa },
+    Retry { req: u32, slot: u32 },
     RequestDone(u32),
+}
+
+/// A read whose plan needs another sensing after a decode ends.
+#[derive(Debug, Clone)]
+struct Retry {
+    ppa: Ppa,
+    plan: ReadPlan,
+    next: usize,
+    ends: AttemptEnds,
+}
+
+/// When the latest attempt's sensing, transfer and decode end.
+#[derive(Debug, Clone, Copy, Default)]
+struct AttemptEnds {
+    sense: u64,
+    xfer: u64,
+    decode: u64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +79,8 @@ pub struct SimOutput {
 struct Counters {
     requests: [u64; 3],
     page_reads: u64,
+    gc_page_reads: u64,
+    soft_senses: u64,
     page_programs: u64,
     erases: u64,
     first_arrival_ns: Option<u64>,
@@ -77,6 +103,9 @@ pub struct Simulator {
     pending: Option<Request>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
+    read_path: ReadPath,
+    retries: Slab<Retry>,
+    decode_page_ns: u64,
     latency: [LatencyStats; 3],
     records: Option<RequestRecords>,
     counters: Counters,
@@ -106,7 +135,13 @@ impl Simulator {
             cfg.device.multi_plane,
         );
         let records = cfg.output.record_requests.then(RequestRecords::default);
+        let chips = cfg.device.channels * cfg.device.chips_per_channel;
+        let read_path = ReadPath::new(&cfg, chips, None)?;
+        let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_per_page);
         Ok(Simulator {
+            read_path,
+            retries: Slab::default(),
+            decode_page_ns,
             page_bytes: u64::from(cfg.device.page_size_bytes),
             cfg,
             geo,
@@ -189,6 +224,11 @@ impl Simulator {
                 }
                 Event::SenseDone { req, ppa } => self.sense_done(now, req, ppa),
                 Event::ProgramStart { req, ppa } => self.program_start(now, req, ppa),
+                Event::Retry { req, slot } => {
+                    let r = self.retries[slot].clone();
+                    self.retries.remove(slot);
+                    self.run_attempts(now, req, r.ppa, r.plan, r.next, r.ends);
+                }
                 Event::RequestDone(r) => {
                     self.reqs.remove(r);
                     self.inflight -= 1;
@@ -321,16 +361,89 @@ impl Simulator {
     }
 
     fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa) {
-        let channel = self.geo.loc_of_block(ppa.block).channel;
-        let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
-        let dec = self.backend.decode(channel, xfer.end, self.timing.decode_ns);
-        self.finish_page(req, dec.end);
+        if !self.read_path.enabled {
+            let channel = self.geo.loc_of_block(ppa.block).channel;
+            let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
+            let dec = self.backend.decode(channel, xfer.end, self.decode_page_ns);
+            self.finish_page(req, dec.end);
+            return;
+        }
+        let loc = self.geo.loc_of_block(ppa.block);
+        let page = PageState {
+            meta: self.ftl.page_meta(ppa).expect("a mapped page has metadata"),
+            pe_cycles: self.ftl.blocks[ppa.block as usize].pe,
+            reads_since_erase: self.ftl.reads_since_erase(ppa.block),
+            page_type: self.geo.page_map.page_type(ppa.page),
+            chip: loc.die / self.geo.cfg.dies_per_chip,
+            block: ppa.block,
+        };
+        let plan = self.read_path.judge(&page, now);
+        let ends = AttemptEnds {
+            sense: now,
+            xfer: 0,
+            decode: 0,
+        };
+        self.run_attempts(now, req, ppa, plan, 0, ends);
+    }
+
+    /// Charges attempts `from..` of a read plan: sensing on the die (the first attempt's
+    /// hard sensing is already done), the transfer on the channel, the decode. An attempt
+    /// that waits for the previous decode is resumed by a `Retry` event at that time; a
+    /// look-ahead attempt senses right after the previous sensing when the die is idle.
+    fn run_attempts(&mut self, now: u64, req: u32, ppa: Ppa, plan: ReadPlan, from: usize, mut ends: AttemptEnds) {
+        let loc = self.geo.loc_of_block(ppa.block);
+        let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
+        let decode_ns = self.timing.decode_ns;
+        for i in from..plan.attempts.len() {
+            let a = plan.attempts[i];
+            if i > 0 {
+                let ahead = a.look_ahead && self.backend.die_idle_at(loc.die, ends.sense);
+                if !ahead && ends.decode > now {
+                    let slot = self.retries.insert(Retry {
+                        ppa,
+                        plan,
+                        next: i,
+                        ends,
+                    });
+                    self.events.push(ends.decode, Event::Retry { req, slot });
+                    return;
+                }
+                let ready = if ahead { ends.sense } else { ends.decode };
+                let dur =
+                    if a.hard_sense { t_r } else { 0 } + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns;
+                ends.sense = self
+                    .backend
+                    .array(loc.die, loc.plane_in_die, ArrayOp::Read, ready, dur)
+                    .end;
+                self.counters.soft_senses += 1;
+            }
+            let xfer = self.backend.channel(
+                loc.channel,
+                ends.sense.max(ends.xfer),
+                self.timing.transfer_ns(a.xfer_bytes),
+            );
+            ends.xfer = xfer.end;
+            let dec_ns = decode_ns * u64::from(a.codewords_decoded);
+            ends.decode = self.backend.decode(loc.channel, ends.xfer.max(ends.decode), dec_ns).end;
+        }
+        // A look-ahead sensing cancelled by a successful decode held the die until then.
+        if plan.cancelled_look_ahead_levels > 0 && self.backend.die_idle_at(loc.die, ends.sense) {
+            let full = u64::from(plan.cancelled_look_ahead_levels) * self.timing.extra_sense_ns;
+            let held = full.min(ends.decode.saturating_sub(ends.sense));
+            if held > 0 {
+                self.backend
+                    .array(loc.die, loc.plane_in_die, ArrayOp::Read, ends.sense, held);
+            }
+        }
+        self.finish_page(req, ends.decode);
     }
 
     fn program_start(&mut self, now: u64, req: u32, ppa: Ppa) {
         let loc = self.geo.loc_of_block(ppa.block);
         let t_prog = self.timing.program(self.geo.page_map.page_type(ppa.page));
-        let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Program, now, t_prog);
+        let s = self
+            .backend
+            .array(loc.die, loc.plane_in_die, ArrayOp::Program, now, t_prog);
         self.counters.page_programs += 1;
         self.finish_page(req, s.end);
     }
@@ -357,55 +470,6 @@ impl Simulator {
             self.reqs.remove(slot);
             self.inflight -= 1;
         }
-    }
-
-    fn summary(&self, wall_s: f64) -> Value {
-        let first = self.counters.first_arrival_ns.unwrap_or(0);
-        let span = self.counters.last_end_ns.saturating_sub(first).max(1);
-        let mut all = LatencyStats::default();
-        for s in &self.latency {
-            all.merge(s);
-        }
-        let f = &self.ftl.stats;
-        let host_programs = f.host_programs.max(1);
-        let (die_busy, chan_busy) = self.backend.busy_ns();
-        let total: u64 = self.counters.requests.iter().sum();
-        json!({
-            "version": crate::VERSION,
-            "seed": self.cfg.seed,
-            "config": self.cfg.to_json(),
-            "requests": {
-                "count": total,
-                "reads": self.counters.requests[0],
-                "writes": self.counters.requests[1],
-                "trims": self.counters.requests[2],
-            },
-            "read": self.latency[0].summary(span),
-            "write": self.latency[1].summary(span),
-            "all": all.summary(span),
-            "flash": {
-                "page_reads": self.counters.page_reads,
-                "page_programs": self.counters.page_programs,
-                "erases": self.counters.erases,
-                "host_page_programs": f.host_programs,
-                "gc_page_moves": f.gc_page_moves,
-                "gc_erases": f.gc_erases,
-                "wl_page_moves": f.wl_page_moves,
-                "wl_erases": f.wl_erases,
-                "unmapped_reads": f.unmapped_reads,
-                "trimmed_pages": f.trimmed_pages,
-                "write_amplification": (f.host_programs + f.gc_page_moves + f.wl_page_moves) as f64 / host_programs as f64,
-                "die_utilization": die_busy as f64 / (span as f64 * f64::from(self.geo.dies)),
-                "channel_utilization": chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
-            },
-            "sim": {
-                "simulated_ns": span,
-                "events": self.counters.events,
-                "mapping_entries": self.ftl.mapping.entries(),
-                "wall_s": wall_s,
-                "requests_per_s": total as f64 / wall_s.max(1e-9),
-            },
-        })
     }
 }
 

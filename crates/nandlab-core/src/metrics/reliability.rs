@@ -1,0 +1,192 @@
+//! Read-path reliability statistics: page RBER distribution, decoding levels, retries,
+//! uncorrectable pages and energy by component.
+
+use crate::ecc::{ReadEnergy, ReadOutcome, ReadPlan};
+use serde_json::{json, Value};
+
+/// Log-spaced RBER histogram bins: 10 per decade from 1e-8 to 1.
+const RBER_DECADES: i32 = 8;
+const BINS_PER_DECADE: f64 = 10.0;
+const RBER_BINS: usize = (RBER_DECADES as usize) * 10 + 2;
+
+/// Accumulated statistics of judged page reads.
+#[derive(Debug, Clone)]
+pub struct ReliabilityStats {
+    /// Page reads judged by the error model and ECC.
+    pub reads: u64,
+    /// Reads decoded at each level (index = level; 0 = hard decision).
+    pub decoded_at_level: Vec<u64>,
+    /// Reads no level could decode.
+    pub uncorrectable: u64,
+    /// Sum of the model's uncorrectable probabilities (expected uncorrectable pages).
+    pub expected_uncorrectable: f64,
+    /// Attempts beyond the first.
+    pub retries: u64,
+    /// Raw bit errors drawn.
+    pub raw_bit_errors: u64,
+    rber_sum: f64,
+    rber_max: f64,
+    rber_bins: [u64; RBER_BINS],
+    /// Energy of the judged reads.
+    pub energy: ReadEnergy,
+}
+
+impl Default for ReliabilityStats {
+    fn default() -> Self {
+        ReliabilityStats {
+            reads: 0,
+            decoded_at_level: Vec::new(),
+            uncorrectable: 0,
+            expected_uncorrectable: 0.0,
+            retries: 0,
+            raw_bit_errors: 0,
+            rber_sum: 0.0,
+            rber_max: 0.0,
+            rber_bins: [0; RBER_BINS],
+            energy: ReadEnergy::default(),
+        }
+    }
+}
+
+fn rber_bin(rber: f64) -> usize {
+    if rber <= 0.0 {
+        return 0;
+    }
+    let x = (rber.log10() + f64::from(RBER_DECADES)) * BINS_PER_DECADE;
+    (x.floor().max(-1.0) as i64 + 1).clamp(0, RBER_BINS as i64 - 1) as usize
+}
+
+/// Lower edge of bin `i` (bin 0 holds RBER 0 and anything below 1e-8).
+fn bin_lower(i: usize) -> f64 {
+    if i == 0 {
+        0.0
+    } else {
+        10f64.powf((i as f64 - 1.0) / BINS_PER_DECADE - f64::from(RBER_DECADES))
+    }
+}
+
+impl ReliabilityStats {
+    /// Records a page read at `rber` that was decoded at `level` after `attempts`
+    /// attempts (`None`: uncorrectable).
+    pub fn record(&mut self, rber: f64, plan_level: Option<u8>, attempts: usize, raw_errors: u64, p_unc: f64) {
+        self.reads += 1;
+        self.rber_sum += rber;
+        self.rber_max = self.rber_max.max(rber);
+        self.rber_bins[rber_bin(rber)] += 1;
+        self.retries += attempts.saturating_sub(1) as u64;
+        self.raw_bit_errors += raw_errors;
+        self.expected_uncorrectable += p_unc;
+        match plan_level {
+            Some(l) => {
+                let l = l as usize;
+                if self.decoded_at_level.len() <= l {
+                    self.decoded_at_level.resize(l + 1, 0);
+                }
+                self.decoded_at_level[l] += 1;
+            }
+            None => self.uncorrectable += 1,
+        }
+    }
+
+    /// Records a whole plan (its outcome, attempts and energy).
+    pub fn record_plan(&mut self, rber: f64, plan: &ReadPlan, energy: ReadEnergy) {
+        let level = match plan.outcome {
+            ReadOutcome::Decoded { level } => Some(level),
+            ReadOutcome::Uncorrectable => None,
+        };
+        self.record(
+            rber,
+            level,
+            plan.attempts.len(),
+            plan.raw_bit_errors,
+            plan.uncorrectable_prob,
+        );
+        self.add_energy(energy);
+    }
+
+    /// Adds read energy.
+    pub fn add_energy(&mut self, e: ReadEnergy) {
+        self.energy.sense_uj += e.sense_uj;
+        self.energy.transfer_uj += e.transfer_uj;
+        self.energy.decode_uj += e.decode_uj;
+    }
+
+    /// RBER at quantile `q` (lower edge of the bin that holds it).
+    pub fn rber_quantile(&self, q: f64) -> f64 {
+        let target = (q * self.reads as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (i, &c) in self.rber_bins.iter().enumerate() {
+            seen += c;
+            if seen >= target {
+                return bin_lower(i);
+            }
+        }
+        self.rber_max
+    }
+
+    /// Mean decoding level of the reads that decoded.
+    pub fn mean_level(&self) -> f64 {
+        let n: u64 = self.decoded_at_level.iter().sum();
+        if n == 0 {
+            return 0.0;
+        }
+        let s: u64 = self
+            .decoded_at_level
+            .iter()
+            .enumerate()
+            .map(|(l, &c)| l as u64 * c)
+            .sum();
+        s as f64 / n as f64
+    }
+
+    /// Summary as JSON.
+    pub fn summary(&self) -> Value {
+        let n = self.reads.max(1) as f64;
+        let bins: Vec<Value> = self
+            .rber_bins
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| json!({"rber_from": bin_lower(i), "reads": c}))
+            .collect();
+        json!({
+            "page_reads": self.reads,
+            "rber_mean": self.rber_sum / n,
+            "rber_p50": self.rber_quantile(0.5),
+            "rber_p99": self.rber_quantile(0.99),
+            "rber_max": self.rber_max,
+            "rber_histogram": bins,
+            "decoded_at_level": self.decoded_at_level,
+            "mean_decoding_level": self.mean_level(),
+            "mean_attempts": 1.0 + self.retries as f64 / n,
+            "retries": self.retries,
+            "uncorrectable_pages": self.uncorrectable,
+            "expected_uncorrectable_pages": self.expected_uncorrectable,
+            "raw_bit_errors": self.raw_bit_errors,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_bins_and_quantiles() {
+        let mut s = ReliabilityStats::default();
+        s.record(4e-3, Some(0), 1, 10, 0.0);
+        s.record(4e-3, Some(2), 3, 10, 0.0);
+        s.record(1.2e-2, None, 7, 50, 1.0);
+        assert_eq!(s.decoded_at_level, vec![1, 0, 1]);
+        assert_eq!(s.uncorrectable, 1);
+        assert_eq!(s.retries, 2 + 6);
+        assert!((s.mean_level() - 1.0).abs() < 1e-12);
+        // 4e-3 = 10^-2.398 lies in the bin [10^-2.4, 10^-2.3).
+        let p50 = s.rber_quantile(0.5);
+        assert!((p50 - 10f64.powf(-2.4)).abs() < 1e-12, "{p50}");
+        assert_eq!(rber_bin(0.0), 0);
+        assert_eq!(rber_bin(1e-9), 0);
+        // 0.5 = 10^-0.301 lies in [10^-0.4, 10^-0.3): 1 + (8 - 0.4) * 10 = 77.
+        assert_eq!(rber_bin(0.5), 77);
+    }
+}

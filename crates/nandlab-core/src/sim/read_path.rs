@@ -1,0 +1,111 @@
+//! The reliability side of a page read: what the page stores, its RBER under the error
+//! model, and the ECC read plan (levels, retries, energy). The simulator charges the plan's
+//! sensing, transfers and decodes to the back end.
+
+use crate::config::SimConfig;
+use crate::content::ContentSource;
+use crate::ecc::{EnergyParams, ReadPlan, ReadPlanner, Scheme};
+use crate::engine::rng::{component, stream_rng};
+use crate::engine::SimRng;
+use crate::error::Result;
+use crate::flash::block::PageMeta;
+use crate::metrics::ReliabilityStats;
+use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
+use std::path::Path;
+
+/// What a read of one page needs from the flash state.
+#[derive(Debug, Clone, Copy)]
+pub struct PageState {
+    /// The page's OOB view (owner, content tag, program time).
+    pub meta: PageMeta,
+    /// P/E cycles of its block.
+    pub pe_cycles: u32,
+    /// Reads of its block since erase.
+    pub reads_since_erase: u32,
+    /// Page type.
+    pub page_type: u8,
+    /// Global chip index.
+    pub chip: u32,
+    /// Global block index.
+    pub block: u32,
+}
+
+/// Judges page reads.
+pub struct ReadPath {
+    /// Whether reads are judged at all (an error model or an ECC is configured).
+    pub enabled: bool,
+    content: ContentSource,
+    model: Box<dyn ErrorModel>,
+    variation: Variation,
+    chip_factors: Vec<f64>,
+    /// The ECC read planner.
+    pub planner: ReadPlanner,
+    energy: EnergyParams,
+    rng: SimRng,
+    /// Accumulated statistics.
+    pub stats: ReliabilityStats,
+    random_content: bool,
+}
+
+impl ReadPath {
+    /// Builds the read path of a config for a device with `chips` chips.
+    pub fn new(cfg: &SimConfig, chips: u32, base_dir: Option<&Path>) -> Result<Self> {
+        let bits = cfg.device.cell_type.bits() as u8;
+        let page_bytes = cfg.device.page_size_bytes;
+        let content = ContentSource::new(&cfg.content, bits, page_bytes as usize, cfg.seed)?;
+        let model = cfg.reliability.build(bits)?;
+        let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
+        let variation = cfg.reliability.variation(cfg.seed);
+        Ok(ReadPath {
+            enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
+            chip_factors: (0..chips).map(|c| variation.chip_factor(u64::from(c))).collect(),
+            random_content: cfg.content.source == crate::content::SourceKind::Random,
+            content,
+            model,
+            variation,
+            planner,
+            energy: cfg.ecc.energy,
+            rng: stream_rng(cfg.seed, component::ERRORS),
+            stats: ReliabilityStats::default(),
+        })
+    }
+
+    /// Page RBER of a read at `now_ns`.
+    pub fn rber(&self, page: &PageState, now_ns: u64) -> f64 {
+        let hist = (!self.random_content).then(|| self.content.page_hist(page.meta.lpn, page.meta.tag));
+        let variation = self.chip_factors[page.chip as usize]
+            * if self.variation.block_sigma > 0.0 {
+                self.variation.block_factor(u64::from(page.block))
+            } else {
+                1.0
+            };
+        let ctx = ErrorContext {
+            pe_cycles: f64::from(page.pe_cycles),
+            retention_s: (now_ns as i64 - page.meta.program_ns).max(0) as f64 / 1e9,
+            reads_since_erase: f64::from(page.reads_since_erase),
+            page_type: page.page_type,
+            hist: hist.as_ref(),
+            variation,
+        };
+        self.model.page_rber(&ctx)
+    }
+
+    /// The read plan of a page read at `now_ns`; records its statistics.
+    pub fn judge(&mut self, page: &PageState, now_ns: u64) -> ReadPlan {
+        let rber = self.rber(page, now_ns);
+        let plan = self.planner.plan(rber, &mut self.rng);
+        let energy = self.energy.read(&plan);
+        self.stats.record_plan(rber, &plan, energy);
+        plan
+    }
+
+    /// Energy constants.
+    pub fn energy(&self) -> &EnergyParams {
+        &self.energy
+    }
+
+    /// The error model.
+    pub fn model(&self) -> &dyn ErrorModel {
+        self.model.as_ref()
+    }
+}

@@ -1,0 +1,116 @@
+//! The run summary: every metric, the resolved config, seed and version, as JSON.
+
+use super::Simulator;
+use crate::metrics::LatencyStats;
+use crate::reliability::{model_endurance_pe, ErrorContext};
+use serde_json::{json, Value};
+
+/// P/E cycles up to which the endurance estimate searches.
+const ENDURANCE_PE_MAX: f64 = 1e6;
+
+impl Simulator {
+    pub(super) fn summary(&self, wall_s: f64) -> Value {
+        let first = self.counters.first_arrival_ns.unwrap_or(0);
+        let span = self.counters.last_end_ns.saturating_sub(first).max(1);
+        let mut all = LatencyStats::default();
+        for s in &self.latency {
+            all.merge(s);
+        }
+        let f = &self.ftl.stats;
+        let host_programs = f.host_programs.max(1);
+        let (die_busy, chan_busy) = self.backend.busy_ns();
+        let total: u64 = self.counters.requests.iter().sum();
+        let mut summary = json!({
+            "version": crate::VERSION,
+            "seed": self.cfg.seed,
+            "config": self.cfg.to_json(),
+            "requests": {
+                "count": total,
+                "reads": self.counters.requests[0],
+                "writes": self.counters.requests[1],
+                "trims": self.counters.requests[2],
+            },
+            "read": self.latency[0].summary(span),
+            "write": self.latency[1].summary(span),
+            "all": all.summary(span),
+            "flash": {
+                "page_reads": self.counters.page_reads,
+                "gc_page_reads": self.counters.gc_page_reads,
+                "soft_senses": self.counters.soft_senses,
+                "page_programs": self.counters.page_programs,
+                "erases": self.counters.erases,
+                "host_page_programs": f.host_programs,
+                "gc_page_moves": f.gc_page_moves,
+                "gc_erases": f.gc_erases,
+                "wl_page_moves": f.wl_page_moves,
+                "wl_erases": f.wl_erases,
+                "unmapped_reads": f.unmapped_reads,
+                "trimmed_pages": f.trimmed_pages,
+                "write_amplification":
+                    (f.host_programs + f.gc_page_moves + f.wl_page_moves) as f64 / host_programs as f64,
+                "die_utilization": die_busy as f64 / (span as f64 * f64::from(self.geo.dies)),
+                "channel_utilization": chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
+            },
+            "energy_uj": self.energy(),
+            "sim": {
+                "simulated_ns": span,
+                "events": self.counters.events,
+                "mapping_entries": self.ftl.mapping.entries(),
+                "wall_s": wall_s,
+                "requests_per_s": total as f64 / wall_s.max(1e-9),
+            },
+        });
+        if self.read_path.enabled {
+            summary["reliability"] = self.reliability_summary();
+        }
+        summary
+    }
+
+    /// Energy by component (µJ). Judged reads carry their plan's energy; other page reads
+    /// (and GC copyback reads, which only sense) are one hard sense each.
+    fn energy(&self) -> Value {
+        let e = self.read_path.energy();
+        let unjudged = self.counters.page_reads - self.counters.gc_page_reads - self.read_path.stats.reads;
+        let cw = f64::from(self.read_path.planner.codewords_per_page);
+        let page_4k = f64::from(self.cfg.device.page_size_bytes) / 4096.0;
+        let judged = self.read_path.stats.energy;
+        let sense = judged.sense_uj + (unjudged + self.counters.gc_page_reads) as f64 * e.sense_hard_uj;
+        let transfer = judged.transfer_uj + unjudged as f64 * page_4k * e.transfer_uj_per_4kib;
+        let decode = judged.decode_uj + unjudged as f64 * cw * e.decode_uj_per_codeword;
+        let program = self.counters.page_programs as f64 * e.program_uj;
+        json!({
+            "program": program,
+            "sense": sense,
+            "transfer": transfer,
+            "decode": decode,
+            "total": program + sense + transfer + decode,
+        })
+    }
+
+    fn reliability_summary(&self) -> Value {
+        let mut r = self.read_path.stats.summary();
+        r["model"] = json!(self.read_path.model().name());
+        r["ecc"] = json!(self.cfg.ecc.scheme);
+        r["strategy"] = json!(self.cfg.ecc.strategy);
+        // Endurance: the P/E count at which a fresh page (no retention, no reads) of each
+        // page type reaches the RBER the ECC's strongest level can still correct.
+        if let Some(limit) = self.read_path.planner.correctable_rber_limit() {
+            let per_type: Vec<Value> = (0..self.cfg.device.cell_type.bits() as u8)
+                .map(|t| {
+                    let ctx = ErrorContext {
+                        page_type: t,
+                        ..ErrorContext::default()
+                    };
+                    json!(model_endurance_pe(
+                        self.read_path.model(),
+                        &ctx,
+                        limit,
+                        ENDURANCE_PE_MAX
+                    ))
+                })
+                .collect();
+            r["endurance"] = json!({"rber_limit": limit, "pe_by_page_type": per_type});
+        }
+        r
+    }
+}

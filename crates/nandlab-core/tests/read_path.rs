@@ -1,0 +1,107 @@
+//! Read latency on an idle device when the ECC ladder needs retries, against seed 001
+//! Eq. 1–4 worked by hand. Default timing: t_R(LSB) 41 µs, 4 KiB transfer 20.48 µs,
+//! decode 8 µs, 14 µs per extra sensing level; seed 000 Table I thresholds (levels 0..6:
+//! RBER ≤ 0.005, 0.006, 0.008, 0.009, 0.010, 0.012, 0.013); the nominal error model on
+//! random data gives every page exactly the nominal RBER; expected-value error draws.
+
+use nandlab_core::host::{Op, Request};
+use nandlab_core::{SimConfig, Simulator};
+use serde_json::Value;
+
+const T_R: u64 = 41_000;
+const XFER: u64 = 20_480;
+const DEC: u64 = 8_000;
+const EXTRA: u64 = 14_000;
+const HARD: u64 = T_R + XFER + DEC;
+
+fn run(rber: f64, strategy: &str, reqs: &[(u64, u64)]) -> (Vec<u64>, Value) {
+    let text = format!(
+        r#"
+[aging]
+fill_fraction = 1.0
+[reliability]
+model = "nominal"
+nominal_rber = {rber}
+error_draw = "expected"
+[ecc]
+scheme = "ldpc"
+strategy = "{strategy}"
+"#
+    );
+    let cfg = SimConfig::from_toml_str(&text).unwrap();
+    let reqs: Vec<Request> = reqs
+        .iter()
+        .map(|&(t, lpn)| Request {
+            arrival_ns: t,
+            offset_bytes: lpn * 4096,
+            size_bytes: 4096,
+            op: Op::Read,
+            stream: 0,
+        })
+        .collect();
+    let out = Simulator::new(cfg)
+        .unwrap()
+        .run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
+        .unwrap();
+    let r = out.requests.unwrap();
+    let mut rows: Vec<(u64, u64)> = (0..r.len()).map(|i| (r.arrival_ns[i], r.latency_ns[i])).collect();
+    rows.sort();
+    (rows.into_iter().map(|(_, l)| l).collect(), out.summary)
+}
+
+#[test]
+fn hard_decode_succeeds() {
+    let (l, s) = run(0.004, "two-step", &[(0, 0)]);
+    assert_eq!(l, vec![HARD]);
+    assert_eq!(s["reliability"]["decoded_at_level"], serde_json::json!([1]));
+    assert_eq!(s["reliability"]["rber_mean"], 0.004);
+}
+
+#[test]
+fn two_step_eq1() {
+    // Needs level 3 (0.008 < 0.0085 <= 0.009); two-step goes straight to all six levels:
+    // hard path, then 6 x 14 µs sensing, 6 pages of soft data, one decode.
+    let (l, s) = run(0.0085, "two-step", &[(0, 0)]);
+    assert_eq!(l, vec![HARD + 6 * EXTRA + 6 * XFER + DEC]);
+    assert_eq!(s["reliability"]["decoded_at_level"][6], 1);
+    assert_eq!(s["reliability"]["retries"], 1);
+}
+
+#[test]
+fn progressive_eq4() {
+    // One more level per retry until level 3: three retries of (14 + 20.48 + 8) µs.
+    let (l, _) = run(0.0085, "progressive", &[(0, 0)]);
+    assert_eq!(l, vec![HARD + 3 * (EXTRA + XFER + DEC)]);
+}
+
+#[test]
+fn look_ahead_eq2() {
+    // Soft sensing starts when the hard sensing ends (the plane is idle), overlapping the
+    // hard transfer and decode: 28.48 µs earlier than two-step.
+    let (l, _) = run(0.0085, "look-ahead", &[(0, 0)]);
+    assert_eq!(l, vec![T_R + 6 * EXTRA + 6 * XFER + DEC]);
+}
+
+#[test]
+fn cancelled_look_ahead_holds_the_plane_until_the_decode() {
+    // LPNs 0 and 32 share plane 0. The first read decodes hard at 69.48 µs; its speculative
+    // soft sensing held the plane from 41 µs until then, so the second read (arriving at
+    // 50 µs) senses from 69.48 µs.
+    let (l, _) = run(0.004, "look-ahead", &[(0, 0), (50_000, 32)]);
+    assert_eq!(l, vec![HARD, HARD + 69_480 - 50_000]);
+    // Without look-ahead the second read starts sensing on arrival.
+    let (l, _) = run(0.004, "two-step", &[(0, 0), (50_000, 32)]);
+    assert_eq!(l, vec![HARD, HARD]);
+}
+
+#[test]
+fn past_the_last_level_is_uncorrectable() {
+    let (l, s) = run(0.02, "two-step", &[(0, 0)]);
+    assert_eq!(l, vec![HARD + 6 * EXTRA + 6 * XFER + DEC]);
+    assert_eq!(s["reliability"]["uncorrectable_pages"], 1);
+    // Energy (001 §5.5): hard sense 2.4 + 6 levels x 0.7 µJ; 7 pages x 3.7 µJ; 2 decodes x 0.8 µJ.
+    let e = &s["energy_uj"];
+    assert!((e["sense"].as_f64().unwrap() - (2.4 + 6.0 * 0.7)).abs() < 1e-9);
+    assert!((e["transfer"].as_f64().unwrap() - 7.0 * 3.7).abs() < 1e-9);
+    assert!((e["decode"].as_f64().unwrap() - 2.0 * 0.8).abs() < 1e-9);
+}
