@@ -154,3 +154,30 @@ fn overfull_fill_is_a_config_error() {
     let e = Ftl::new(&geo, &cfg, &aging, 3).err().unwrap().to_string();
     assert!(e.contains("aging.fill_fraction"), "{e}");
 }
+
+#[test]
+fn striping_imbalance_does_not_exhaust_a_plane() {
+    // Rewriting only the preconditioned pages of plane 1 (odd LPNs: lpn mod 2 planes)
+    // stripes their new copies over both planes, so plane 0 ends up with more live data
+    // than its share; writes must then skip it rather than fail.
+    let geo = Geometry::new(&DeviceConfig {
+        channels: 2,
+        chips_per_channel: 1,
+        dies_per_chip: 1,
+        planes_per_die: 1,
+        blocks_per_plane: 24,
+        pages_per_block: 8,
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let cfg = FtlConfig { overprovisioning: 0.25, ..FtlConfig::default() };
+    let aging = AgingConfig { fill_fraction: 1.0, ..AgingConfig::default() };
+    let mut ftl = Ftl::new(&geo, &cfg, &aging, 5).unwrap();
+    let logical = ftl.logical_pages();
+    let mut ops = Vec::new();
+    for i in 0..5000u64 {
+        let lpn = (2 * (i * 7919) + 1) % logical;
+        ftl.write(lpn, i + 1, i as i64, &mut ops).unwrap();
+    }
+    ftl.check_invariants().unwrap();
+}

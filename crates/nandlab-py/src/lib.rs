@@ -1,6 +1,7 @@
 //! Thin PyO3 bindings of nandlab-core: JSON in, JSON and NumPy columns out. No logic here
 //! beyond converting types and errors.
 
+use nandlab_core::content::{analyse_files, CellMapping};
 use nandlab_core::workload::{self, TimeUnit, TraceFormat};
 use nandlab_core::{NandError, SimConfig, Simulator};
 use numpy::PyArray1;
@@ -95,6 +96,15 @@ fn trace_convert(py: Python<'_>, src: &str, src_format: &str, dst: &str, dst_for
     py.allow_threads(|| workload::convert(src, sf, dst, df)).map_err(err)
 }
 
+/// Cell-state analysis of files (`nandlab states`) as JSON.
+#[pyfunction]
+#[pyo3(signature = (paths, unit_bytes=512, mapping="adjacent"))]
+fn states(py: Python<'_>, paths: Vec<String>, unit_bytes: usize, mapping: &str) -> PyResult<String> {
+    let mapping: CellMapping = parse_enum("cell mapping", mapping)?;
+    let out = py.allow_threads(|| analyse_files(&paths, unit_bytes, mapping)).map_err(err)?;
+    Ok(serde_json::to_string(&out).expect("state analysis serialises"))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", nandlab_core::VERSION)?;
@@ -103,5 +113,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_config, m)?)?;
     m.add_function(wrap_pyfunction!(trace_info, m)?)?;
     m.add_function(wrap_pyfunction!(trace_convert, m)?)?;
+    m.add_function(wrap_pyfunction!(states, m)?)?;
     Ok(())
 }

@@ -73,7 +73,9 @@ impl Distribution {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AgingConfig {
-    /// Fraction of the logical space written before the workload starts (0 … 1).
+    /// Fraction of the logical space written before the workload starts (0 … 1; default 1:
+    /// a used drive in steady state, so reads of data the trace never wrote find it on
+    /// flash, as MQSim's preconditioning does).
     pub fill_fraction: f64,
     /// P/E cycles every block has already seen.
     pub initial_pe: Distribution,
@@ -84,7 +86,7 @@ pub struct AgingConfig {
 impl Default for AgingConfig {
     fn default() -> Self {
         AgingConfig {
-            fill_fraction: 0.0,
+            fill_fraction: 1.0,
             initial_pe: Distribution::Constant(0.0),
             retention_days: 0.0,
         }

@@ -169,21 +169,33 @@ impl Ftl {
     /// Writes logical page `lpn` with content tag `tag` at `now_ns`; returns where it went.
     /// GC and wear-leveling work it triggers is appended to `ops`.
     pub fn write(&mut self, lpn: u64, tag: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
-        let plane = self.striper.next_plane();
         self.invalidate_lpn(lpn);
-        let ppa = self.place(
-            plane,
-            Stream::Host,
-            PageMeta {
-                lpn,
-                tag,
-                program_ns: now_ns,
-                oob_tags: 0,
-            },
-        )?;
+        let plane = self.pick_plane(now_ns, ops)?;
+        let ppa = self.place(plane, Stream::Host, PageMeta { lpn, tag, program_ns: now_ns, oob_tags: 0 })?;
         self.stats.host_programs += 1;
-        self.collect_if_needed(plane, now_ns, ops)?;
         Ok(ppa)
+    }
+
+    /// The next plane in striping order that can take a host page, after running GC in it
+    /// if its free pool is low. A plane whose GC cannot reclaim space (striping can leave a
+    /// plane holding more live data than its share) is skipped for this write.
+    fn pick_plane(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
+        let threshold = self.cfg.gc_threshold_blocks as usize;
+        let ppb = self.geo.cfg.pages_per_block;
+        for _ in 0..self.geo.planes {
+            let plane = self.striper.next_plane();
+            self.collect_if_needed(plane, now_ns, ops)?;
+            let pa = &self.planes[plane as usize];
+            let room = pa.active[Stream::Host as usize].is_some_and(|b| self.blocks[b as usize].written < ppb);
+            if room || pa.free.len() > threshold {
+                return Ok(plane);
+            }
+        }
+        Err(NandError::Invalid(
+            "the device is full: no plane can reclaim space for a write (raise ftl.overprovisioning or lower \
+             aging.fill_fraction)"
+                .into(),
+        ))
     }
 
     /// Discards logical page `lpn`.
