@@ -35,7 +35,10 @@ struct BitMatrix {
 impl BitMatrix {
     fn zeros(rows: usize, cols: usize) -> Self {
         let words = cols.div_ceil(64);
-        Self { words, data: vec![0; rows * words] }
+        Self {
+            words,
+            data: vec![0; rows * words],
+        }
     }
     fn row(&self, r: usize) -> &[u64] {
         &self.data[r * self.words..(r + 1) * self.words]
@@ -192,7 +195,14 @@ impl Encoder {
                 }
             }
         }
-        Ok(Self { code: code.clone(), t, pivots, fixed, fixed_rows, info })
+        Ok(Self {
+            code: code.clone(),
+            t,
+            pivots,
+            fixed,
+            fixed_rows,
+            info,
+        })
     }
 
     /// The code this encoder belongs to.
@@ -273,7 +283,9 @@ mod tests {
     fn small_qc_code_words_satisfy_all_checks() {
         // Z = 7, J = 3, L = 7 array code; full base matrix → block rows each sum to the
         // all-ones vector, so rank(H_p) ≤ 21 − 2.
-        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
+        let t: Vec<Vec<u32>> = (0..3)
+            .map(|i| (0..7).map(|j| (i * j) % 7).collect())
+            .collect();
         let code = QcCode::from_full_shifts(7, &t).unwrap();
         let enc = Encoder::new(&code).unwrap();
         assert!(enc.parity_rank() <= 19);
@@ -291,7 +303,11 @@ mod tests {
     fn rate_8_9_code_words_satisfy_all_checks() {
         let code = QcCode::rate_8_9_4k();
         let enc = Encoder::new(&code).unwrap();
-        eprintln!("rank(H_p) = {}, fixed = {:?}", enc.parity_rank(), enc.fixed_data_positions());
+        eprintln!(
+            "rank(H_p) = {}, fixed = {:?}",
+            enc.parity_rank(),
+            enc.fixed_data_positions()
+        );
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         for _ in 0..3 {
             let d: Vec<u8> = (0..code.k()).map(|_| rng.random_range(0..2)).collect();
