@@ -64,8 +64,8 @@ impl Default for CalibrationConfig {
         Self {
             levels: (0..=6).collect(),
             rber_grid: default_rber_grid(),
-            max_frames: 500,
-            min_failures: 50,
+            max_frames: 800,
+            min_failures: 80,
             batch: 20,
             page: 1,
             retention_s: 365.0 * 86_400.0,
@@ -79,11 +79,12 @@ impl Default for CalibrationConfig {
     }
 }
 
-/// Default RBER grid: 4e-3 … 2.6e-2.
+/// Default RBER grid: 4e-3 … 2.6e-2, denser across the hard (8e-3 … 1.2e-2) and soft
+/// (1.2e-2 … 2.4e-2) waterfalls.
 pub fn default_rber_grid() -> Vec<f64> {
     vec![
-        4e-3, 6e-3, 7e-3, 8e-3, 9e-3, 1.0e-2, 1.1e-2, 1.2e-2, 1.4e-2, 1.6e-2, 1.8e-2, 2.0e-2,
-        2.2e-2, 2.4e-2, 2.6e-2,
+        4e-3, 6e-3, 7e-3, 8e-3, 8.5e-3, 9e-3, 9.5e-3, 1.0e-2, 1.1e-2, 1.2e-2, 1.3e-2, 1.4e-2,
+        1.5e-2, 1.6e-2, 1.7e-2, 1.8e-2, 1.9e-2, 2.0e-2, 2.1e-2, 2.2e-2, 2.3e-2, 2.4e-2, 2.6e-2,
     ]
 }
 

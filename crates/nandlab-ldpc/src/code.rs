@@ -317,6 +317,7 @@ pub fn search_shifts(
     )
 }
 
+#[allow(clippy::needless_range_loop)] // index arithmetic over rows and columns reads clearer
 fn column_ok(t: &[Vec<i64>], cand: &[i64], z: i64, check6: bool) -> bool {
     let rows = t.len();
     let prev = t[0].len();

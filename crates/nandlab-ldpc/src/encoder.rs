@@ -315,7 +315,7 @@ mod tests {
             let at: Vec<u8> = enc.info_positions().iter().map(|&p| c[p]).collect();
             assert_eq!(at, d);
             assert!(code.is_codeword(&c));
-            assert!(c[code.k()..].iter().any(|&b| b == 1));
+            assert!(c[code.k()..].contains(&1));
         }
     }
 }
