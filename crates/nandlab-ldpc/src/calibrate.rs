@@ -1,0 +1,534 @@
+//! Frame-error-rate calibration of the LDPC ladder: FER vs RBER for 0…6 extra sensing
+//! levels, by Monte Carlo over real encode → MLC channel → decode frames.
+//!
+//! For each target RBER of the grid, the P/E count at which the page's raw bit error rate
+//! (model RBER with the hard references) equals the target is found by bisection
+//! ([`pe_for_rber`]); every sensing level `k` is then simulated at that same operating point,
+//! so the rows of one RBER share the cells' physics and differ only in sensing. Each frame:
+//! random data → systematic encoder → [`MlcChannel`] → min-sum decoder; a frame fails when
+//! the decoded word differs from the sent one (detected failures and miscorrections both
+//! count). Frames run in parallel batches; a point stops after the batch in which it reached
+//! `min_failures` failures or `max_frames` frames. Every frame draws from its own random
+//! stream (seed, point, frame index), so the table does not depend on the thread count.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+use nandlab_core::engine::rng::{mix64, stream_rng};
+use nandlab_core::reliability::vth::VthModel;
+use rand::Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::channel::{Channel, MlcChannel, OperatingPoint, Placement, Sampling};
+use crate::code::QcCode;
+use crate::decoder::{DecoderConfig, MinSumDecoder};
+use crate::encoder::Encoder;
+use crate::stats::clopper_pearson;
+
+/// Settings of a calibration run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationConfig {
+    /// Extra sensing levels per boundary to simulate (0 = hard decision).
+    pub levels: Vec<usize>,
+    /// Target raw bit error rates (hard decision, page of `page`).
+    pub rber_grid: Vec<f64>,
+    /// Frame cap per point.
+    pub max_frames: u64,
+    /// A point stops once this many frames failed.
+    pub min_failures: u64,
+    /// Frames per parallel batch (the stopping rule is checked between batches).
+    pub batch: usize,
+    /// Page type of the Vth model that holds the codeword (0 = LSB).
+    pub page: usize,
+    /// Retention time of every point, seconds (wear is varied to reach each RBER).
+    pub retention_s: f64,
+    /// Decoder.
+    pub decoder: DecoderConfig,
+    /// Placement of the extra reads.
+    pub placement: Placement,
+    /// Cell sampling.
+    pub sampling: Sampling,
+    /// Run seed.
+    pub seed: u64,
+    /// Confidence of the reported intervals (0.95 = 95 %).
+    pub confidence: f64,
+    /// Worker threads (`None` = rayon's default, one per core).
+    pub threads: Option<usize>,
+}
+
+impl Default for CalibrationConfig {
+    /// The settings of the shipped table (`crates/nandlab-core/data/ldpc_fer.csv`).
+    fn default() -> Self {
+        Self {
+            levels: (0..=6).collect(),
+            rber_grid: default_rber_grid(),
+            max_frames: 800,
+            min_failures: 80,
+            batch: 20,
+            page: 1,
+            retention_s: 365.0 * 86_400.0,
+            decoder: DecoderConfig::default(),
+            placement: Placement::default(),
+            sampling: Sampling::Voltage,
+            seed: 2013,
+            confidence: 0.95,
+            threads: None,
+        }
+    }
+}
+
+/// Default RBER grid: 4e-3 … 2.6e-2, denser across the hard (8e-3 … 1.2e-2) and soft
+/// (1.2e-2 … 2.4e-2) waterfalls.
+pub fn default_rber_grid() -> Vec<f64> {
+    vec![
+        4e-3, 6e-3, 7e-3, 8e-3, 8.5e-3, 9e-3, 9.5e-3, 1.0e-2, 1.1e-2, 1.2e-2, 1.3e-2, 1.4e-2,
+        1.5e-2, 1.6e-2, 1.7e-2, 1.8e-2, 1.9e-2, 2.0e-2, 2.1e-2, 2.2e-2, 2.3e-2, 2.4e-2, 2.6e-2,
+    ]
+}
+
+/// One measured point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationPoint {
+    /// Extra sensing levels per boundary `k`.
+    pub level: usize,
+    /// Target RBER from the grid.
+    pub target_rber: f64,
+    /// Model RBER at the operating point (hard references).
+    pub rber: f64,
+    /// P/E cycles of the operating point.
+    pub pe: f64,
+    /// Frames simulated.
+    pub frames: u64,
+    /// Frames whose decoded word differs from the sent one.
+    pub failures: u64,
+    /// Of the failures, those that converged to a wrong codeword (miscorrections).
+    pub miscorrections: u64,
+    /// `failures / frames`.
+    pub fer: f64,
+    /// Lower end of the Clopper–Pearson interval.
+    pub fer_lo: f64,
+    /// Upper end of the Clopper–Pearson interval.
+    pub fer_hi: f64,
+    /// Measured raw bit error rate of the hard decisions.
+    pub measured_rber: f64,
+    /// Mean decoder iterations.
+    pub mean_iterations: f64,
+    /// Spacing δ of the extra reads.
+    pub delta: f64,
+    /// Read voltages (increasing).
+    pub voltages: Vec<f64>,
+    /// LLR of each sensed region.
+    pub llr_table: Vec<f32>,
+    /// `I(bit; region)`, bits.
+    pub mutual_information: f64,
+}
+
+/// Provenance written next to the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// Code description.
+    pub code: String,
+    /// Code length.
+    pub n: usize,
+    /// Data bits.
+    pub k: usize,
+    /// Circulant size.
+    pub z: usize,
+    /// Decoder settings.
+    pub decoder: DecoderConfig,
+    /// Channel description.
+    pub channel: String,
+    /// Vth model parameters (serialised).
+    pub vth: serde_json::Value,
+    /// Calibration settings.
+    pub config: CalibrationConfig,
+    /// Crate version.
+    pub version: String,
+    /// Wall time of the run, seconds.
+    pub wall_s: f64,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+/// A calibration result: provenance and points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationTable {
+    /// How the table was made.
+    pub provenance: Provenance,
+    /// Points, by level then RBER.
+    pub points: Vec<CalibrationPoint>,
+}
+
+/// The P/E count at which page `page` has model RBER `target` after `retention_s` seconds
+/// (bisection on log P/E in `[1, 10^7]`; the model RBER grows with wear).
+pub fn pe_for_rber(model: &VthModel, page: usize, retention_s: f64, target: f64) -> f64 {
+    let rber = |pe: f64| model.page_rber(page, None, pe, retention_s);
+    let (mut lo, mut hi) = (0.0f64, 7.0f64);
+    for _ in 0..50 {
+        let mid = 0.5 * (lo + hi);
+        if rber(10f64.powf(mid)) < target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    10f64.powf(0.5 * (lo + hi))
+}
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    frames: u64,
+    failures: u64,
+    miscorrections: u64,
+    iterations: u64,
+    raw_errors: u64,
+}
+
+impl Tally {
+    fn add(mut self, o: Tally) -> Tally {
+        self.frames += o.frames;
+        self.failures += o.failures;
+        self.miscorrections += o.miscorrections;
+        self.iterations += o.iterations;
+        self.raw_errors += o.raw_errors;
+        self
+    }
+}
+
+/// Simulates frames `first..first + count` of one point, in parallel.
+fn run_batch(
+    encoder: &Encoder,
+    channel: &dyn Channel,
+    decoder: DecoderConfig,
+    stream_seed: u64,
+    first: u64,
+    count: u64,
+) -> Tally {
+    let code = encoder.code();
+    (first..first + count)
+        .into_par_iter()
+        .map_init(
+            || {
+                (
+                    MinSumDecoder::new(code, decoder),
+                    vec![0u8; encoder.data_len()],
+                    vec![0u8; code.n()],
+                    vec![0f32; code.n()],
+                )
+            },
+            |(dec, data, cw, llr), frame| {
+                let mut rng = stream_rng(stream_seed, frame);
+                for d in data.iter_mut() {
+                    *d = 0;
+                }
+                for chunk in data.chunks_mut(64) {
+                    let w: u64 = rng.random();
+                    for (i, d) in chunk.iter_mut().enumerate() {
+                        *d = ((w >> i) & 1) as u8;
+                    }
+                }
+                encoder.encode_into(data, cw);
+                let raw = channel.transmit(cw, llr, &mut rng);
+                let out = dec.decode(llr);
+                let wrong = dec.decoded() != &cw[..];
+                Tally {
+                    frames: 1,
+                    failures: u64::from(wrong),
+                    miscorrections: u64::from(wrong && out.converged),
+                    iterations: u64::from(out.iterations),
+                    raw_errors: raw as u64,
+                }
+            },
+        )
+        .reduce(Tally::default, Tally::add)
+}
+
+/// Runs frames on `channel` until the stopping rule of `cfg` holds. Returns
+/// `(frames, failures, miscorrections, mean iterations, measured RBER)`.
+pub fn measure_point(
+    encoder: &Encoder,
+    channel: &dyn Channel,
+    cfg: &CalibrationConfig,
+    stream_seed: u64,
+) -> (u64, u64, u64, f64, f64) {
+    let mut t = Tally::default();
+    while t.frames < cfg.max_frames && t.failures < cfg.min_failures {
+        let count = (cfg.batch as u64).min(cfg.max_frames - t.frames);
+        t = t.add(run_batch(
+            encoder,
+            channel,
+            cfg.decoder,
+            stream_seed,
+            t.frames,
+            count,
+        ));
+    }
+    let n = encoder.code().n() as f64;
+    let frames = t.frames.max(1) as f64;
+    (
+        t.frames,
+        t.failures,
+        t.miscorrections,
+        t.iterations as f64 / frames,
+        t.raw_errors as f64 / (frames * n),
+    )
+}
+
+/// Calibrates FER vs RBER on `code` over the MLC channel of `model` (see the module
+/// documentation). `progress` is called after every point.
+pub fn calibrate(
+    model: &VthModel,
+    code: &QcCode,
+    cfg: &CalibrationConfig,
+    mut progress: impl FnMut(&CalibrationPoint),
+) -> CalibrationTable {
+    let start = Instant::now();
+    let pool = {
+        let mut b = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = cfg.threads {
+            b = b.num_threads(t);
+        }
+        b.build().expect("thread pool")
+    };
+    let threads = pool.current_num_threads();
+    let encoder = Encoder::new(code).expect("code has a systematic encoder");
+    let mut points = Vec::new();
+    let ops: Vec<(f64, f64)> = cfg
+        .rber_grid
+        .iter()
+        .map(|&r| (r, pe_for_rber(model, cfg.page, cfg.retention_s, r)))
+        .collect();
+    for &level in &cfg.levels {
+        for (gi, &(target, pe)) in ops.iter().enumerate() {
+            let point = OperatingPoint {
+                page: cfg.page,
+                pe,
+                retention_s: cfg.retention_s,
+            };
+            let ch = MlcChannel::new(model, point, level, &cfg.placement, cfg.sampling);
+            let stream_seed = mix64(cfg.seed ^ mix64(((level as u64) << 32) | gi as u64));
+            let (frames, failures, misc, iters, measured) =
+                pool.install(|| measure_point(&encoder, &ch, cfg, stream_seed));
+            let (lo, hi) = clopper_pearson(failures, frames, 1.0 - cfg.confidence);
+            let p = CalibrationPoint {
+                level,
+                target_rber: target,
+                rber: ch.rber(),
+                pe,
+                frames,
+                failures,
+                miscorrections: misc,
+                fer: failures as f64 / frames.max(1) as f64,
+                fer_lo: lo,
+                fer_hi: hi,
+                measured_rber: measured,
+                mean_iterations: iters,
+                delta: ch.delta(),
+                voltages: ch.voltages().to_vec(),
+                llr_table: ch.llr_table().to_vec(),
+                mutual_information: ch.mutual_information(),
+            };
+            progress(&p);
+            points.push(p);
+        }
+    }
+    let provenance = Provenance {
+        code: format!(
+            "QC-LDPC rate-8/9 style: {}x{} base matrix of {}x{} circulant permutations (nandlab-ldpc code::QcCode)",
+            code.block_rows(),
+            code.block_cols(),
+            code.z(),
+            code.z()
+        ),
+        n: code.n(),
+        k: code.k(),
+        z: code.z(),
+        decoder: cfg.decoder,
+        channel: format!(
+            "MLC Vth model (nandlab-core reliability::vth), page {}, retention {} s, P/E bisected per RBER, \
+             hard refs = model read refs, k extra reads per boundary at max-MI spacing, LLR from model region probabilities, \
+             {:?} sampling",
+            cfg.page, cfg.retention_s, cfg.sampling
+        ),
+        vth: serde_json::to_value(model.params()).unwrap_or(serde_json::Value::Null),
+        config: cfg.clone(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        wall_s: start.elapsed().as_secs_f64(),
+        threads,
+    };
+    CalibrationTable { provenance, points }
+}
+
+/// Column header of the FER table.
+pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi";
+
+impl CalibrationTable {
+    /// The table as CSV: `#` comment lines with the provenance summary, then
+    /// `level,rber,frames,failures,fer,fer_lo,fer_hi`.
+    pub fn to_csv(&self) -> String {
+        let p = &self.provenance;
+        let c = &p.config;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "# nandlab LDPC frame error rate vs raw bit error rate (nandlab-ldpc {})",
+            p.version
+        );
+        let _ = writeln!(s, "# code: {} n={} k={}", p.code, p.n, p.k);
+        let _ = writeln!(
+            s,
+            "# decoder: layered {} max_iterations={} early_termination={}",
+            p.decoder.rule.label(),
+            p.decoder.max_iterations,
+            p.decoder.early_termination
+        );
+        let _ = writeln!(s, "# channel: {}", p.channel);
+        let _ = writeln!(
+            s,
+            "# frames: max {} per point, stop after {} failures (batches of {}); seed {}; {:.0}% Clopper-Pearson intervals",
+            c.max_frames,
+            c.min_failures,
+            c.batch,
+            c.seed,
+            100.0 * c.confidence
+        );
+        let _ = writeln!(
+            s,
+            "# wall time {:.1} s on {} threads; full provenance in ldpc_fer.json",
+            p.wall_s, p.threads
+        );
+        let _ = writeln!(s, "{CSV_HEADER}");
+        for q in &self.points {
+            let _ = writeln!(
+                s,
+                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e}",
+                q.level, q.rber, q.frames, q.failures, q.fer, q.fer_lo, q.fer_hi
+            );
+        }
+        s
+    }
+
+    /// The whole table (provenance and every point with its LLR table) as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("serialisable")
+    }
+
+    /// Writes `csv_path` and, next to it, the JSON with the same stem.
+    pub fn write(&self, csv_path: &Path) -> std::io::Result<()> {
+        std::fs::write(csv_path, self.to_csv())?;
+        std::fs::write(csv_path.with_extension("json"), self.to_json())
+    }
+}
+
+/// One row of a FER table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FerRow {
+    /// Extra sensing levels `k`.
+    pub level: usize,
+    /// RBER.
+    pub rber: f64,
+    /// Frames.
+    pub frames: u64,
+    /// Failed frames.
+    pub failures: u64,
+    /// FER.
+    pub fer: f64,
+    /// Interval low end.
+    pub fer_lo: f64,
+    /// Interval high end.
+    pub fer_hi: f64,
+}
+
+/// Parses a FER table CSV (leading `#` lines are skipped; the header must be [`CSV_HEADER`]).
+pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    match lines.next() {
+        Some(h) if h.trim() == CSV_HEADER => {}
+        other => return Err(format!("bad header {other:?}")),
+    }
+    lines
+        .enumerate()
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split(',').collect();
+            if f.len() != 7 {
+                return Err(format!("row {}: {} fields", i + 1, f.len()));
+            }
+            let e = |x: &str| format!("row {}: bad value {x:?}", i + 1);
+            Ok(FerRow {
+                level: f[0].parse().map_err(|_| e(f[0]))?,
+                rber: f[1].parse().map_err(|_| e(f[1]))?,
+                frames: f[2].parse().map_err(|_| e(f[2]))?,
+                failures: f[3].parse().map_err(|_| e(f[3]))?,
+                fer: f[4].parse().map_err(|_| e(f[4]))?,
+                fer_lo: f[5].parse().map_err(|_| e(f[5]))?,
+                fer_hi: f[6].parse().map_err(|_| e(f[6]))?,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::BscChannel;
+
+    fn array7() -> QcCode {
+        let t: Vec<Vec<u32>> = (0..3)
+            .map(|i| (0..7).map(|j| (i * j) % 7).collect())
+            .collect();
+        QcCode::from_full_shifts(7, &t).unwrap()
+    }
+
+    fn cfg(max_frames: u64, min_failures: u64, batch: usize) -> CalibrationConfig {
+        CalibrationConfig {
+            max_frames,
+            min_failures,
+            batch,
+            ..CalibrationConfig::default()
+        }
+    }
+
+    #[test]
+    fn stops_after_the_batch_that_reaches_min_failures() {
+        // p = 0.45 on a length-49 code: essentially every frame fails, so the point stops
+        // after ceil(10 / 4) = 3 batches of 4 frames.
+        let enc = Encoder::new(&array7()).unwrap();
+        let (frames, failures, _, _, raw) =
+            measure_point(&enc, &BscChannel::new(0.45), &cfg(1000, 10, 4), 3);
+        assert_eq!(frames, 12);
+        assert!(failures >= 10);
+        assert!((raw - 0.45).abs() < 0.1);
+    }
+
+    #[test]
+    fn runs_max_frames_when_nothing_fails() {
+        // p = 1e-6: P(any error in 30 frames of 49 bits) ≈ 1.5e-3; with the fixed seed none.
+        let enc = Encoder::new(&array7()).unwrap();
+        let (frames, failures, _, iters, _) =
+            measure_point(&enc, &BscChannel::new(1e-6), &cfg(30, 5, 8), 4);
+        assert_eq!((frames, failures), (30, 0));
+        assert_eq!(iters, 0.0);
+    }
+
+    #[test]
+    fn pe_for_rber_inverts_the_model() {
+        let m = VthModel::new(nandlab_core::reliability::vth::VthParams::dong_mlc()).unwrap();
+        let t = 365.0 * 86_400.0;
+        let pe = pe_for_rber(&m, 1, t, 1e-2);
+        assert!((m.page_rber(1, None, pe, t) / 1e-2 - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn csv_round_trip() {
+        let text =
+            "# a\n# b\nlevel,rber,frames,failures,fer,fer_lo,fer_hi\n0,1e-2,10,5,0.5,0.2,0.8\n";
+        let rows = parse_fer_csv(text).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].failures, 5);
+        assert!(parse_fer_csv("level,rber\n").is_err());
+    }
+}

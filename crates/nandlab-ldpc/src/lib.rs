@@ -1,0 +1,25 @@
+//! nandlab-ldpc: a real rate-8/9 4 KB QC-LDPC code, a layered min-sum decoder and a
+//! soft-sensing MLC channel on nandlab's Vth model, used to calibrate the frame error rate
+//! curves of nandlab's LDPC ladder (seed 001 §2.2, §4.2, Fig. 3 and 10).
+//!
+//! * [`code`]: quasi-cyclic codes; [`QcCode::rate_8_9_4k`] is the 36 864-bit code.
+//! * [`encoder`]: systematic encoder (`H·c = 0` for every word).
+//! * [`decoder`]: normalized / offset min-sum, layered schedule, early termination.
+//! * [`channel`]: BSC and MLC soft-sensing channels with model-derived LLR tables.
+//! * [`calibrate`]: FER vs RBER Monte Carlo with confidence intervals and the table writer.
+//! * [`stats`]: Clopper–Pearson intervals.
+//!
+//! See `docs/ldpc.md` for the code, the decoder and how the shipped table was made.
+
+pub mod calibrate;
+pub mod channel;
+pub mod code;
+pub mod decoder;
+pub mod encoder;
+pub mod stats;
+
+pub use calibrate::{calibrate, CalibrationConfig, CalibrationPoint, CalibrationTable};
+pub use channel::{BscChannel, Channel, MlcChannel, OperatingPoint, Placement, Sampling};
+pub use code::QcCode;
+pub use decoder::{DecodeOutcome, DecoderConfig, MinSumDecoder, MinSumRule};
+pub use encoder::Encoder;
