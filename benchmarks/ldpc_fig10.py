@@ -52,7 +52,10 @@ def main() -> None:
             label=label,
         )
         colour = line[0].get_color()
-        ax.plot([p["rber"] for p in zero], [p["fer_hi"] for p in zero], "v", mfc="none", color=colour, ms=4)
+        ax.plot(
+            [p["rber"] for p in zero], [p["fer_hi"] for p in zero], "v",
+            mfc="none", color=colour, ms=4,
+        )
     ax.set_yscale("log")
     ax.set_xlabel("raw bit error rate (hard decision)")
     ax.set_ylabel("frame (decoding) failure rate")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -28,6 +29,8 @@ def real_core():
     try:
         mod = importlib.import_module("nandlab._core")
     except ImportError as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must test the compiled core, but it is not importable: {e}")
         pytest.skip(
             f"nandlab._core is not built ({e}); run `pip install -e .` or `maturin develop`"
         )

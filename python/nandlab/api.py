@@ -184,6 +184,42 @@ def trace_convert(
         return int(core.trace_convert(str(s), src_format, str(tmp), dst_format))
 
 
+def states(
+    paths: list[str | os.PathLike], unit_bytes: int = 512, mapping: str = "adjacent"
+) -> list[dict[str, Any]]:
+    """MLC cell-state make-up of files (seed 000 §II-C): per file the share of each state,
+    the error-prone share ('00' and '01'), the share of error-prone units of
+    ``unit_bytes``, and the error-prone share left after flipping every error-prone unit."""
+    files = [str(_existing_file(p)) for p in paths]
+    if unit_bytes <= 0:
+        raise ConfigError("--unit-bytes must be a positive number of bytes")
+    return json.loads(_native.core().states(files, unit_bytes, mapping))
+
+
+def calibrate_ldpc(
+    out: str | os.PathLike,
+    frames: int | None = None,
+    min_failures: int | None = None,
+    levels: list[int] | None = None,
+    rber_grid: list[float] | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: ProgressFn | None = None,
+) -> dict[str, Any]:
+    """Measures the frame error rate of nandlab's rate-8/9 4 KB QC-LDPC code vs RBER for
+    each number of extra soft sensing levels; writes ``out`` (CSV, the ladder's curve
+    format) and its provenance beside it (JSON). Returns the provenance."""
+    d = Path(out)
+    if not d.parent.exists():
+        raise FileNotFoundError(2, "No such directory", str(d.parent))
+    core = _native.core()
+    return json.loads(
+        core.calibrate_ldpc(
+            str(d), frames, min_failures, levels, rber_grid, seed, threads, progress
+        )
+    )
+
+
 def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
     """Per-request columns as a polars frame with :data:`REQUEST_SCHEMA` (extra columns kept)."""
     if columns is None:
@@ -193,7 +229,9 @@ def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
     if casts:
         df = df.cast(casts)
     first = [k for k in REQUEST_SCHEMA if k in df.columns]
-    return df.select(first + [c for c in df.columns if c not in REQUEST_SCHEMA])
+    df = df.select(first + [c for c in df.columns if c not in REQUEST_SCHEMA])
+    # The core records requests as they complete; present them in arrival order.
+    return df.sort("arrival_ns", maintain_order=True) if "arrival_ns" in df.columns else df
 
 
 def expected_requests(cfg: Mapping[str, Any]) -> int | None:

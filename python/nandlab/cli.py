@@ -21,7 +21,8 @@ from rich.console import Console
 from . import _native, api, tomlout
 from .config import parse_overrides
 from .errors import ConfigError
-from .report import summary_view, trace_view
+from .progress import ProgressReporter
+from .report import states_view, summary_view, trace_view
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -35,8 +36,10 @@ app = typer.Typer(
 )
 trace_app = typer.Typer(help="Inspect and convert block I/O traces.", no_args_is_help=True)
 config_app = typer.Typer(help="Check configs.", no_args_is_help=True)
+calibrate_app = typer.Typer(help="Calibrate models by simulation.", no_args_is_help=True)
 app.add_typer(trace_app, name="trace")
 app.add_typer(config_app, name="config")
+app.add_typer(calibrate_app, name="calibrate")
 
 
 class RequestsOut(StrEnum):
@@ -198,6 +201,68 @@ def trace_convert(
     with user_errors():
         n = api.trace_convert(src, dst, src_format, dst_format)
         typer.echo(f"wrote {n:,} requests to {dst}")
+
+
+@app.command()
+def states(
+    files: Annotated[list[Path], typer.Argument(help="Files to analyse.", show_default=False)],
+    unit_bytes: Annotated[
+        int, typer.Option("--unit-bytes", help="BitFlip unit size in bytes.")
+    ] = 512,
+    mapping: Annotated[
+        str, typer.Option("--mapping", help="Cell-bit mapping: adjacent or adjacent-lsb-first.")
+    ] = "adjacent",
+    as_json: JsonOpt = False,
+) -> None:
+    """Print the MLC cell-state make-up of files (share of each state, error-prone share,
+    error-prone units, error-prone share after flipping every error-prone unit)."""
+    with user_errors():
+        out = api.states(list(files), unit_bytes, mapping)
+        if as_json:
+            typer.echo(json.dumps(out, indent=2))
+        else:
+            Console().print(states_view(out, unit_bytes))
+
+
+@calibrate_app.command("ldpc")
+def calibrate_ldpc(
+    out: Annotated[Path, typer.Option("--out", "-o", help="CSV table to write.")] = Path(
+        "ldpc_fer.csv"
+    ),
+    frames: Annotated[
+        int | None, typer.Option("--frames", help="Frame cap per point (default 800).")
+    ] = None,
+    min_failures: Annotated[
+        int | None,
+        typer.Option("--min-failures", help="Stop a point after this many failures (80)."),
+    ] = None,
+    levels: Annotated[
+        str | None, typer.Option("--levels", help="Extra soft levels, e.g. 0..6 or 0,2,6.")
+    ] = None,
+    rber_grid: Annotated[
+        str | None, typer.Option("--rber-grid", help="Comma-separated RBER values.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Run seed (2013).")] = None,
+) -> None:
+    """Measure LDPC frame error rate vs RBER per soft level (the ECC ladder's curves)."""
+    with user_errors():
+        lv = _parse_levels(levels) if levels else None
+        grid = [float(x) for x in rber_grid.split(",")] if rber_grid else None
+        rep = ProgressReporter(description="calibrating", delay_s=0.0, unit="points")
+        with rep:
+            prov = api.calibrate_ldpc(out, frames, min_failures, lv, grid, seed, progress=rep)
+        typer.echo(f"wrote {out} and {out.with_suffix('.json')} ({prov.get('wall_s', 0):.0f} s)")
+
+
+def _parse_levels(text: str) -> list[int]:
+    try:
+        if ".." in text:
+            a, b = text.split("..")
+            return list(range(int(a), int(b) + 1))
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        msg = f"--levels {text!r}: use a range like 0..6 or a list like 0,2,6"
+        raise ConfigError(msg) from None
 
 
 @app.command()

@@ -40,7 +40,9 @@ class ProgressReporter:
         console: Console | None = None,
         description: str = "simulating",
         total_hint: int | None = None,
+        unit: str = "requests",
     ) -> None:
+        self.unit = unit
         self.show = show
         self.user = user
         self.delay_s = delay_s
@@ -76,7 +78,7 @@ class ProgressReporter:
                 TextColumn("[progress.description]{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("requests"),
+                TextColumn(self.unit),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 console=console,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group
@@ -134,7 +135,7 @@ def section_table(title: str, section: Mapping[str, Any]) -> Table:
 
 
 #: Summary sections shown by :func:`summary_view` besides the latency/device tables.
-EXTRA_SECTIONS = ("reliability", "ecc", "energy", "lifetime")
+EXTRA_SECTIONS = ("reliability", "energy_uj")
 
 
 def summary_view(summary: Mapping[str, Any]) -> Group:
@@ -190,3 +191,24 @@ def trace_view(path: str, info: Mapping[str, Any]) -> Group:
             t.add_row(*r)
         parts.append(t)
     return Group(*parts)
+
+
+def states_view(files: list[Mapping[str, Any]], unit_bytes: int) -> Table:
+    """Cell-state make-up of files (``nandlab states``)."""
+    names = [name for name, _ in files[0]["state_shares"]] if files else []
+    t = Table(title=f"MLC cell states (units of {unit_bytes:,} B)", title_justify="left")
+    t.add_column("file")
+    for n in names:
+        t.add_column(f"'{n}'", justify="right")
+    for col in ("error-prone", "error-prone units", "after BitFlip"):
+        t.add_column(col, justify="right")
+    for f in files:
+        shares = [f"{v:.1%}" for _, v in f["state_shares"]]
+        t.add_row(
+            Path(f["path"]).name,
+            *shares,
+            f"{f['error_prone_share']:.1%}",
+            f"{f['error_prone_unit_share']:.1%}",
+            f"{f['error_prone_share_after_flip']:.1%}",
+        )
+    return t

@@ -3,7 +3,9 @@
 
 use nandlab_core::content::{analyse_files, CellMapping};
 use nandlab_core::workload::{self, TimeUnit, TraceFormat};
+use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_core::{NandError, SimConfig, Simulator};
+use nandlab_ldpc::{calibrate, CalibrationConfig, QcCode};
 use numpy::PyArray1;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -105,6 +107,74 @@ fn states(py: Python<'_>, paths: Vec<String>, unit_bytes: usize, mapping: &str) 
     Ok(serde_json::to_string(&out).expect("state analysis serialises"))
 }
 
+/// Writes `text` to `path` atomically (a temporary file beside it, then a rename).
+fn write_atomic(path: &std::path::Path, text: &str) -> PyResult<()> {
+    let tmp = path.with_extension("tmp-nandlab");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| NandlabError::new_err(format!("{}: {e}", path.display())))
+}
+
+/// Measures LDPC frame error rate vs RBER per soft level (`nandlab calibrate ldpc`) and
+/// writes the table to `out` (CSV) and its provenance beside it (JSON). Returns the JSON.
+#[pyfunction]
+#[pyo3(signature = (out, max_frames=None, min_failures=None, levels=None, rber_grid=None, seed=None, threads=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn calibrate_ldpc(
+    py: Python<'_>,
+    out: &str,
+    max_frames: Option<u64>,
+    min_failures: Option<u64>,
+    levels: Option<Vec<usize>>,
+    rber_grid: Option<Vec<f64>>,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    progress: Option<PyObject>,
+) -> PyResult<String> {
+    let mut cfg = CalibrationConfig::default();
+    if let Some(v) = max_frames {
+        cfg.max_frames = v.max(1);
+    }
+    if let Some(v) = min_failures {
+        cfg.min_failures = v.max(1);
+    }
+    if let Some(v) = levels {
+        if v.iter().any(|&k| k > 6) || v.is_empty() {
+            return Err(NandlabError::new_err("levels must be a non-empty list of 0 … 6"));
+        }
+        cfg.levels = v;
+    }
+    if let Some(v) = rber_grid {
+        if v.is_empty() || v.iter().any(|&r| !(r > 0.0 && r < 0.5)) {
+            return Err(NandlabError::new_err("rber grid values must lie in (0, 0.5)"));
+        }
+        cfg.rber_grid = v;
+    }
+    if let Some(v) = seed {
+        cfg.seed = v;
+    }
+    cfg.threads = threads;
+    let total = cfg.levels.len() * cfg.rber_grid.len();
+    let model = VthModel::new(VthParams::dong_mlc()).map_err(err)?;
+    let code = QcCode::rate_8_9_4k();
+    let table = py.allow_threads(|| {
+        let mut done = 0usize;
+        calibrate(&model, &code, &cfg, |_| {
+            done += 1;
+            if let Some(f) = &progress {
+                Python::with_gil(|py| {
+                    let _ = f.call1(py, (done, total));
+                });
+            }
+        })
+    });
+    let path = std::path::Path::new(out);
+    write_atomic(path, &table.to_csv())?;
+    let json = table.to_json();
+    write_atomic(&path.with_extension("json"), &json)?;
+    Ok(json)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", nandlab_core::VERSION)?;
@@ -114,5 +184,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trace_info, m)?)?;
     m.add_function(wrap_pyfunction!(trace_convert, m)?)?;
     m.add_function(wrap_pyfunction!(states, m)?)?;
+    m.add_function(wrap_pyfunction!(calibrate_ldpc, m)?)?;
     Ok(())
 }

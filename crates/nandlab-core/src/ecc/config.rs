@@ -10,6 +10,9 @@ use super::plan::{EccCode, EnergyParams, ReadPlanner, ReadStrategy, SoftTransfer
 use crate::error::{NandError, Result};
 use crate::reliability::errors::ErrorDraw;
 
+/// The FER table shipped with nandlab (see `curve_path`).
+pub const SHIPPED_FER_TABLE: &str = include_str!("../../data/ldpc_fer.csv");
+
 /// Which code protects the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -52,7 +55,9 @@ pub struct EccConfig {
     pub mode: LdpcMode,
     /// LDPC threshold mode: RBER bound per level, hard first (`max_extra_levels + 1`).
     pub thresholds: Vec<f64>,
-    /// LDPC curve mode: CSV `level,rber,frames,failures,fer,fer_lo,fer_hi`.
+    /// LDPC curve mode: CSV `level,rber,frames,failures,fer,fer_lo,fer_hi`; empty = the
+    /// table shipped with nandlab (`data/ldpc_fer.csv`: the rate-8/9 4 KB QC-LDPC code under
+    /// min-sum decoding, measured by `nandlab calibrate ldpc`, see docs/ldpc.md).
     pub curve_path: String,
     /// `two-step` | `progressive` | `look-ahead` | `look-ahead+progressive`.
     pub strategy: ReadStrategy,
@@ -114,9 +119,6 @@ impl EccConfig {
                 ));
             }
         }
-        if self.scheme == Scheme::Ldpc && self.mode == LdpcMode::Curve && self.curve_path.is_empty() {
-            return Err(NandError::config(key("curve_path"), "curve mode needs a FER table"));
-        }
         let e = &self.energy;
         if [
             e.program_uj,
@@ -131,6 +133,14 @@ impl EccConfig {
             return Err(NandError::config(key("energy"), "values must be >= 0"));
         }
         Ok(())
+    }
+
+    fn resolve_curve_path(&self, base_dir: Option<&Path>) -> std::path::PathBuf {
+        let p = Path::new(&self.curve_path);
+        match base_dir {
+            Some(b) if p.is_relative() => b.join(p),
+            _ => p.to_path_buf(),
+        }
     }
 
     /// Codeword length in bits.
@@ -152,12 +162,11 @@ impl EccConfig {
                 let capability = match self.mode {
                     LdpcMode::Threshold => LevelCapability::Thresholds(self.thresholds.clone()),
                     LdpcMode::Curve => {
-                        let p = Path::new(&self.curve_path);
-                        let p = match base_dir {
-                            Some(b) if p.is_relative() => b.join(p),
-                            _ => p.to_path_buf(),
+                        let c = if self.curve_path.is_empty() {
+                            FerCurves::parse("data/ldpc_fer.csv (built in)", SHIPPED_FER_TABLE)?
+                        } else {
+                            FerCurves::load(&self.resolve_curve_path(base_dir))?
                         };
-                        let c = FerCurves::load(&p)?;
                         if c.curves.len() < usize::from(self.max_extra_levels) + 1 {
                             return Err(NandError::config(
                                 key("curve_path"),
@@ -230,5 +239,25 @@ mod tests {
         let c: EccConfig =
             toml::from_str("scheme = \"bch\"\nt = 3\ncodeword_data_bytes = 1024\ncodeword_parity_bytes = 56").unwrap();
         assert_eq!(c.codeword_bits(), 8640);
+    }
+}
+
+#[cfg(test)]
+mod shipped_table_tests {
+    use super::*;
+
+    #[test]
+    fn empty_curve_path_uses_the_shipped_table() {
+        let cfg = EccConfig { scheme: Scheme::Ldpc, mode: LdpcMode::Curve, ..EccConfig::default() };
+        let p = cfg.build(4096, ErrorDraw::Expected, None).unwrap();
+        // Read off the shipped table (one 4 KB codeword per page): at RBER 1.5e-2 hard and
+        // 1-extra-level decoding failed 80/80 frames, 2+ extra levels 0/800.
+        let f = p.page_fail_probs(1.5e-2);
+        assert_eq!(f.len(), 7);
+        assert_eq!(f[0], 1.0);
+        assert_eq!(f[1], 1.0);
+        assert!(f[2..].iter().all(|&x| x == 0.0), "{f:?}");
+        // At 9.5e-3 the hard level failed 53.75 % (table row `0,9.5e-3,...,5.375e-1`).
+        assert!((p.page_fail_probs(9.5e-3)[0] - 0.5375).abs() < 1e-9);
     }
 }
