@@ -15,7 +15,7 @@ fn stream(n: u64, logical: u64) -> Vec<Request> {
             };
             let pages = 1 + (h >> 32) % 8;
             // A hot 5 % of the space gets most writes, so GC has work to do.
-            let span = if h % 3 == 0 { logical } else { logical / 20 };
+            let span = if h.is_multiple_of(3) { logical } else { logical / 20 };
             let offset_bytes = ((h >> 8) % (span / 4096 - 8)) * 4096;
             Request {
                 arrival_ns: i * 20_000,

@@ -170,8 +170,14 @@ fn striping_imbalance_does_not_exhaust_a_plane() {
         ..DeviceConfig::default()
     })
     .unwrap();
-    let cfg = FtlConfig { overprovisioning: 0.25, ..FtlConfig::default() };
-    let aging = AgingConfig { fill_fraction: 1.0, ..AgingConfig::default() };
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        ..FtlConfig::default()
+    };
+    let aging = AgingConfig {
+        fill_fraction: 1.0,
+        ..AgingConfig::default()
+    };
     let mut ftl = Ftl::new(&geo, &cfg, &aging, 5).unwrap();
     let logical = ftl.logical_pages();
     let mut ops = Vec::new();

@@ -20,18 +20,12 @@ fn main() {
     for _ in 0..frames {
         enc.encode_into(&data, &mut cw);
     }
-    println!(
-        "encode {:.3} ms/frame",
-        t.elapsed().as_secs_f64() * 1e3 / frames as f64
-    );
+    println!("encode {:.3} ms/frame", t.elapsed().as_secs_f64() * 1e3 / frames as f64);
     let model = VthModel::new(VthParams::dong_mlc()).unwrap();
     let ret = 365.0 * 86400.0;
     let t = Instant::now();
     let pe = pe_for_rber(&model, 1, ret, 9e-3);
-    println!(
-        "pe_for_rber {:.3} s -> pe {pe:.0}",
-        t.elapsed().as_secs_f64()
-    );
+    println!("pe_for_rber {:.3} s -> pe {pe:.0}", t.elapsed().as_secs_f64());
     let mut llr = vec![0f32; code.n()];
     for k in [0usize, 1, 2, 6] {
         let t = Instant::now();
@@ -78,13 +72,7 @@ fn main() {
             e as f64 / (frames * code.n()) as f64
         );
     }
-    for (p, et) in [
-        (5e-3, true),
-        (8e-3, true),
-        (9e-3, true),
-        (2e-2, true),
-        (5e-3, false),
-    ] {
+    for (p, et) in [(5e-3, true), (8e-3, true), (9e-3, true), (2e-2, true), (5e-3, false)] {
         let ch = BscChannel::new(p);
         let cfg = DecoderConfig {
             early_termination: et,

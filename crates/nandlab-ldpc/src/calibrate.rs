@@ -83,8 +83,8 @@ impl Default for CalibrationConfig {
 /// (1.2e-2 … 2.4e-2) waterfalls.
 pub fn default_rber_grid() -> Vec<f64> {
     vec![
-        4e-3, 6e-3, 7e-3, 8e-3, 8.5e-3, 9e-3, 9.5e-3, 1.0e-2, 1.1e-2, 1.2e-2, 1.3e-2, 1.4e-2,
-        1.5e-2, 1.6e-2, 1.7e-2, 1.8e-2, 1.9e-2, 2.0e-2, 2.1e-2, 2.2e-2, 2.3e-2, 2.4e-2, 2.6e-2,
+        4e-3, 6e-3, 7e-3, 8e-3, 8.5e-3, 9e-3, 9.5e-3, 1.0e-2, 1.1e-2, 1.2e-2, 1.3e-2, 1.4e-2, 1.5e-2, 1.6e-2, 1.7e-2,
+        1.8e-2, 1.9e-2, 2.0e-2, 2.1e-2, 2.2e-2, 2.3e-2, 2.4e-2, 2.6e-2,
     ]
 }
 
@@ -256,14 +256,7 @@ pub fn measure_point(
     let mut t = Tally::default();
     while t.frames < cfg.max_frames && t.failures < cfg.min_failures {
         let count = (cfg.batch as u64).min(cfg.max_frames - t.frames);
-        t = t.add(run_batch(
-            encoder,
-            channel,
-            cfg.decoder,
-            stream_seed,
-            t.frames,
-            count,
-        ));
+        t = t.add(run_batch(encoder, channel, cfg.decoder, stream_seed, t.frames, count));
     }
     let n = encoder.code().n() as f64;
     let frames = t.frames.max(1) as f64;
@@ -443,9 +436,7 @@ pub struct FerRow {
 
 /// Parses a FER table CSV (leading `#` lines are skipped; the header must be [`CSV_HEADER`]).
 pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
-    let mut lines = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     match lines.next() {
         Some(h) if h.trim() == CSV_HEADER => {}
         other => return Err(format!("bad header {other:?}")),
@@ -477,9 +468,7 @@ mod tests {
     use crate::channel::BscChannel;
 
     fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3)
-            .map(|i| (0..7).map(|j| (i * j) % 7).collect())
-            .collect();
+        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
         QcCode::from_full_shifts(7, &t).unwrap()
     }
 
@@ -497,8 +486,7 @@ mod tests {
         // p = 0.45 on a length-49 code: essentially every frame fails, so the point stops
         // after ceil(10 / 4) = 3 batches of 4 frames.
         let enc = Encoder::new(&array7()).unwrap();
-        let (frames, failures, _, _, raw) =
-            measure_point(&enc, &BscChannel::new(0.45), &cfg(1000, 10, 4), 3);
+        let (frames, failures, _, _, raw) = measure_point(&enc, &BscChannel::new(0.45), &cfg(1000, 10, 4), 3);
         assert_eq!(frames, 12);
         assert!(failures >= 10);
         assert!((raw - 0.45).abs() < 0.1);
@@ -508,8 +496,7 @@ mod tests {
     fn runs_max_frames_when_nothing_fails() {
         // p = 1e-6: P(any error in 30 frames of 49 bits) ≈ 1.5e-3; with the fixed seed none.
         let enc = Encoder::new(&array7()).unwrap();
-        let (frames, failures, _, iters, _) =
-            measure_point(&enc, &BscChannel::new(1e-6), &cfg(30, 5, 8), 4);
+        let (frames, failures, _, iters, _) = measure_point(&enc, &BscChannel::new(1e-6), &cfg(30, 5, 8), 4);
         assert_eq!((frames, failures), (30, 0));
         assert_eq!(iters, 0.0);
     }
@@ -524,8 +511,7 @@ mod tests {
 
     #[test]
     fn csv_round_trip() {
-        let text =
-            "# a\n# b\nlevel,rber,frames,failures,fer,fer_lo,fer_hi\n0,1e-2,10,5,0.5,0.2,0.8\n";
+        let text = "# a\n# b\nlevel,rber,frames,failures,fer,fer_lo,fer_hi\n0,1e-2,10,5,0.5,0.2,0.8\n";
         let rows = parse_fer_csv(text).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].failures, 5);

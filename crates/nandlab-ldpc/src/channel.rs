@@ -47,10 +47,7 @@ pub struct BscChannel {
 impl BscChannel {
     /// A BSC with crossover probability `p` (0 < p < 0.5).
     pub fn new(p: f64) -> Self {
-        assert!(
-            p > 0.0 && p < 0.5,
-            "crossover probability must be in (0, 0.5)"
-        );
+        assert!(p > 0.0 && p < 0.5, "crossover probability must be in (0, 0.5)");
         Self {
             p,
             llr: ((1.0 - p) / p).ln() as f32,
@@ -180,22 +177,14 @@ impl MlcChannel {
     ) -> Self {
         assert!(point.page < model.bits_per_cell(), "page type out of range");
         let all_refs = model.read_refs_v(point.pe, point.retention_s);
-        let hard_refs: Vec<f64> = model
-            .page_refs(point.page)
-            .iter()
-            .map(|&i| all_refs[i])
-            .collect();
+        let hard_refs: Vec<f64> = model.page_refs(point.page).iter().map(|&i| all_refs[i]).collect();
         let candidates: Vec<(f64, f64)> = if extra_levels == 0 {
             vec![(0.0, 1.0)]
         } else {
             match placement {
                 Placement::Fixed { delta, first_side } => vec![(*delta, *first_side)],
                 Placement::MaxMutualInformation { deltas } => {
-                    let sides: &[f64] = if extra_levels % 2 == 1 {
-                        &[1.0, -1.0]
-                    } else {
-                        &[1.0]
-                    };
+                    let sides: &[f64] = if extra_levels % 2 == 1 { &[1.0, -1.0] } else { &[1.0] };
                     deltas
                         .iter()
                         .flat_map(|&d| sides.iter().map(move |&s| (d, s)))
@@ -205,13 +194,7 @@ impl MlcChannel {
         };
         let mut best: Option<(f64, f64, Tables)> = None;
         for (delta, side) in candidates {
-            let t = Self::tables(
-                model,
-                point,
-                &hard_refs,
-                &extra_offsets(extra_levels, side),
-                delta,
-            );
+            let t = Self::tables(model, point, &hard_refs, &extra_offsets(extra_levels, side), delta);
             if best.as_ref().is_none_or(|b| t.mi > b.2.mi + 1e-12) {
                 best = Some((delta, side, t));
             }
@@ -250,13 +233,7 @@ impl MlcChannel {
         }
     }
 
-    fn tables(
-        model: &VthModel,
-        point: OperatingPoint,
-        hard_refs: &[f64],
-        offsets: &[f64],
-        delta: f64,
-    ) -> Tables {
+    fn tables(model: &VthModel, point: OperatingPoint, hard_refs: &[f64], offsets: &[f64], delta: f64) -> Tables {
         let mut voltages: Vec<f64> = hard_refs.to_vec();
         for &h in hard_refs {
             voltages.extend(offsets.iter().map(|o| h + o * delta));
@@ -265,16 +242,8 @@ impl MlcChannel {
         let n_regions = voltages.len() + 1;
         let states = model.n_states();
         let bound = |j: usize| -> (f64, f64) {
-            let lo = if j == 0 {
-                f64::NEG_INFINITY
-            } else {
-                voltages[j - 1]
-            };
-            let hi = if j == n_regions - 1 {
-                f64::INFINITY
-            } else {
-                voltages[j]
-            };
+            let lo = if j == 0 { f64::NEG_INFINITY } else { voltages[j - 1] };
+            let hi = if j == n_regions - 1 { f64::INFINITY } else { voltages[j] };
             (lo, hi)
         };
         let probs: Vec<Vec<f64>> = (0..states)
@@ -298,11 +267,7 @@ impl MlcChannel {
                 model.page_bit(level, point.page)
             })
             .collect();
-        let n_bit = |b: u8| {
-            (0..states)
-                .filter(|&s| model.page_bit(s, point.page) == b)
-                .count() as f64
-        };
+        let n_bit = |b: u8| (0..states).filter(|&s| model.page_bit(s, point.page) == b).count() as f64;
         let (n0, n1) = (n_bit(0), n_bit(1));
         let mut llr = Vec::with_capacity(n_regions);
         let mut mi = 0.0;
@@ -324,9 +289,7 @@ impl MlcChannel {
                     -LLR_CAP
                 }
             } else {
-                (p0.max(1e-300) / p1.max(1e-300))
-                    .ln()
-                    .clamp(-LLR_CAP, LLR_CAP)
+                (p0.max(1e-300) / p1.max(1e-300)).ln().clamp(-LLR_CAP, LLR_CAP)
             };
             llr.push(l as f32);
             let pj = 0.5 * (p0 + p1);
@@ -422,9 +385,7 @@ impl Channel for MlcChannel {
             let level = self.model.level_of_pattern(pattern);
             let region = match self.sampling {
                 Sampling::Voltage => {
-                    let v = self
-                        .model
-                        .sample(level, self.point.pe, self.point.retention_s, rng);
+                    let v = self.model.sample(level, self.point.pe, self.point.retention_s, rng);
                     self.region_of(v)
                 }
                 Sampling::Region => {
@@ -540,9 +501,7 @@ mod tests {
             retention_s: YEAR,
         };
         let mis: Vec<f64> = (0..=6)
-            .map(|k| {
-                MlcChannel::new(&m, point, k, &coarse(), Sampling::Region).mutual_information()
-            })
+            .map(|k| MlcChannel::new(&m, point, k, &coarse(), Sampling::Region).mutual_information())
             .collect();
         for w in mis.windows(2) {
             assert!(w[1] >= w[0] - 1e-12, "{mis:?}");

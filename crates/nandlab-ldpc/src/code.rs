@@ -77,20 +77,12 @@ impl QcCode {
                 shifts.push(s);
             }
         }
-        Ok(Self {
-            z,
-            rows,
-            cols,
-            shifts,
-        })
+        Ok(Self { z, rows, cols, shifts })
     }
 
     /// Builds a code whose base matrix is full (every block present) from a table of shifts.
     pub fn from_full_shifts(z: usize, shifts: &[Vec<u32>]) -> Result<Self, CodeError> {
-        let base: Vec<Vec<Option<u32>>> = shifts
-            .iter()
-            .map(|r| r.iter().map(|&s| Some(s)).collect())
-            .collect();
+        let base: Vec<Vec<Option<u32>>> = shifts.iter().map(|r| r.iter().map(|&s| Some(s)).collect()).collect();
         Self::new(z, &base)
     }
 
@@ -149,8 +141,7 @@ impl QcCode {
     /// The variables (bit positions) of parity check `check` (`0 ≤ check < m`).
     pub fn check_vars(&self, check: usize) -> impl Iterator<Item = usize> + '_ {
         let (r, m) = (check / self.z, check % self.z);
-        self.layer(r)
-            .map(move |(c, s)| c * self.z + (m + s) % self.z)
+        self.layer(r).map(move |(c, s)| c * self.z + (m + s) % self.z)
     }
 
     /// The syndrome `H·word` (one byte, 0 or 1, per check). `word` holds one bit per byte.
@@ -232,15 +223,7 @@ impl QcCode {
         count / 6
     }
 
-    fn six_cycle_sum(
-        &self,
-        r1: usize,
-        r2: usize,
-        r3: usize,
-        c1: usize,
-        c2: usize,
-        c3: usize,
-    ) -> Option<i64> {
+    fn six_cycle_sum(&self, r1: usize, r2: usize, r3: usize, c1: usize, c2: usize, c3: usize) -> Option<i64> {
         let s = |r, c| self.shift(r, c).map(i64::from);
         let v = s(r1, c1)? - s(r2, c1)? + s(r2, c2)? - s(r3, c2)? + s(r3, c3)? - s(r1, c3)?;
         Some(v.rem_euclid(self.z as i64))
@@ -275,13 +258,7 @@ pub const RATE_8_9_SEARCH_SEED: u64 = 0x4E41_4E44_4C41_4238; // "NANDLAB8"
 /// 6-cycle with any two earlier columns; after `tries` rejected draws for one column the
 /// 6-cycle condition is dropped for that column (4-cycles are never accepted).
 /// Returns `None` if a column cannot be placed without a 4-cycle.
-pub fn search_shifts(
-    rows: usize,
-    cols: usize,
-    z: usize,
-    seed: u64,
-    tries: usize,
-) -> Option<Vec<Vec<u32>>> {
+pub fn search_shifts(rows: usize, cols: usize, z: usize, seed: u64, tries: usize) -> Option<Vec<Vec<u32>>> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut t: Vec<Vec<i64>> = vec![Vec::with_capacity(cols); rows];
     let zi = z as i64;
@@ -289,13 +266,7 @@ pub fn search_shifts(
         let mut placed = false;
         for attempt in 0..tries * 4 {
             let cand: Vec<i64> = (0..rows)
-                .map(|r| {
-                    if r == 0 || c == 0 {
-                        0
-                    } else {
-                        rng.random_range(0..zi)
-                    }
-                })
+                .map(|r| if r == 0 || c == 0 { 0 } else { rng.random_range(0..zi) })
                 .collect();
             let check6 = attempt < tries;
             if column_ok(&t, &cand, zi, check6) {

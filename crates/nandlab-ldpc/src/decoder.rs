@@ -122,9 +122,7 @@ impl MinSumDecoder {
     /// A decoder for `code` with settings `cfg`.
     pub fn new(code: &QcCode, cfg: DecoderConfig) -> Self {
         let z = code.z();
-        let layers: Vec<Vec<(usize, usize)>> = (0..code.block_rows())
-            .map(|r| code.layer(r).collect())
-            .collect();
+        let layers: Vec<Vec<(usize, usize)>> = (0..code.block_rows()).map(|r| code.layer(r).collect()).collect();
         let mut layer_off = Vec::with_capacity(layers.len());
         let mut e = 0;
         for l in &layers {
@@ -185,9 +183,7 @@ impl MinSumDecoder {
             for l in 0..self.layers.len() {
                 self.layer(l);
             }
-            if (self.cfg.early_termination || it == self.cfg.max_iterations)
-                && self.syndrome_is_zero()
-            {
+            if (self.cfg.early_termination || it == self.cfg.max_iterations) && self.syndrome_is_zero() {
                 return DecodeOutcome {
                     converged: true,
                     iterations: it,
@@ -270,13 +266,7 @@ impl MinSumDecoder {
         for b in 0..blocks.len() {
             let q = &self.q[b * z..(b + 1) * z];
             let bu = b as u32;
-            let (q, min1, min2, idx, sgn) = (
-                &q[..z],
-                &mut min1[..z],
-                &mut min2[..z],
-                &mut idx[..z],
-                &mut sgn[..z],
-            );
+            let (q, min1, min2, idx, sgn) = (&q[..z], &mut min1[..z], &mut min2[..z], &mut idx[..z], &mut sgn[..z]);
             for m in 0..z {
                 // Branch-free (min/max and bit masks) so the loop compiles to plain vector
                 // loads and stores rather than masked stores.
@@ -299,14 +289,7 @@ impl MinSumDecoder {
             let bu = b as u32;
             let q = &self.q[b * z..(b + 1) * z];
             let r = &mut self.r[off + b * z..off + (b + 1) * z];
-            let (r, q, min1, min2, idx, sgn) = (
-                &mut r[..z],
-                &q[..z],
-                &min1[..z],
-                &min2[..z],
-                &idx[..z],
-                &sgn[..z],
-            );
+            let (r, q, min1, min2, idx, sgn) = (&mut r[..z], &q[..z], &min1[..z], &min2[..z], &idx[..z], &sgn[..z]);
             for m in 0..z {
                 let take2 = 0u32.wrapping_sub(u32::from(idx[m] == bu));
                 let mag = (min2[m].to_bits() & take2) | (min1[m].to_bits() & !take2);
@@ -339,11 +322,7 @@ fn detect_avx2() -> bool {
 
 /// Decodes many frames in parallel (rayon, one decoder per worker). Returns, per frame,
 /// the outcome and the hard decisions.
-pub fn decode_frames(
-    code: &QcCode,
-    cfg: DecoderConfig,
-    frames: &[Vec<f32>],
-) -> Vec<(DecodeOutcome, Vec<u8>)> {
+pub fn decode_frames(code: &QcCode, cfg: DecoderConfig, frames: &[Vec<f32>]) -> Vec<(DecodeOutcome, Vec<u8>)> {
     frames
         .par_iter()
         .map_init(
@@ -367,9 +346,7 @@ mod tests {
 
     /// Array code: Z = 7 (prime), J = 3, L = 7, shift(i, j) = i·j mod 7 (girth 6).
     fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3)
-            .map(|i| (0..7).map(|j| (i * j) % 7).collect())
-            .collect();
+        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
         QcCode::from_full_shifts(7, &t).unwrap()
     }
 
@@ -437,11 +414,7 @@ mod tests {
         );
         assert_eq!(dec.decoded(), &[0, 1, 0]);
         let app = dec.app();
-        assert!(
-            (app[0] - 0.25).abs() < 1e-6
-                && (app[1] + 0.25).abs() < 1e-6
-                && (app[2] - 0.25).abs() < 1e-6
-        );
+        assert!((app[0] - 0.25).abs() < 1e-6 && (app[1] + 0.25).abs() < 1e-6 && (app[2] - 0.25).abs() < 1e-6);
     }
 
     #[test]

@@ -283,9 +283,7 @@ mod tests {
     fn small_qc_code_words_satisfy_all_checks() {
         // Z = 7, J = 3, L = 7 array code; full base matrix → block rows each sum to the
         // all-ones vector, so rank(H_p) ≤ 21 − 2.
-        let t: Vec<Vec<u32>> = (0..3)
-            .map(|i| (0..7).map(|j| (i * j) % 7).collect())
-            .collect();
+        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
         let code = QcCode::from_full_shifts(7, &t).unwrap();
         let enc = Encoder::new(&code).unwrap();
         assert!(enc.parity_rank() <= 19);

@@ -11,8 +11,7 @@ fn table_path() -> PathBuf {
 }
 
 fn rows() -> Vec<FerRow> {
-    parse_fer_csv(&std::fs::read_to_string(table_path()).expect("shipped table"))
-        .expect("valid table")
+    parse_fer_csv(&std::fs::read_to_string(table_path()).expect("shipped table")).expect("valid table")
 }
 
 /// Rows by level, each sorted by RBER.
@@ -38,10 +37,7 @@ fn comments_only_at_the_top_and_exact_header() {
 #[test]
 fn levels_0_to_6_share_one_rber_grid() {
     let m = by_level();
-    assert_eq!(
-        m.keys().copied().collect::<Vec<_>>(),
-        (0..=6).collect::<Vec<_>>()
-    );
+    assert_eq!(m.keys().copied().collect::<Vec<_>>(), (0..=6).collect::<Vec<_>>());
     let grid: Vec<f64> = m[&0].iter().map(|r| r.rber).collect();
     assert!(grid.len() >= 8);
     for v in m.values() {
@@ -55,10 +51,7 @@ fn rates_and_intervals_are_consistent() {
         assert!(r.frames > 0 && r.failures <= r.frames);
         assert!((r.fer - r.failures as f64 / r.frames as f64).abs() < 1e-6);
         let (lo, hi) = clopper_pearson(r.failures, r.frames, 0.05);
-        assert!(
-            (r.fer_lo - lo).abs() <= 1e-6 * lo.max(1e-9) + 1e-12,
-            "{r:?}"
-        );
+        assert!((r.fer_lo - lo).abs() <= 1e-6 * lo.max(1e-9) + 1e-12, "{r:?}");
         assert!((r.fer_hi - hi).abs() <= 1e-6 * hi + 1e-12, "{r:?}");
         assert!(r.fer_lo <= r.fer && r.fer <= r.fer_hi);
     }
@@ -106,10 +99,7 @@ fn soft_sensing_helps_and_hard_waterfall_is_where_expected() {
             assert_eq!(r.failures, r.frames, "{r:?}");
         }
     }
-    assert!(m[&0]
-        .iter()
-        .zip(&m[&6])
-        .any(|(h, s)| h.fer == 1.0 && s.failures == 0));
+    assert!(m[&0].iter().zip(&m[&6]).any(|(h, s)| h.fer == 1.0 && s.failures == 0));
 }
 
 #[test]

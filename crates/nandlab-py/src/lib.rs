@@ -2,8 +2,8 @@
 //! beyond converting types and errors.
 
 use nandlab_core::content::{analyse_files, CellMapping};
-use nandlab_core::workload::{self, TimeUnit, TraceFormat};
 use nandlab_core::reliability::vth::{VthModel, VthParams};
+use nandlab_core::workload::{self, TimeUnit, TraceFormat};
 use nandlab_core::{NandError, SimConfig, Simulator};
 use nandlab_ldpc::{calibrate, CalibrationConfig, QcCode};
 use numpy::PyArray1;
@@ -103,7 +103,9 @@ fn trace_convert(py: Python<'_>, src: &str, src_format: &str, dst: &str, dst_for
 #[pyo3(signature = (paths, unit_bytes=512, mapping="adjacent"))]
 fn states(py: Python<'_>, paths: Vec<String>, unit_bytes: usize, mapping: &str) -> PyResult<String> {
     let mapping: CellMapping = parse_enum("cell mapping", mapping)?;
-    let out = py.allow_threads(|| analyse_files(&paths, unit_bytes, mapping)).map_err(err)?;
+    let out = py
+        .allow_threads(|| analyse_files(&paths, unit_bytes, mapping))
+        .map_err(err)?;
     Ok(serde_json::to_string(&out).expect("state analysis serialises"))
 }
 

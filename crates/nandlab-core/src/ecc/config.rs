@@ -248,7 +248,11 @@ mod shipped_table_tests {
 
     #[test]
     fn empty_curve_path_uses_the_shipped_table() {
-        let cfg = EccConfig { scheme: Scheme::Ldpc, mode: LdpcMode::Curve, ..EccConfig::default() };
+        let cfg = EccConfig {
+            scheme: Scheme::Ldpc,
+            mode: LdpcMode::Curve,
+            ..EccConfig::default()
+        };
         let p = cfg.build(4096, ErrorDraw::Expected, None).unwrap();
         // Read off the shipped table (one 4 KB codeword per page): at RBER 1.5e-2 hard and
         // 1-extra-level decoding failed 80/80 frames, 2+ extra levels 0/800.

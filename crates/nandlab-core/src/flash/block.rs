@@ -99,7 +99,7 @@ impl ValidMap {
         let end = start + count;
         let mut p = start;
         while p < end {
-            if p % 64 == 0 && end - p >= 64 {
+            if p.is_multiple_of(64) && end - p >= 64 {
                 self.words[(p >> 6) as usize] = u64::MAX;
                 p += 64;
             } else {

@@ -110,7 +110,7 @@ impl Geometry {
                 return Err(NandError::config(format!("device.{name}"), "must be at least 1"));
             }
         }
-        if cfg.page_size_bytes % 512 != 0 {
+        if !cfg.page_size_bytes.is_multiple_of(512) {
             return Err(NandError::config(
                 "device.page_size_bytes",
                 format!("{} is not a multiple of 512", cfg.page_size_bytes),

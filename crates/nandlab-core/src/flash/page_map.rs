@@ -45,7 +45,7 @@ impl PageMap {
     pub fn build(spec: &PageMapSpec, cell: CellType, pages_per_block: u32) -> Result<Self> {
         let bits = cell.bits() as u32;
         let key = "device.page_map";
-        if pages_per_block % bits != 0 {
+        if !pages_per_block.is_multiple_of(bits) {
             return Err(NandError::config(
                 "device.pages_per_block",
                 format!("{pages_per_block} is not a multiple of {bits} bits per cell"),

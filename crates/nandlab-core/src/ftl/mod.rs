@@ -171,7 +171,16 @@ impl Ftl {
     pub fn write(&mut self, lpn: u64, tag: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
         self.invalidate_lpn(lpn);
         let plane = self.pick_plane(now_ns, ops)?;
-        let ppa = self.place(plane, Stream::Host, PageMeta { lpn, tag, program_ns: now_ns, oob_tags: 0 })?;
+        let ppa = self.place(
+            plane,
+            Stream::Host,
+            PageMeta {
+                lpn,
+                tag,
+                program_ns: now_ns,
+                oob_tags: 0,
+            },
+        )?;
         self.stats.host_programs += 1;
         Ok(ppa)
     }

@@ -3,14 +3,16 @@
 //!
 //! Events (one enum, stored inline in the queue):
 //! - `Arrival`: the next request of the stream arrives (open-loop replay);
-//! - `SenseDone`: a page read finished sensing; its data goes on the bus, then to a decoder;
+//! - `SenseDone`: a page read finished sensing; its data goes on the bus, then to a decoder
+//!   (reads are judged by the error model when issued, while the page is certainly where
+//!   the mapping says; the event carries the verdict);
 //! - `ProgramStart`: a page write's data reached the die; the program is reserved;
 //! - `Retry`: a failed decode ended; the next attempt of the read plan senses again;
 //! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
 use crate::config::SimConfig;
-use crate::ecc::ReadPlan;
+use crate::ecc::{ReadOutcome, ReadPlan};
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
@@ -36,10 +38,21 @@ const PROGRESS_EVERY: u64 = 1 << 16;
 #[derive(Debug, Clone, Copy)]
 enum Event {
     Arrival,
-    SenseDone { req: u32, ppa: Ppa },
+    SenseDone { req: u32, ppa: Ppa, verdict: Verdict },
     ProgramStart { req: u32, ppa: Ppa },
     Retry { req: u32, slot: u32 },
     RequestDone(u32),
+}
+
+/// The ECC verdict of a page read, decided when the read is issued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Reads are not judged (no error model and no ECC).
+    Unjudged,
+    /// The lowest level that decodes the page.
+    Level(u8),
+    /// No level decodes the page.
+    Uncorrectable,
 }
 
 /// A read whose plan needs another sensing after a decode ends.
@@ -222,7 +235,7 @@ impl Simulator {
                     }
                     self.schedule_arrival(stream, now)?;
                 }
-                Event::SenseDone { req, ppa } => self.sense_done(now, req, ppa),
+                Event::SenseDone { req, ppa, verdict } => self.sense_done(now, req, ppa, verdict),
                 Event::ProgramStart { req, ppa } => self.program_start(now, req, ppa),
                 Event::Retry { req, slot } => {
                     let r = self.retries[slot].clone();
@@ -275,7 +288,7 @@ impl Simulator {
 
     /// Splits a request into page transactions and starts them at `now`.
     fn dispatch(&mut self, now: u64, q: Queued, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
-        if q.id % PROGRESS_EVERY == 0 && q.id > 0 && !progress(q.id) {
+        if q.id.is_multiple_of(PROGRESS_EVERY) && q.id > 0 && !progress(q.id) {
             return Err(NandError::Invalid("cancelled".into()));
         }
         let req = q.req;
@@ -311,7 +324,15 @@ impl Simulator {
                         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
                         let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
                         self.counters.page_reads += 1;
-                        self.events.push(s.end, Event::SenseDone { req: slot, ppa });
+                        let verdict = self.judge(now, ppa);
+                        self.events.push(
+                            s.end,
+                            Event::SenseDone {
+                                req: slot,
+                                ppa,
+                                verdict,
+                            },
+                        );
                     }
                     None => self.finish_page(slot, now),
                 },
@@ -351,7 +372,10 @@ impl Simulator {
                 BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_ns),
             };
             match array_op {
-                ArrayOp::Read => self.counters.page_reads += 1,
+                ArrayOp::Read => {
+                    self.counters.page_reads += 1;
+                    self.counters.gc_page_reads += 1;
+                }
                 ArrayOp::Program => self.counters.page_programs += 1,
                 ArrayOp::Erase => self.counters.erases += 1,
             }
@@ -360,13 +384,10 @@ impl Simulator {
         }
     }
 
-    fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa) {
+    /// Decides how a read of `ppa` issued at `now` decodes (and records its statistics).
+    fn judge(&mut self, now: u64, ppa: Ppa) -> Verdict {
         if !self.read_path.enabled {
-            let channel = self.geo.loc_of_block(ppa.block).channel;
-            let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
-            let dec = self.backend.decode(channel, xfer.end, self.decode_page_ns);
-            self.finish_page(req, dec.end);
-            return;
+            return Verdict::Unjudged;
         }
         let loc = self.geo.loc_of_block(ppa.block);
         let page = PageState {
@@ -377,7 +398,25 @@ impl Simulator {
             chip: loc.die / self.geo.cfg.dies_per_chip,
             block: ppa.block,
         };
-        let plan = self.read_path.judge(&page, now);
+        match self.read_path.judge(&page, now).outcome {
+            ReadOutcome::Decoded { level } => Verdict::Level(level),
+            ReadOutcome::Uncorrectable => Verdict::Uncorrectable,
+        }
+    }
+
+    fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict) {
+        let needed = match verdict {
+            Verdict::Unjudged => {
+                let channel = self.geo.loc_of_block(ppa.block).channel;
+                let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
+                let dec = self.backend.decode(channel, xfer.end, self.decode_page_ns);
+                self.finish_page(req, dec.end);
+                return;
+            }
+            Verdict::Level(l) => Some(l),
+            Verdict::Uncorrectable => None,
+        };
+        let plan = self.read_path.planner.plan_for_needed(needed);
         let ends = AttemptEnds {
             sense: now,
             xfer: 0,
