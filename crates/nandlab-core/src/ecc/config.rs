@@ -222,12 +222,6 @@ mod tests {
         let c = EccConfig {
             scheme: Scheme::Ldpc,
             mode: LdpcMode::Curve,
-            ..Default::default()
-        };
-        assert!(c.validate().unwrap_err().to_string().contains("ecc.curve_path"));
-        let c = EccConfig {
-            scheme: Scheme::Ldpc,
-            mode: LdpcMode::Curve,
             curve_path: "/nonexistent.csv".into(),
             ..Default::default()
         };
