@@ -43,9 +43,6 @@ pub struct BlockState {
     pub implicit: bool,
     /// Time of the last program into the block.
     pub last_program_ns: i64,
-    /// Per-page metadata, allocated when the block is opened during the run.
-    /// (A thin `Box<Vec>` keeps this field one pointer wide: most blocks never get one.)
-    pub pages: Option<Box<Vec<PageMeta>>>,
 }
 
 impl BlockState {
@@ -58,7 +55,6 @@ impl BlockState {
             status: BlockStatus::Free,
             implicit: false,
             last_program_ns: 0,
-            pages: None,
         }
     }
 }

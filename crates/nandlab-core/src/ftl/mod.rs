@@ -58,6 +58,9 @@ pub struct Ftl {
     /// consecutive logical pages sit in consecutive planes, so a large read touches one
     /// cache line instead of one page of memory per plane.
     block_reads: Vec<u32>,
+    /// Per-page metadata of every block programmed during the run (`None` for the rest, so
+    /// the table costs one pointer per block, zero-filled lazily by the allocator).
+    page_meta: Vec<Option<Box<Vec<PageMeta>>>>,
     valid: ValidMap,
     /// Logical-to-physical map.
     pub mapping: Mapping,
@@ -87,6 +90,7 @@ impl Ftl {
             cfg: cfg.clone(),
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
+            page_meta: vec![None; geo.blocks as usize],
             valid: ValidMap::new(geo.pages),
             mapping: Mapping::new(0, geo.planes, d.pages_per_block, d.blocks_per_plane),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
@@ -169,8 +173,8 @@ impl Ftl {
                 oob_tags: 0,
             })
         } else {
-            b.pages
-                .as_ref()
+            self.page_meta[ppa.block as usize]
+                .as_deref()
                 .map(|p| p[ppa.page as usize])
                 .filter(|_| ppa.page < b.written)
         }
@@ -246,11 +250,11 @@ impl Ftl {
         st.written += 1;
         st.valid += 1;
         st.last_program_ns = meta.program_ns;
-        st.pages
-            .get_or_insert_with(|| Box::new(vec![PageMeta::default(); ppb as usize]))[page as usize] = meta;
         if st.written == ppb {
             st.status = BlockStatus::Full;
         }
+        self.page_meta[block as usize].get_or_insert_with(|| Box::new(vec![PageMeta::default(); ppb as usize]))
+            [page as usize] = meta;
         let ppa = Ppa { block, page };
         let ppn = self.ppn(ppa);
         self.valid.set(ppn, true);
@@ -331,9 +335,9 @@ impl Ftl {
         st.pe += 1;
         st.written = 0;
         st.implicit = false;
-        st.pages = None;
         st.status = BlockStatus::Free;
         let pe = st.pe;
+        self.page_meta[victim as usize] = None;
         self.planes[plane as usize].free.push(Reverse((pe, victim)));
         ops.push(BgOp::Erase(victim));
         Ok(moved)
