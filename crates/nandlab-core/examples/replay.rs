@@ -1,7 +1,8 @@
 //! Benchmark harness: replays a trace on a preset and prints one JSON line with the wall
 //! time, simulated requests per second and peak resident memory (VmHWM). Used by
 //! `benchmarks/replay.py`; run it as
-//! `cargo run --release --example replay -- CONFIG TRACE [FORMAT] [REPEAT]`.
+//! `cargo run --release --example replay -- CONFIG TRACE [FORMAT] [REPEAT] [OVERLAY.toml...]`
+//! (each overlay's sections replace the config's keys, e.g. to turn an error model on).
 
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::json;
@@ -14,10 +15,22 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// Deep-merges `top` into `base` (tables merge, other values replace).
+fn merge(base: &mut serde_json::Value, top: serde_json::Value) {
+    match (base, top) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(t)) => {
+            for (k, v) in t {
+                merge(b.entry(k).or_insert(serde_json::Value::Null), v);
+            }
+        }
+        (b, t) => *b = t,
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 2 {
-        eprintln!("usage: replay CONFIG TRACE [FORMAT] [REPEAT]");
+        eprintln!("usage: replay CONFIG TRACE [FORMAT] [REPEAT] [OVERLAY.toml...]");
         std::process::exit(2);
     }
     let text = std::fs::read_to_string(&args[0]).unwrap_or_else(|e| {
@@ -29,6 +42,17 @@ fn main() {
         std::process::exit(2)
     });
     let mut v = cfg.to_json();
+    for overlay in args.iter().skip(4) {
+        let text = std::fs::read_to_string(overlay).unwrap_or_else(|e| {
+            eprintln!("error: {overlay}: {e}");
+            std::process::exit(2)
+        });
+        let o: serde_json::Value = toml::from_str(&text).unwrap_or_else(|e| {
+            eprintln!("error: {overlay}: {e}");
+            std::process::exit(2)
+        });
+        merge(&mut v, o);
+    }
     v["workload"] = json!({
         "kind": "trace",
         "path": args[1],
@@ -54,6 +78,8 @@ fn main() {
                     "requests_per_s": requests as f64 / total_s,
                     "peak_rss_mb": peak_rss_mb(),
                     "read_mean_ns": s["read"]["mean_ns"],
+                    "rber_mean": s["reliability"]["rber_mean"],
+                    "mean_decoding_level": s["reliability"]["mean_decoding_level"],
                     "write_mean_ns": s["write"]["mean_ns"],
                     "mapping_entries": s["sim"]["mapping_entries"],
                 })

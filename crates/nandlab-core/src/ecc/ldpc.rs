@@ -183,6 +183,26 @@ impl LdpcLadder {
         }
     }
 
+    /// Failure probability of the strongest level (the minimum over levels, as in
+    /// [`LdpcLadder::codeword_fail_probs`]) without allocating.
+    pub fn strongest_fail_prob(&self, rber: f64) -> f64 {
+        let k = self.max_extra_levels as usize;
+        match &self.capability {
+            LevelCapability::Thresholds(t) => {
+                if (0..=k).any(|l| Self::threshold_decodes(t, l, rber)) {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+            // The strongest level is usually the lowest curve: when it is 0, so is the min.
+            LevelCapability::Curves(c) => match c.fer(k, rber) {
+                0.0 => 0.0,
+                last => (0..k).map(|l| c.fer(l, rber)).fold(last, f64::min),
+            },
+        }
+    }
+
     /// Codeword failure probability at each level for a codeword at `rber` (thresholds:
     /// 0 or 1), made non-increasing with the level.
     pub fn codeword_fail_probs(&self, rber: f64) -> Vec<f64> {

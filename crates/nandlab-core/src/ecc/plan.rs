@@ -232,11 +232,18 @@ impl ReadPlanner {
                         }
                         (worst, total)
                     }
-                    LevelCapability::Curves(_) => {
-                        let f = self.page_fail_probs(rber);
+                    LevelCapability::Curves(c) => {
+                        // One uniform per page against the (non-increasing) page failure
+                        // probability of each level, lowest level first: most reads stop
+                        // at the first. The curves decide the outcome, so raw errors are
+                        // reported at their mean rather than drawn.
                         let u: f64 = rng.random();
-                        let e: u64 = (0..s).map(|_| draw_codeword_errors(n, rber, rng)).sum();
-                        (f.iter().position(|&p| u >= p).map(|x| x as u8), e)
+                        let mut p_fail = 1.0f64;
+                        let needed = (0..=l.max_extra_levels).find(|&lvl| {
+                            p_fail = p_fail.min(any_fails(c.fer(usize::from(lvl), rber), s));
+                            u >= p_fail
+                        });
+                        (needed, mean_errors)
                     }
                 },
             },
@@ -298,13 +305,24 @@ impl ReadPlanner {
         }
     }
 
+    /// Probability that no level decodes a page at `rber` (the last entry of
+    /// [`ReadPlanner::page_fail_probs`], without allocating).
+    pub fn uncorrectable_prob(&self, rber: f64) -> f64 {
+        let s = self.codewords_per_page;
+        match &self.code {
+            EccCode::None => any_fails(rber.clamp(0.0, 1.0), (self.codeword_bits as u32).saturating_mul(s)),
+            EccCode::Bch(b) => b.page_fail_prob(rber, s),
+            EccCode::Ldpc(l) => any_fails(l.strongest_fail_prob(rber), s),
+        }
+    }
+
     /// The highest RBER at which the strongest level still fails at most
     /// [`ENDURANCE_PAGE_FAIL`] of page reads (bisection in log RBER), or `None` without ECC.
     pub fn correctable_rber_limit(&self) -> Option<f64> {
         if self.code == EccCode::None {
             return None;
         }
-        let fails = |rber: f64| *self.page_fail_probs(rber).last().expect("at least one level") > ENDURANCE_PAGE_FAIL;
+        let fails = |rber: f64| self.uncorrectable_prob(rber) > ENDURANCE_PAGE_FAIL;
         let (mut lo, mut hi) = (1e-9f64, 0.5f64);
         if fails(lo) {
             return Some(0.0);
@@ -328,7 +346,7 @@ impl ReadPlanner {
         let (needed, errors) = self.needed_level(rber, rng);
         let mut p = self.plan_for_needed(needed);
         p.raw_bit_errors = errors;
-        p.uncorrectable_prob = *self.page_fail_probs(rber).last().expect("at least one level");
+        p.uncorrectable_prob = self.uncorrectable_prob(rber);
         p
     }
 }

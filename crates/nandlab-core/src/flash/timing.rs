@@ -65,6 +65,8 @@ pub struct Timing {
     pub decoders_per_channel: u32,
     /// Bus rate in bytes per ns.
     bytes_per_ns: f64,
+    /// Bytes of a page (its transfer time is precomputed).
+    page_bytes: u64,
 }
 
 impl Timing {
@@ -97,6 +99,7 @@ impl Timing {
             decode_ns: cfg.decode_latency_ns,
             decoders_per_channel: cfg.decoders_per_channel,
             bytes_per_ns,
+            page_bytes: u64::from(page_bytes),
         };
         t.transfer_page_ns = t.transfer_ns(u64::from(page_bytes));
         Ok(t)
@@ -104,6 +107,9 @@ impl Timing {
 
     /// Bus time for `bytes` bytes of data, rounded up to whole ns, plus command cycles.
     pub fn transfer_ns(&self, bytes: u64) -> u64 {
+        if bytes == self.page_bytes && self.transfer_page_ns > 0 {
+            return self.transfer_page_ns;
+        }
         (bytes as f64 / self.bytes_per_ns).ceil() as u64 + self.command_ns
     }
 

@@ -1,7 +1,7 @@
 //! Read-path reliability statistics: page RBER distribution, decoding levels, retries,
 //! uncorrectable pages and energy by component.
 
-use crate::ecc::{ReadEnergy, ReadOutcome, ReadPlan};
+use crate::ecc::ReadEnergy;
 use serde_json::{json, Value};
 
 /// Log-spaced RBER histogram bins: 10 per decade from 1e-8 to 1.
@@ -27,6 +27,8 @@ pub struct ReliabilityStats {
     rber_sum: f64,
     rber_max: f64,
     rber_bins: [u64; RBER_BINS],
+    /// Last (RBER, bin): reads at one RBER in a row skip the logarithm.
+    last_bin: (f64, usize),
     /// Energy of the judged reads.
     pub energy: ReadEnergy,
 }
@@ -43,6 +45,7 @@ impl Default for ReliabilityStats {
             rber_sum: 0.0,
             rber_max: 0.0,
             rber_bins: [0; RBER_BINS],
+            last_bin: (f64::NAN, 0),
             energy: ReadEnergy::default(),
         }
     }
@@ -72,7 +75,10 @@ impl ReliabilityStats {
         self.reads += 1;
         self.rber_sum += rber;
         self.rber_max = self.rber_max.max(rber);
-        self.rber_bins[rber_bin(rber)] += 1;
+        if self.last_bin.0 != rber {
+            self.last_bin = (rber, rber_bin(rber));
+        }
+        self.rber_bins[self.last_bin.1] += 1;
         self.retries += attempts.saturating_sub(1) as u64;
         self.raw_bit_errors += raw_errors;
         self.expected_uncorrectable += p_unc;
@@ -86,22 +92,6 @@ impl ReliabilityStats {
             }
             None => self.uncorrectable += 1,
         }
-    }
-
-    /// Records a whole plan (its outcome, attempts and energy).
-    pub fn record_plan(&mut self, rber: f64, plan: &ReadPlan, energy: ReadEnergy) {
-        let level = match plan.outcome {
-            ReadOutcome::Decoded { level } => Some(level),
-            ReadOutcome::Uncorrectable => None,
-        };
-        self.record(
-            rber,
-            level,
-            plan.attempts.len(),
-            plan.raw_bit_errors,
-            plan.uncorrectable_prob,
-        );
-        self.add_energy(energy);
     }
 
     /// Adds read energy.

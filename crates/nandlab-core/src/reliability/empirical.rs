@@ -102,11 +102,25 @@ impl EmpiricalParams {
         let pe = pe.clamp(0.0, self.max_pe);
         let t = (retention_s / self.time_unit_s).clamp(0.0, self.max_time);
         let r = reads.clamp(0.0, self.max_reads);
-        let v = self.eps
-            + self.alpha * pe.powf(self.k)
-            + self.beta * pe.powf(self.m) * t.powf(self.n)
-            + self.gamma * pe.powf(self.p) * r.powf(self.q);
+        let [pe_k, pe_m, pe_p] = self.pe_powers(pe);
+        let v = self.eps + self.alpha * pe_k + self.beta * pe_m * t.powf(self.n) + self.gamma * pe_p * r.powf(self.q);
         v.clamp(0.0, RBER_CAP)
+    }
+
+    /// `[PE^k, PE^m, PE^p]`, remembered for the last (PE, exponents): wear changes only at
+    /// an erase, so consecutive reads mostly share it and skip three `powf`s.
+    fn pe_powers(&self, pe: f64) -> [f64; 3] {
+        thread_local! {
+            static LAST: std::cell::Cell<([f64; 4], [f64; 3])> = const { std::cell::Cell::new(([f64::NAN; 4], [0.0; 3])) };
+        }
+        let key = [pe, self.k, self.m, self.p];
+        let (k, v) = LAST.get();
+        if k == key {
+            return v;
+        }
+        let v = [pe.powf(self.k), pe.powf(self.m), pe.powf(self.p)];
+        LAST.set((key, v));
+        v
     }
 }
 
@@ -143,10 +157,12 @@ impl ErrorModel for EmpiricalModel {
         self.rel.len()
     }
 
-    fn state_error_probs(&self, ctx: &ErrorContext) -> Vec<f64> {
+    fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
         let base = self.params.rber(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase)
             * scale_of(&self.page_type_scale, ctx.page_type);
-        self.rel.iter().map(|r| (base * r).min(1.0)).collect()
+        for (o, r) in out.iter_mut().zip(&self.rel) {
+            *o = (base * r).min(1.0);
+        }
     }
 }
 

@@ -16,13 +16,27 @@ pub enum ErrorDraw {
     Expected,
 }
 
+thread_local! {
+    /// The last binomial built: setting one up costs as much as drawing from it, and
+    /// consecutive codewords (pages of a request, codewords of a page) usually share it.
+    static LAST_BINOMIAL: std::cell::Cell<Option<(u64, f64, Binomial)>> = const { std::cell::Cell::new(None) };
+}
+
 /// Draws the raw bit errors of one codeword of `n_bits` bits at `rber`.
 pub fn draw_codeword_errors<R: Rng + ?Sized>(n_bits: u64, rber: f64, rng: &mut R) -> u64 {
     let p = rber.clamp(0.0, 1.0);
     if p == 0.0 || n_bits == 0 {
         return 0;
     }
-    Binomial::new(n_bits, p).expect("valid binomial").sample(rng)
+    let d = match LAST_BINOMIAL.get() {
+        Some((n, q, d)) if n == n_bits && q == p => d,
+        _ => {
+            let d = Binomial::new(n_bits, p).expect("valid binomial");
+            LAST_BINOMIAL.set(Some((n_bits, p, d)));
+            d
+        }
+    };
+    d.sample(rng)
 }
 
 /// Mean raw bit errors of a codeword: `n · RBER`.

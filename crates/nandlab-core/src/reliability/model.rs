@@ -1,6 +1,6 @@
 //! The [`ErrorModel`] trait and the per-page context it is evaluated in.
 
-use crate::content::StateHist;
+use crate::content::{StateHist, MAX_STATES};
 
 /// What an error model needs to know about one page read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,13 +46,24 @@ pub trait ErrorModel: Send + Sync + std::fmt::Debug {
 
     /// Probability that the bit of page type `ctx.page_type` of a cell in each state
     /// (indexed by bit pattern) is read wrongly, before chip/block variation.
-    fn state_error_probs(&self, ctx: &ErrorContext) -> Vec<f64>;
+    /// Writes them into `out` (length [`ErrorModel::n_states`]); the read path calls this
+    /// for every page, so it must not allocate.
+    fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]);
+
+    /// The per-state error probabilities as a vector.
+    fn state_error_probs(&self, ctx: &ErrorContext) -> Vec<f64> {
+        let mut out = vec![0.0; self.n_states()];
+        self.state_error_probs_into(ctx, &mut out);
+        out
+    }
 
     /// Page RBER: the state error probabilities weighted by the page's state shares
     /// (uniform without a histogram), times the variation factor, capped at 0.5.
     fn page_rber(&self, ctx: &ErrorContext) -> f64 {
-        let p = self.state_error_probs(ctx);
-        let n = p.len();
+        let mut buf = [0.0; MAX_STATES];
+        let n = self.n_states();
+        let p = &mut buf[..n];
+        self.state_error_probs_into(ctx, p);
         let raw: f64 = match ctx.hist {
             Some(h) => p.iter().enumerate().map(|(s, e)| h.share(s) * e).sum(),
             None => p.iter().sum::<f64>() / n as f64,
@@ -77,7 +88,7 @@ impl ErrorModel for NoErrors {
         self.n_states
     }
 
-    fn state_error_probs(&self, _ctx: &ErrorContext) -> Vec<f64> {
-        vec![0.0; self.n_states]
+    fn state_error_probs_into(&self, _ctx: &ErrorContext, out: &mut [f64]) {
+        out.fill(0.0);
     }
 }

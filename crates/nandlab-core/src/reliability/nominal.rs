@@ -55,9 +55,11 @@ impl ErrorModel for NominalModel {
         self.rel.len()
     }
 
-    fn state_error_probs(&self, ctx: &ErrorContext) -> Vec<f64> {
+    fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
         let base = self.rber_nominal * self.scale(ctx.page_type);
-        self.rel.iter().map(|r| (base * r).min(1.0)).collect()
+        for (o, r) in out.iter_mut().zip(&self.rel) {
+            *o = (base * r).min(1.0);
+        }
     }
 }
 

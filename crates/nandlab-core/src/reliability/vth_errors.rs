@@ -81,7 +81,7 @@ impl ErrorModel for VthErrorModel {
         self.model.n_states()
     }
 
-    fn state_error_probs(&self, ctx: &ErrorContext) -> Vec<f64> {
+    fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
         let x = ctx.pe_cycles.max(0.0) / self.pe_step;
         let y = (1.0 + ctx.retention_s.max(0.0)).log10() * self.points_per_decade;
         let (i, j) = (x.floor() as u32, y.floor() as u32);
@@ -94,7 +94,7 @@ impl ErrorModel for VthErrorModel {
             (i, j + 1, (1.0 - fx) * fy),
             (i + 1, j + 1, fx * fy),
         ];
-        let mut out = vec![0.0; n];
+        out.fill(0.0);
         for (ci, cj, w) in corners {
             if w == 0.0 {
                 continue;
@@ -104,7 +104,6 @@ impl ErrorModel for VthErrorModel {
                 out[s] += w * v[page * n + s];
             }
         }
-        out
     }
 }
 

@@ -12,7 +12,6 @@
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
 use crate::config::SimConfig;
-use crate::ecc::{ReadOutcome, ReadPlan};
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
@@ -49,17 +48,15 @@ enum Event {
 enum Verdict {
     /// Reads are not judged (no error model and no ECC).
     Unjudged,
-    /// The lowest level that decodes the page.
-    Level(u8),
-    /// No level decodes the page.
-    Uncorrectable,
+    /// The read follows this plan (an index into the read path's plans).
+    Plan(u16),
 }
 
 /// A read whose plan needs another sensing after a decode ends.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Retry {
     ppa: Ppa,
-    plan: ReadPlan,
+    plan: usize,
     next: usize,
     ends: AttemptEnds,
 }
@@ -238,7 +235,7 @@ impl Simulator {
                 Event::SenseDone { req, ppa, verdict } => self.sense_done(now, req, ppa, verdict),
                 Event::ProgramStart { req, ppa } => self.program_start(now, req, ppa),
                 Event::Retry { req, slot } => {
-                    let r = self.retries[slot].clone();
+                    let r = self.retries[slot];
                     self.retries.remove(slot);
                     self.run_attempts(now, req, r.ppa, r.plan, r.next, r.ends);
                 }
@@ -398,14 +395,11 @@ impl Simulator {
             chip: loc.die / self.geo.cfg.dies_per_chip,
             block: ppa.block,
         };
-        match self.read_path.judge(&page, now).outcome {
-            ReadOutcome::Decoded { level } => Verdict::Level(level),
-            ReadOutcome::Uncorrectable => Verdict::Uncorrectable,
-        }
+        Verdict::Plan(self.read_path.judge(&page, now) as u16)
     }
 
     fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict) {
-        let needed = match verdict {
+        let plan = match verdict {
             Verdict::Unjudged => {
                 let channel = self.geo.loc_of_block(ppa.block).channel;
                 let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
@@ -413,15 +407,9 @@ impl Simulator {
                 self.finish_page(req, dec.end);
                 return;
             }
-            Verdict::Level(l) => Some(l),
-            Verdict::Uncorrectable => None,
+            Verdict::Plan(p) => usize::from(p),
         };
-        let plan = self.read_path.planner.plan_for_needed(needed);
-        let ends = AttemptEnds {
-            sense: now,
-            xfer: 0,
-            decode: 0,
-        };
+        let ends = AttemptEnds { sense: now, xfer: 0, decode: 0 };
         self.run_attempts(now, req, ppa, plan, 0, ends);
     }
 
@@ -429,12 +417,13 @@ impl Simulator {
     /// hard sensing is already done), the transfer on the channel, the decode. An attempt
     /// that waits for the previous decode is resumed by a `Retry` event at that time; a
     /// look-ahead attempt senses right after the previous sensing when the die is idle.
-    fn run_attempts(&mut self, now: u64, req: u32, ppa: Ppa, plan: ReadPlan, from: usize, mut ends: AttemptEnds) {
+    fn run_attempts(&mut self, now: u64, req: u32, ppa: Ppa, plan: usize, from: usize, mut ends: AttemptEnds) {
         let loc = self.geo.loc_of_block(ppa.block);
         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
         let decode_ns = self.timing.decode_ns;
-        for i in from..plan.attempts.len() {
-            let a = plan.attempts[i];
+        let n_attempts = self.read_path.plans[plan].attempts.len();
+        for i in from..n_attempts {
+            let a = self.read_path.plans[plan].attempts[i];
             if i > 0 {
                 let ahead = a.look_ahead && self.backend.die_idle_at(loc.die, ends.sense);
                 if !ahead && ends.decode > now {
@@ -466,8 +455,9 @@ impl Simulator {
             ends.decode = self.backend.decode(loc.channel, ends.xfer.max(ends.decode), dec_ns).end;
         }
         // A look-ahead sensing cancelled by a successful decode held the die until then.
-        if plan.cancelled_look_ahead_levels > 0 && self.backend.die_idle_at(loc.die, ends.sense) {
-            let full = u64::from(plan.cancelled_look_ahead_levels) * self.timing.extra_sense_ns;
+        let cancelled = self.read_path.plans[plan].cancelled_look_ahead_levels;
+        if cancelled > 0 && self.backend.die_idle_at(loc.die, ends.sense) {
+            let full = u64::from(cancelled) * self.timing.extra_sense_ns;
             let held = full.min(ends.decode.saturating_sub(ends.sense));
             if held > 0 {
                 self.backend

@@ -4,7 +4,7 @@
 
 use crate::config::SimConfig;
 use crate::content::ContentSource;
-use crate::ecc::{EnergyParams, ReadPlan, ReadPlanner, Scheme};
+use crate::ecc::{EnergyParams, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
@@ -45,6 +45,20 @@ pub struct ReadPath {
     /// Accumulated statistics.
     pub stats: ReliabilityStats,
     random_content: bool,
+    /// The read plan for each needed level (index `L`) and for no level decoding (last
+    /// entry), built once: reads share them by index.
+    pub plans: Vec<ReadPlan>,
+    /// What each of those plans yields: the decoded level, attempts, energy.
+    outcomes: Vec<Outcome>,
+    /// Last (RBER, uncorrectable probability): consecutive reads often share an RBER.
+    unc_memo: (f64, f64),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Outcome {
+    level: Option<u8>,
+    attempts: usize,
+    energy: ReadEnergy,
 }
 
 impl ReadPath {
@@ -56,7 +70,23 @@ impl ReadPath {
         let model = cfg.reliability.build(bits)?;
         let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
         let variation = cfg.reliability.variation(cfg.seed);
+        let energy = cfg.ecc.energy;
+        let plans: Vec<ReadPlan> =
+            (0..=planner.max_level()).map(Some).chain([None]).map(|n| planner.plan_for_needed(n)).collect();
+        let outcomes = plans
+            .iter()
+            .map(|plan| {
+                let level = match plan.outcome {
+                    ReadOutcome::Decoded { level } => Some(level),
+                    ReadOutcome::Uncorrectable => None,
+                };
+                Outcome { level, attempts: plan.attempts.len(), energy: energy.read(plan) }
+            })
+            .collect();
         Ok(ReadPath {
+            plans,
+            outcomes,
+            unc_memo: (f64::NAN, 0.0),
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
             chip_factors: (0..chips).map(|c| variation.chip_factor(u64::from(c))).collect(),
             random_content: cfg.content.source == crate::content::SourceKind::Random,
@@ -64,7 +94,7 @@ impl ReadPath {
             model,
             variation,
             planner,
-            energy: cfg.ecc.energy,
+            energy,
             rng: stream_rng(cfg.seed, component::ERRORS),
             stats: ReliabilityStats::default(),
         })
@@ -90,13 +120,20 @@ impl ReadPath {
         self.model.page_rber(&ctx)
     }
 
-    /// The read plan of a page read at `now_ns`; records its statistics.
-    pub fn judge(&mut self, page: &PageState, now_ns: u64) -> ReadPlan {
+    /// Index into [`ReadPath::plans`] of the plan of a read of `page` at `now_ns` (from the
+    /// lowest ECC level that decodes it); records the read's statistics.
+    pub fn judge(&mut self, page: &PageState, now_ns: u64) -> usize {
         let rber = self.rber(page, now_ns);
-        let plan = self.planner.plan(rber, &mut self.rng);
-        let energy = self.energy.read(&plan);
-        self.stats.record_plan(rber, &plan, energy);
-        plan
+        let (needed, errors) = self.planner.needed_level(rber, &mut self.rng);
+        if self.unc_memo.0 != rber {
+            self.unc_memo = (rber, self.planner.uncorrectable_prob(rber));
+        }
+        let p_unc = self.unc_memo.1;
+        let idx = needed.map_or(self.plans.len() - 1, usize::from);
+        let o = self.outcomes[idx];
+        self.stats.record(rber, o.level, o.attempts, errors, p_unc);
+        self.stats.add_energy(o.energy);
+        idx
     }
 
     /// Energy constants.
