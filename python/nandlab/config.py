@@ -21,9 +21,10 @@ ConfigSource = str | os.PathLike | Mapping
 #: A dotted key such as ``ftl.gc_policy``: bare TOML key segments joined by dots.
 _KEY_RE = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
 
-#: Keys holding file paths; a relative path is taken relative to the config file that
-#: sets it when such a file exists there (otherwise it is left for the current directory).
-PATH_KEYS = ("workload.path", "content.path")
+#: Keys holding file paths (or lists of them); a relative path is taken relative to the
+#: config file that sets it when such a file exists there (otherwise it is left for the
+#: current directory).
+PATH_KEYS = ("workload.path", "content.files", "ecc.curve_path")
 
 #: Top-level key naming base config file(s) that this one is laid over.
 EXTENDS_KEY = "extends"
@@ -126,6 +127,8 @@ def _resolve_paths(cfg: dict[str, Any], base_dir: Path) -> None:
 
 
 def _resolve_one(value: str, base_dir: Path) -> str:
+    if not value:
+        return value  # an empty path means "the default" (e.g. the shipped FER table)
     p = Path(value).expanduser()
     if p.is_absolute():
         return str(p)
