@@ -15,7 +15,10 @@ pub struct EventQueue<E: Copy> {
 
 impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: Vec::new(), next_seq: 0 }
+        EventQueue {
+            heap: Vec::new(),
+            next_seq: 0,
+        }
     }
 }
 
@@ -53,7 +56,11 @@ impl<E: Copy> EventQueue<E> {
                 if l >= n {
                     break;
                 }
-                let c = if l + 1 < n && self.heap[l + 1].0 < self.heap[l].0 { l + 1 } else { l };
+                let c = if l + 1 < n && self.heap[l + 1].0 < self.heap[l].0 {
+                    l + 1
+                } else {
+                    l
+                };
                 if last.0 <= self.heap[c].0 {
                     break;
                 }

@@ -33,7 +33,13 @@ const TABULATE_AFTER: u32 = 64;
 
 impl Sampler {
     fn new(n: u64, p: f64) -> Self {
-        Sampler { n, p, btpe: Binomial::new(n, p).expect("valid binomial"), uses: 0, table: None }
+        Sampler {
+            n,
+            p,
+            btpe: Binomial::new(n, p).expect("valid binomial"),
+            uses: 0,
+            table: None,
+        }
     }
 
     fn tabulate(&mut self) {

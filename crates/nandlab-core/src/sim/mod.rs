@@ -409,7 +409,11 @@ impl Simulator {
             }
             Verdict::Plan(p) => usize::from(p),
         };
-        let ends = AttemptEnds { sense: now, xfer: 0, decode: 0 };
+        let ends = AttemptEnds {
+            sense: now,
+            xfer: 0,
+            decode: 0,
+        };
         self.run_attempts(now, req, ppa, plan, 0, ends);
     }
 

@@ -71,8 +71,11 @@ impl ReadPath {
         let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
         let variation = cfg.reliability.variation(cfg.seed);
         let energy = cfg.ecc.energy;
-        let plans: Vec<ReadPlan> =
-            (0..=planner.max_level()).map(Some).chain([None]).map(|n| planner.plan_for_needed(n)).collect();
+        let plans: Vec<ReadPlan> = (0..=planner.max_level())
+            .map(Some)
+            .chain([None])
+            .map(|n| planner.plan_for_needed(n))
+            .collect();
         let outcomes = plans
             .iter()
             .map(|plan| {
@@ -80,7 +83,11 @@ impl ReadPath {
                     ReadOutcome::Decoded { level } => Some(level),
                     ReadOutcome::Uncorrectable => None,
                 };
-                Outcome { level, attempts: plan.attempts.len(), energy: energy.read(plan) }
+                Outcome {
+                    level,
+                    attempts: plan.attempts.len(),
+                    energy: energy.read(plan),
+                }
             })
             .collect();
         Ok(ReadPath {
