@@ -133,7 +133,7 @@ strategy = "progressive"
     let reqs: Vec<Request> = (0..20_000u64)
         .map(|i| {
             let h = nandlab_core::engine::rng::mix64(i);
-            let op = if h % 3 == 0 { Op::Read } else { Op::Write };
+            let op = if h.is_multiple_of(3) { Op::Read } else { Op::Write };
             Request {
                 arrival_ns: i * 1_000,
                 offset_bytes: (h >> 8) % (pages / 8) * 4096,

@@ -60,7 +60,7 @@ pub struct Ftl {
     block_reads: Vec<u32>,
     /// Per-page metadata of every block programmed during the run (`None` for the rest, so
     /// the table costs one pointer per block, zero-filled lazily by the allocator).
-    page_meta: Vec<Option<Box<Vec<PageMeta>>>>,
+    page_meta: Vec<Option<Box<[PageMeta]>>>,
     valid: ValidMap,
     /// Logical-to-physical map.
     pub mapping: Mapping,
@@ -253,8 +253,8 @@ impl Ftl {
         if st.written == ppb {
             st.status = BlockStatus::Full;
         }
-        self.page_meta[block as usize].get_or_insert_with(|| Box::new(vec![PageMeta::default(); ppb as usize]))
-            [page as usize] = meta;
+        self.page_meta[block as usize]
+            .get_or_insert_with(|| vec![PageMeta::default(); ppb as usize].into_boxed_slice())[page as usize] = meta;
         let ppa = Ppa { block, page };
         let ppn = self.ppn(ppa);
         self.valid.set(ppn, true);
