@@ -63,7 +63,7 @@ proptest! {
             wear_leveling_threshold: 2,
             ..FtlConfig::default()
         };
-        let aging = AgingConfig { fill_fraction: fill, initial_pe: Distribution::Constant(5.0), retention_days: 1.0 };
+        let aging = AgingConfig { fill_fraction: fill, initial_pe: Distribution::Constant(5.0), retention_days: 1.0, ..AgingConfig::default() };
         let mut ftl = Ftl::new(&geo, &cfg, &aging, 1).unwrap();
         let logical = ftl.logical_pages();
         prop_assert_eq!(logical, 576); // 768 * 0.75

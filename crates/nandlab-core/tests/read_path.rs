@@ -151,3 +151,46 @@ strategy = "progressive"
     let host_reads = s["flash"]["page_reads"].as_u64().unwrap() - s["flash"]["gc_page_reads"].as_u64().unwrap();
     assert_eq!(s["reliability"]["page_reads"].as_u64().unwrap(), host_reads);
 }
+
+#[test]
+fn data_stored_hot_ages_by_the_arrhenius_factor() {
+    // The empirical 2y-nm MLC law at P/E 3000, one read (reads since erase = 1), data
+    // 0.1 day old stored at 55 °C for a model fitted at 25 °C.
+    let text = r#"
+[aging]
+initial_pe = 3000
+retention_days = 0.1
+storage_temperature_c = 55.0
+model_temperature_c = 25.0
+[reliability]
+model = "empirical"
+empirical_preset = "mlc-2y"
+error_draw = "expected"
+[ecc]
+scheme = "ldpc"
+"#;
+    let cfg = SimConfig::from_toml_str(text).unwrap();
+    let r = vec![Request {
+        arrival_ns: 0,
+        offset_bytes: 0,
+        size_bytes: 4096,
+        op: Op::Read,
+        stream: 0,
+    }];
+    let out = Simulator::new(cfg)
+        .unwrap()
+        .run_stream(Box::new(r.into_iter().map(Ok)), &mut |_| true)
+        .unwrap();
+    // AF = exp(E_A/k (1/T_model - 1/T_storage)), E_A = 1.1 eV, k = 8.617e-5 eV/K.
+    let af = (1.1 / 8.617e-5 * (1.0 / 298.15 - 1.0 / 328.15f64)).exp();
+    let t_days = 0.1 * af; // the 2y-nm MLC law takes days
+    let pe = 3000f64;
+    // eps + a PE^k + b PE^m t^n + g PE^p R^q (research/models.md §2.1, 2y-nm MLC)
+    let hand = 8.34e-5
+        + 3.30e-11 * pe.powf(1.71)
+        + 5.56e-19 * pe.powf(2.49) * t_days.powf(3.33)
+        + 6.26e-13 * pe.powf(1.76) * 1f64.powf(0.47);
+    let got = out.summary["reliability"]["rber_mean"].as_f64().unwrap();
+    assert!((got - hand).abs() < 1e-12 * hand.max(1.0), "{got} vs {hand} (AF {af})");
+    assert!(af > 40.0 && af < 60.0);
+}

@@ -89,3 +89,27 @@ fn multi_page_request_completes_with_its_last_page() {
     };
     assert_eq!(latencies(FILLED, vec![r]), vec![T_R_LSB + 2 * XFER + DECODE]);
 }
+
+#[test]
+fn closed_loop_issues_the_next_request_when_one_completes() {
+    // Queue depth 1: three reads of plane 0 run back to back, each an idle-device read
+    // (pages 0 and 1 of block 0 are LSB pages, page 2 is the MSB page of wordline 0).
+    let reads = vec![
+        req(Op::Read, 0, 0),
+        req(Op::Read, PLANES * 4096, 0),
+        req(Op::Read, 2 * PLANES * 4096, 0),
+    ];
+    let cfg = format!("{FILLED}[host]\nreplay = \"closed\"\nqueue_depth = 1\n");
+    let out = Simulator::new(SimConfig::from_toml_str(&cfg).unwrap())
+        .unwrap()
+        .run_stream(Box::new(reads.clone().into_iter().map(Ok)), &mut |_| true)
+        .unwrap();
+    let hard = T_R_LSB + XFER + DECODE;
+    let msb = 55_000 + XFER + DECODE;
+    assert_eq!(out.requests.unwrap().latency_ns, vec![hard, hard, msb]);
+    assert_eq!(out.summary["sim"]["simulated_ns"], 2 * hard + msb);
+    // Queue depth 2: the first two start together and serialise on the plane.
+    let cfg = format!("{FILLED}[host]\nreplay = \"closed\"\nqueue_depth = 2\n");
+    let l = latencies(&cfg, reads);
+    assert_eq!(&l[..2], &[hard, 2 * T_R_LSB + XFER + DECODE]);
+}

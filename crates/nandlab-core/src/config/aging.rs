@@ -81,6 +81,15 @@ pub struct AgingConfig {
     pub initial_pe: Distribution,
     /// Age of the preconditioned data when the workload starts, in days.
     pub retention_days: f64,
+    /// Idle (e.g. powered-off) time added to the age of every page when it is read, in
+    /// days: data written during the run ages by it too.
+    pub idle_days: f64,
+    /// Temperature the data is stored at, °C.
+    pub storage_temperature_c: f64,
+    /// Temperature the error model's retention terms were fitted at, °C. Ages are scaled
+    /// by the Arrhenius factor between the two (E_A = 1.1 eV, seed 001 Eq. 6), so 30 days
+    /// at 55 °C read like ≈ 2.3 years at 25 °C.
+    pub model_temperature_c: f64,
 }
 
 impl Default for AgingConfig {
@@ -89,6 +98,9 @@ impl Default for AgingConfig {
             fill_fraction: 1.0,
             initial_pe: Distribution::Constant(0.0),
             retention_days: 0.0,
+            idle_days: 0.0,
+            storage_temperature_c: 25.0,
+            model_temperature_c: 25.0,
         }
     }
 }
@@ -101,6 +113,17 @@ impl AgingConfig {
         }
         if !(self.retention_days.is_finite() && self.retention_days >= 0.0) {
             return Err(NandError::config("aging.retention_days", "must be >= 0"));
+        }
+        if !(self.idle_days.is_finite() && self.idle_days >= 0.0) {
+            return Err(NandError::config("aging.idle_days", "must be >= 0"));
+        }
+        for (key, t) in [
+            ("aging.storage_temperature_c", self.storage_temperature_c),
+            ("aging.model_temperature_c", self.model_temperature_c),
+        ] {
+            if !(t.is_finite() && t > -273.15) {
+                return Err(NandError::config(key, "must be a temperature above absolute zero"));
+            }
         }
         self.initial_pe.validate("aging.initial_pe")
     }

@@ -50,6 +50,10 @@ pub struct ReadPath {
     pub plans: Vec<ReadPlan>,
     /// What each of those plans yields: the decoded level, attempts, energy.
     outcomes: Vec<Outcome>,
+    /// Idle time added to every page's age, seconds.
+    idle_s: f64,
+    /// Arrhenius factor from the storage temperature to the model's.
+    age_factor: f64,
     /// Last (RBER, uncorrectable probability): consecutive reads often share an RBER.
     unc_memo: (f64, f64),
 }
@@ -91,6 +95,12 @@ impl ReadPath {
             })
             .collect();
         Ok(ReadPath {
+            idle_s: cfg.aging.idle_days * 86_400.0,
+            age_factor: crate::reliability::equivalent_retention_s(
+                1.0,
+                cfg.aging.storage_temperature_c,
+                cfg.aging.model_temperature_c,
+            ),
             plans,
             outcomes,
             unc_memo: (f64::NAN, 0.0),
@@ -118,7 +128,7 @@ impl ReadPath {
             };
         let ctx = ErrorContext {
             pe_cycles: f64::from(page.pe_cycles),
-            retention_s: (now_ns as i64 - page.meta.program_ns).max(0) as f64 / 1e9,
+            retention_s: ((now_ns as i64 - page.meta.program_ns).max(0) as f64 / 1e9 + self.idle_s) * self.age_factor,
             reads_since_erase: f64::from(page.reads_since_erase),
             page_type: page.page_type,
             hist: hist.as_ref(),
