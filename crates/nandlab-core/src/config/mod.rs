@@ -66,7 +66,12 @@ impl SimConfig {
     /// Parses a JSON config (what the Python front end sends).
     pub fn from_json_str(text: &str) -> Result<Self> {
         let mut de = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(&mut de).map_err(|e| path_error(e.path().to_string(), e.inner()))
+        serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            // The JSON position means nothing to a person who wrote TOML: keep the key.
+            let msg = e.inner().to_string();
+            let msg = msg.split(" at line ").next().unwrap_or_default().to_string();
+            path_error(e.path().to_string(), msg)
+        })
     }
 
     /// The resolved config as JSON (recorded with every result).
