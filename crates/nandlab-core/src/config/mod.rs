@@ -109,6 +109,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("ftl.gc_policy"), "{e}");
+        assert!(!e.contains(" at line "), "{e}");
     }
 
     #[test]
