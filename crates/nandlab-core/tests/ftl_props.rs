@@ -29,6 +29,19 @@ fn tiny_device() -> Geometry {
     .unwrap()
 }
 
+/// A preconditioned-full FTL with over-provisioning `op` on `geo`.
+fn full_ftl(geo: &Geometry, op: f64, seed: u64) -> nandlab_core::Result<Ftl> {
+    let cfg = FtlConfig {
+        overprovisioning: op,
+        ..FtlConfig::default()
+    };
+    let aging = AgingConfig {
+        fill_fraction: 1.0,
+        ..AgingConfig::default()
+    };
+    Ftl::new(geo, &cfg, &aging, seed)
+}
+
 fn actions(logical: u64) -> impl Strategy<Value = Vec<Action>> {
     // Skewed addresses (a hot tenth) make GC find partly valid victims.
     let lpn = prop_oneof![3 => 0..logical / 10, 1 => 0..logical];
@@ -114,15 +127,7 @@ fn gc_reclaims_and_counts_moves() {
     // Fill everything, then overwrite one hot page many times: GC must erase blocks and
     // write amplification stays finite.
     let geo = tiny_device();
-    let cfg = FtlConfig {
-        overprovisioning: 0.25,
-        ..FtlConfig::default()
-    };
-    let aging = AgingConfig {
-        fill_fraction: 1.0,
-        ..AgingConfig::default()
-    };
-    let mut ftl = Ftl::new(&geo, &cfg, &aging, 3).unwrap();
+    let mut ftl = full_ftl(&geo, 0.25, 3).unwrap();
     let mut ops = Vec::new();
     for i in 0..2000u64 {
         ftl.write(i % 7, i + 1, i as i64, &mut ops).unwrap();
@@ -143,15 +148,7 @@ fn gc_reclaims_and_counts_moves() {
 #[test]
 fn overfull_fill_is_a_config_error() {
     let geo = tiny_device();
-    let cfg = FtlConfig {
-        overprovisioning: 0.0,
-        ..FtlConfig::default()
-    };
-    let aging = AgingConfig {
-        fill_fraction: 1.0,
-        ..AgingConfig::default()
-    };
-    let e = Ftl::new(&geo, &cfg, &aging, 3).err().unwrap().to_string();
+    let e = full_ftl(&geo, 0.0, 3).err().unwrap().to_string();
     assert!(e.contains("aging.fill_fraction"), "{e}");
 }
 
@@ -170,15 +167,7 @@ fn striping_imbalance_does_not_exhaust_a_plane() {
         ..DeviceConfig::default()
     })
     .unwrap();
-    let cfg = FtlConfig {
-        overprovisioning: 0.25,
-        ..FtlConfig::default()
-    };
-    let aging = AgingConfig {
-        fill_fraction: 1.0,
-        ..AgingConfig::default()
-    };
-    let mut ftl = Ftl::new(&geo, &cfg, &aging, 5).unwrap();
+    let mut ftl = full_ftl(&geo, 0.25, 5).unwrap();
     let logical = ftl.logical_pages();
     let mut ops = Vec::new();
     for i in 0..5000u64 {

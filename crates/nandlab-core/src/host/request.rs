@@ -29,3 +29,16 @@ pub struct Request {
     /// Device / ASU / volume number the trace gives (0 when it has none); kept for filtering.
     pub stream: u32,
 }
+
+impl Request {
+    /// A request from its fields, in declaration order.
+    pub fn new(arrival_ns: u64, offset_bytes: u64, size_bytes: u64, op: Op, stream: u32) -> Self {
+        Request {
+            arrival_ns,
+            offset_bytes,
+            size_bytes,
+            op,
+            stream,
+        }
+    }
+}

@@ -310,13 +310,7 @@ mod tests {
     }
 
     fn r(arrival_ns: u64, offset_bytes: u64, size_bytes: u64, op: Op, stream: u32) -> Request {
-        Request {
-            arrival_ns,
-            offset_bytes,
-            size_bytes,
-            op,
-            stream,
-        }
+        Request::new(arrival_ns, offset_bytes, size_bytes, op, stream)
     }
 
     #[test]
