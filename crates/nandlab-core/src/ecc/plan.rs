@@ -190,7 +190,7 @@ impl ReadPlanner {
     pub fn needed_level<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> (Option<u8>, u64) {
         let s = self.codewords_per_page;
         let n = self.codeword_bits;
-        let mean_errors = (n as f64 * rber * f64::from(s)).round() as u64;
+        let mean_errors = || (n as f64 * rber * f64::from(s)).round() as u64;
         match self.draw {
             ErrorDraw::Expected => {
                 let lvl = match &self.code {
@@ -206,7 +206,7 @@ impl ReadPlanner {
                         .position(|&f| f < 0.5)
                         .map(|l| l as u8),
                 };
-                (lvl, mean_errors)
+                (lvl, mean_errors())
             }
             ErrorDraw::Stochastic => match &self.code {
                 EccCode::None => {
@@ -243,7 +243,7 @@ impl ReadPlanner {
                             p_fail = p_fail.min(any_fails(c.fer(usize::from(lvl), rber), s));
                             u >= p_fail
                         });
-                        (needed, mean_errors)
+                        (needed, mean_errors())
                     }
                 },
             },

@@ -161,6 +161,17 @@ impl Ftl {
         }
     }
 
+    /// Program time of a programmed page (cheaper than [`Ftl::page_meta`] for data that
+    /// preconditioning placed).
+    #[inline]
+    pub fn program_ns(&self, ppa: Ppa) -> i64 {
+        let b = &self.blocks[ppa.block as usize];
+        match &self.page_meta[ppa.block as usize] {
+            Some(p) if !b.implicit => p[ppa.page as usize].program_ns,
+            _ => b.last_program_ns,
+        }
+    }
+
     /// Metadata of a programmed page: what the OOB area says (owner, content tag, time).
     pub fn page_meta(&self, ppa: Ppa) -> Option<PageMeta> {
         let b = &self.blocks[ppa.block as usize];

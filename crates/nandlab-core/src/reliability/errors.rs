@@ -2,6 +2,7 @@
 //! for paper reproductions that use average behaviour).
 
 use rand::Rng;
+use rand_distr::weighted::WeightedAliasIndex;
 use rand_distr::{Binomial, Distribution};
 use serde::{Deserialize, Serialize};
 
@@ -17,15 +18,16 @@ pub enum ErrorDraw {
 }
 
 /// A binomial sampler for one (n, p): the exact distribution set up once, plus (after
-/// repeated use) its CDF tabulated over mean ± 12 σ for inversion by binary search.
+/// repeated use) its probabilities over mean ± 12 σ in an alias table (O(1) draws; the
+/// mass outside, below 1e-30, is left out).
 #[derive(Debug, Clone)]
 struct Sampler {
     n: u64,
     p: f64,
     btpe: Binomial,
     uses: u32,
-    /// `(first k, P(X <= k) for k = first, first + 1, ...)`.
-    table: Option<(u64, Vec<f64>)>,
+    /// `(first k, alias table over k = first, first + 1, ...)`.
+    table: Option<(u64, WeightedAliasIndex<f64>)>,
 }
 
 /// Uses after which a sampler tabulates its CDF (tabulating costs a few hundred draws).
@@ -49,15 +51,14 @@ impl Sampler {
         let lo = (mean - 12.0 * sd - 1.0).floor().max(0.0) as u64;
         let hi = ((mean + 12.0 * sd + 1.0).ceil() as u64).min(self.n);
         let (lp, lq) = (p.ln(), (-p).ln_1p());
-        let mut acc = 0.0;
-        let cdf = (lo..=hi)
+        let pmf = (lo..=hi)
             .map(|k| {
                 let kf = k as f64;
-                acc += (statrs::function::factorial::ln_binomial(self.n, k) + kf * lp + (n - kf) * lq).exp();
-                acc
+                (statrs::function::factorial::ln_binomial(self.n, k) + kf * lp + (n - kf) * lq).exp()
             })
             .collect();
-        self.table = Some((lo, cdf));
+        // The pmf is finite, non-negative and has mass near 1: the table always builds.
+        self.table = WeightedAliasIndex::new(pmf).ok().map(|t| (lo, t));
     }
 
     fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u64 {
@@ -66,16 +67,7 @@ impl Sampler {
             self.tabulate();
         }
         match &self.table {
-            Some((lo, cdf)) => {
-                let u: f64 = rng.random();
-                let i = cdf.partition_point(|&c| c < u);
-                // Beyond the table (probability below ~1e-30): draw exactly.
-                if i == cdf.len() {
-                    self.btpe.sample(rng)
-                } else {
-                    lo + i as u64
-                }
-            }
+            Some((lo, table)) => lo + table.sample(rng) as u64,
             None => self.btpe.sample(rng),
         }
     }
@@ -87,8 +79,8 @@ thread_local! {
     static LAST: std::cell::RefCell<Option<Sampler>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Draws the raw bit errors of one codeword of `n_bits` bits at `rber`: exactly
-/// Binomial(n, RBER) (BTPE, or inversion of the tabulated CDF when the same RBER repeats).
+/// Draws the raw bit errors of one codeword of `n_bits` bits at `rber`: Binomial(n, RBER)
+/// (BTPE, or an alias table of the pmf within 12 σ of the mean when the RBER repeats).
 pub fn draw_codeword_errors<R: Rng + ?Sized>(n_bits: u64, rber: f64, rng: &mut R) -> u64 {
     let p = rber.clamp(0.0, 1.0);
     if p == 0.0 || n_bits == 0 {
@@ -131,7 +123,7 @@ mod tests {
 
     #[test]
     fn tabulated_draws_follow_the_binomial() {
-        // After TABULATE_AFTER uses the sampler inverts its tabulated CDF. Compare the
+        // After TABULATE_AFTER uses the sampler draws from its alias table. Compare the
         // share of draws at or below k with the exact CDF (statrs) at a few points.
         use statrs::distribution::{Binomial as B, DiscreteCDF};
         let mut rng = stream_rng(5, 2);

@@ -387,8 +387,13 @@ impl Simulator {
             return Verdict::Unjudged;
         }
         let loc = self.geo.loc_of_block(ppa.block);
+        let content = self.read_path.needs_content().then(|| {
+            let m = self.ftl.page_meta(ppa).expect("a mapped page has metadata");
+            (m.lpn, m.tag)
+        });
         let page = PageState {
-            meta: self.ftl.page_meta(ppa).expect("a mapped page has metadata"),
+            content,
+            program_ns: self.ftl.program_ns(ppa),
             pe_cycles: self.ftl.blocks[ppa.block as usize].pe,
             reads_since_erase: self.ftl.reads_since_erase(ppa.block),
             page_type: self.geo.page_map.page_type(ppa.page),
@@ -400,14 +405,14 @@ impl Simulator {
 
     fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict) {
         let plan = match verdict {
-            Verdict::Unjudged => {
+            Verdict::Plan(p) if !self.read_path.is_single_hard_read(usize::from(p)) => usize::from(p),
+            Verdict::Unjudged | Verdict::Plan(_) => {
                 let channel = self.geo.loc_of_block(ppa.block).channel;
                 let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
                 let dec = self.backend.decode(channel, xfer.end, self.decode_page_ns);
                 self.finish_page(req, dec.end);
                 return;
             }
-            Verdict::Plan(p) => usize::from(p),
         };
         let ends = AttemptEnds {
             sense: now,

@@ -8,7 +8,6 @@ use crate::ecc::{EnergyParams, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, S
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
-use crate::flash::block::PageMeta;
 use crate::metrics::ReliabilityStats;
 use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
 use std::path::Path;
@@ -16,8 +15,10 @@ use std::path::Path;
 /// What a read of one page needs from the flash state.
 #[derive(Debug, Clone, Copy)]
 pub struct PageState {
-    /// The page's OOB view (owner, content tag, program time).
-    pub meta: PageMeta,
+    /// Owner and content tag of the data, when the content model needs them.
+    pub content: Option<(u64, u64)>,
+    /// Program time (ns; negative for data older than the run).
+    pub program_ns: i64,
     /// P/E cycles of its block.
     pub pe_cycles: u32,
     /// Reads of its block since erase.
@@ -50,6 +51,8 @@ pub struct ReadPath {
     pub plans: Vec<ReadPlan>,
     /// What each of those plans yields: the decoded level, attempts, energy.
     outcomes: Vec<Outcome>,
+    /// Plans that are a single hard attempt with no speculative sensing.
+    simple: Vec<bool>,
     /// Idle time added to every page's age, seconds.
     idle_s: f64,
     /// Arrhenius factor from the storage temperature to the model's.
@@ -94,7 +97,12 @@ impl ReadPath {
                 }
             })
             .collect();
+        let simple = plans
+            .iter()
+            .map(|p| p.attempts.len() == 1 && !p.attempts[0].look_ahead && p.cancelled_look_ahead_levels == 0)
+            .collect();
         Ok(ReadPath {
+            simple,
             idle_s: cfg.aging.idle_days * 86_400.0,
             age_factor: crate::reliability::equivalent_retention_s(
                 1.0,
@@ -119,7 +127,7 @@ impl ReadPath {
 
     /// Page RBER of a read at `now_ns`.
     pub fn rber(&self, page: &PageState, now_ns: u64) -> f64 {
-        let hist = (!self.random_content).then(|| self.content.page_hist(page.meta.lpn, page.meta.tag));
+        let hist = page.content.map(|(lpn, tag)| self.content.page_hist(lpn, tag));
         let variation = self.chip_factors[page.chip as usize]
             * if self.variation.block_sigma > 0.0 {
                 self.variation.block_factor(u64::from(page.block))
@@ -128,7 +136,7 @@ impl ReadPath {
             };
         let ctx = ErrorContext {
             pe_cycles: f64::from(page.pe_cycles),
-            retention_s: ((now_ns as i64 - page.meta.program_ns).max(0) as f64 / 1e9 + self.idle_s) * self.age_factor,
+            retention_s: ((now_ns as i64 - page.program_ns).max(0) as f64 / 1e9 + self.idle_s) * self.age_factor,
             reads_since_erase: f64::from(page.reads_since_erase),
             page_type: page.page_type,
             hist: hist.as_ref(),
@@ -151,6 +159,17 @@ impl ReadPath {
         self.stats.record(rber, o.level, o.attempts, errors, p_unc);
         self.stats.add_energy(o.energy);
         idx
+    }
+
+    /// Whether reads need the page's owner and tag (content other than random data).
+    pub fn needs_content(&self) -> bool {
+        !self.random_content
+    }
+
+    /// Whether plan `i` is one hard attempt with nothing speculative: timed like an
+    /// unjudged read.
+    pub fn is_single_hard_read(&self, i: usize) -> bool {
+        self.simple[i]
     }
 
     /// Energy constants.
