@@ -6,10 +6,12 @@
 //! - [`ftl`]: page-level mapping, allocation, garbage collection, wear leveling;
 //! - [`flash`]: geometry, shared-page map, timing, per-block state, the back-end resources;
 //! - [`content`], [`reliability`], [`ecc`]: what is stored, how it fails, how it is corrected;
+//! - [`codec`]: data codecs applied before programming (seed 000's BitFlip);
 //! - [`engine`]: discrete-event queue and seeded randomness;
 //! - [`metrics`]: latency histograms, counters and the run summary;
 //! - [`sim`]: the simulator that wires the layers together.
 
+pub mod codec;
 pub mod config;
 pub mod content;
 pub mod ecc;

@@ -1,6 +1,7 @@
 //! The simulator configuration: one struct per TOML section, each validated with errors
 //! that name the offending key. Unknown keys are errors, never silently ignored.
 
+use crate::codec::CodecConfig;
 use crate::content::ContentConfig;
 use crate::ecc::EccConfig;
 use crate::error::{NandError, Result};
@@ -48,6 +49,8 @@ pub struct SimConfig {
     pub workload: WorkloadConfig,
     /// What the pages store.
     pub content: ContentConfig,
+    /// How page data are encoded before programming (none by default).
+    pub codec: CodecConfig,
     /// How the flash errs.
     pub reliability: ReliabilityConfig,
     /// How errors are corrected, and what retries cost.

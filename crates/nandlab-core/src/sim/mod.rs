@@ -198,8 +198,12 @@ impl Simulator {
         let wall = Instant::now();
         self.replay(&mut stream, progress)?;
         let wall_s = wall.elapsed().as_secs_f64();
+        let mut summary = self.summary(wall_s);
+        if let Some(codec) = self.read_path.codec_summary() {
+            summary["codec"] = codec;
+        }
         Ok(SimOutput {
-            summary: self.summary(wall_s),
+            summary,
             requests: self.records.take(),
         })
     }
@@ -321,7 +325,7 @@ impl Simulator {
                         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
                         let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
                         self.counters.page_reads += 1;
-                        let verdict = self.judge(now, ppa);
+                        let verdict = self.judge(now, ppa)?;
                         self.events.push(
                             s.end,
                             Event::SenseDone {
@@ -335,6 +339,10 @@ impl Simulator {
                 },
                 Op::Write => {
                     let tag = q.id;
+                    // The codec encodes the page on its way to the flash (its tag bits
+                    // belong in the page's OOB area; the FTL keeps only owner and tag,
+                    // from which the read path recomputes them).
+                    self.read_path.encode_program(lpn, tag)?;
                     let ppa = self.ftl.write(lpn, tag, now as i64, &mut self.bg_ops)?;
                     self.run_background(now);
                     let channel = self.geo.loc_of_block(ppa.block).channel;
@@ -382,9 +390,9 @@ impl Simulator {
     }
 
     /// Decides how a read of `ppa` issued at `now` decodes (and records its statistics).
-    fn judge(&mut self, now: u64, ppa: Ppa) -> Verdict {
+    fn judge(&mut self, now: u64, ppa: Ppa) -> Result<Verdict> {
         if !self.read_path.enabled {
-            return Verdict::Unjudged;
+            return Ok(Verdict::Unjudged);
         }
         let loc = self.geo.loc_of_block(ppa.block);
         let content = self.read_path.needs_content().then(|| {
@@ -400,7 +408,7 @@ impl Simulator {
             chip: loc.die / self.geo.cfg.dies_per_chip,
             block: ppa.block,
         };
-        Verdict::Plan(self.read_path.judge(&page, now) as u16)
+        Ok(Verdict::Plan(self.read_path.judge(&page, now)? as u16))
     }
 
     fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict) {
@@ -476,12 +484,17 @@ impl Simulator {
         self.finish_page(req, ends.decode);
     }
 
+    /// A host page reached its die. A data codec's encoder runs first, in the controller
+    /// (`units_per_page × codec.encode_ns_per_unit`): the program cannot start before
+    /// it ends, but it holds neither the die nor the channel (it overlaps any wait for
+    /// the die). GC copies move already-encoded data and pay nothing.
     fn program_start(&mut self, now: u64, req: u32, ppa: Ppa) {
         let loc = self.geo.loc_of_block(ppa.block);
         let t_prog = self.timing.program(self.geo.page_map.page_type(ppa.page));
+        let ready = now + self.read_path.encode_ns_per_page();
         let s = self
             .backend
-            .array(loc.die, loc.plane_in_die, ArrayOp::Program, now, t_prog);
+            .array(loc.die, loc.plane_in_die, ArrayOp::Program, ready, t_prog);
         self.counters.page_programs += 1;
         self.finish_page(req, s.end);
     }

@@ -1,16 +1,70 @@
 //! The reliability side of a page read: what the page stores, its RBER under the error
 //! model, and the ECC read plan (levels, retries, energy). The simulator charges the plan's
 //! sensing, transfers and decodes to the back end.
+//!
+//! With a data codec (`[codec] kind = "bitflip"`) the page's cell states are those of its
+//! encoded bytes: each host program encodes the page (`encode_program`, which counts the
+//! flipped units), and each read judges the histogram of the encoded page, recomputed
+//! from the content source when it is not in a small per-logical-page memo.
 
+use crate::codec::{BitFlip, TagBits};
 use crate::config::SimConfig;
-use crate::content::ContentSource;
+use crate::content::{ContentSource, StateHist};
 use crate::ecc::{EnergyParams, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
 use crate::metrics::ReliabilityStats;
 use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
+use rustc_hash::FxHashMap;
+use serde_json::{json, Value};
 use std::path::Path;
+
+/// Most logical pages whose encoded histogram is memoised (≈ 60 B each); the memo is
+/// emptied when full.
+const CODEC_MEMO_CAP: usize = 1 << 18;
+
+/// What the codec did during the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CodecStats {
+    /// Host page programs encoded.
+    pub pages_encoded: u64,
+    /// Units of those pages.
+    pub units_encoded: u64,
+    /// Units flipped (tag bit 1).
+    pub units_flipped: u64,
+}
+
+/// The data codec of the read path: the codec, its per-page encode time, a memo of
+/// encoded histograms (logical page → (content tag, histogram)) and a page buffer.
+struct Codec {
+    bitflip: BitFlip,
+    encode_ns_per_page: u64,
+    memo: FxHashMap<u64, (u64, StateHist)>,
+    buf: Vec<u8>,
+    stats: CodecStats,
+}
+
+impl Codec {
+    /// Encodes version `tag` of `lpn`: its stored histogram and tag bits.
+    fn encode(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<(StateHist, TagBits)> {
+        content.page_data(lpn, tag, &mut self.buf)?;
+        let (hist, tags) = self.bitflip.encoded_hist(&self.buf);
+        if self.memo.len() >= CODEC_MEMO_CAP {
+            self.memo.clear();
+        }
+        self.memo.insert(lpn, (tag, hist));
+        Ok((hist, tags))
+    }
+
+    /// The stored histogram of version `tag` of `lpn` (memoised).
+    fn stored_hist(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<StateHist> {
+        match self.memo.get(&lpn) {
+            Some(&(t, h)) if t == tag => Ok(h),
+            _ => Ok(self.encode(content, lpn, tag)?.0),
+        }
+    }
+}
 
 /// What a read of one page needs from the flash state.
 #[derive(Debug, Clone, Copy)]
@@ -59,6 +113,8 @@ pub struct ReadPath {
     age_factor: f64,
     /// Last (RBER, uncorrectable probability): consecutive reads often share an RBER.
     unc_memo: (f64, f64),
+    /// The data codec, when `[codec]` configures one.
+    codec: Option<Codec>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -75,6 +131,16 @@ impl ReadPath {
         let page_bytes = cfg.device.page_size_bytes;
         let content = ContentSource::new(&cfg.content, bits, page_bytes as usize, cfg.seed)?;
         let model = cfg.reliability.build(bits)?;
+        let codec = cfg
+            .codec
+            .build(page_bytes, bits, cfg.content.mapping)?
+            .map(|bitflip| Codec {
+                encode_ns_per_page: cfg.codec.encode_ns_per_unit * bitflip.units_per_page() as u64,
+                bitflip,
+                memo: FxHashMap::default(),
+                buf: vec![0; page_bytes as usize],
+                stats: CodecStats::default(),
+            });
         let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
         let variation = cfg.reliability.variation(cfg.seed);
         let energy = cfg.ecc.energy;
@@ -112,6 +178,7 @@ impl ReadPath {
             plans,
             outcomes,
             unc_memo: (f64::NAN, 0.0),
+            codec,
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
             chip_factors: (0..chips).map(|c| variation.chip_factor(u64::from(c))).collect(),
             random_content: cfg.content.source == crate::content::SourceKind::Random,
@@ -125,9 +192,21 @@ impl ReadPath {
         })
     }
 
-    /// Page RBER of a read at `now_ns`.
-    pub fn rber(&self, page: &PageState, now_ns: u64) -> f64 {
-        let hist = page.content.map(|(lpn, tag)| self.content.page_hist(lpn, tag));
+    /// Cell-state histogram of version `tag` of `lpn` as stored: the content's own, or
+    /// that of its encoded bytes when a codec is on.
+    pub fn stored_hist(&mut self, lpn: u64, tag: u64) -> Result<StateHist> {
+        match self.codec.as_mut() {
+            Some(c) => c.stored_hist(&self.content, lpn, tag),
+            None => Ok(self.content.page_hist(lpn, tag)),
+        }
+    }
+
+    /// Page RBER of a read at `now_ns` (an error only when the content cannot be read).
+    pub fn rber(&mut self, page: &PageState, now_ns: u64) -> Result<f64> {
+        let hist = match page.content {
+            Some((lpn, tag)) => Some(self.stored_hist(lpn, tag)?),
+            None => None,
+        };
         let variation = self.chip_factors[page.chip as usize]
             * if self.variation.block_sigma > 0.0 {
                 self.variation.block_factor(u64::from(page.block))
@@ -142,13 +221,13 @@ impl ReadPath {
             hist: hist.as_ref(),
             variation,
         };
-        self.model.page_rber(&ctx)
+        Ok(self.model.page_rber(&ctx))
     }
 
     /// Index into [`ReadPath::plans`] of the plan of a read of `page` at `now_ns` (from the
     /// lowest ECC level that decodes it); records the read's statistics.
-    pub fn judge(&mut self, page: &PageState, now_ns: u64) -> usize {
-        let rber = self.rber(page, now_ns);
+    pub fn judge(&mut self, page: &PageState, now_ns: u64) -> Result<usize> {
+        let rber = self.rber(page, now_ns)?;
         let (needed, errors) = self.planner.needed_level(rber, &mut self.rng);
         if self.unc_memo.0 != rber {
             self.unc_memo = (rber, self.planner.uncorrectable_prob(rber));
@@ -158,12 +237,52 @@ impl ReadPath {
         let o = self.outcomes[idx];
         self.stats.record(rber, o.level, o.attempts, errors, p_unc);
         self.stats.add_energy(o.energy);
-        idx
+        Ok(idx)
     }
 
-    /// Whether reads need the page's owner and tag (content other than random data).
+    /// Whether reads need the page's owner and tag (content other than random data, or a
+    /// codec, whose stored states depend on the bytes).
     pub fn needs_content(&self) -> bool {
-        !self.random_content
+        !self.random_content || self.codec.is_some()
+    }
+
+    /// Encoder time added to each host page program (ns; 0 without a codec).
+    pub fn encode_ns_per_page(&self) -> u64 {
+        self.codec.as_ref().map_or(0, |c| c.encode_ns_per_page)
+    }
+
+    /// Encodes the host program of version `tag` of `lpn` (Algorithm 1) and counts it;
+    /// returns the page's tag bits (`None` without a codec).
+    pub fn encode_program(&mut self, lpn: u64, tag: u64) -> Result<Option<TagBits>> {
+        let Some(c) = self.codec.as_mut() else {
+            return Ok(None);
+        };
+        let (_, tags) = c.encode(&self.content, lpn, tag)?;
+        c.stats.pages_encoded += 1;
+        c.stats.units_encoded += tags.len() as u64;
+        c.stats.units_flipped += tags.count_ones() as u64;
+        Ok(Some(tags))
+    }
+
+    /// The `codec` section of the run summary (`None` without a codec).
+    pub fn codec_summary(&self) -> Option<Value> {
+        let c = self.codec.as_ref()?;
+        let s = c.stats;
+        Some(json!({
+            "kind": "bitflip",
+            "unit_bytes": c.bitflip.unit_bytes(),
+            "units_per_page": c.bitflip.units_per_page(),
+            "storage_overhead": c.bitflip.storage_overhead(),
+            "encode_ns_per_page": c.encode_ns_per_page,
+            "pages_encoded": s.pages_encoded,
+            "units_encoded": s.units_encoded,
+            "units_flipped": s.units_flipped,
+            "flipped_unit_share": if s.units_encoded == 0 {
+                0.0
+            } else {
+                s.units_flipped as f64 / s.units_encoded as f64
+            },
+        }))
     }
 
     /// Whether plan `i` is one hard attempt with nothing speculative: timed like an
