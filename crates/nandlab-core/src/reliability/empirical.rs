@@ -103,8 +103,46 @@ impl EmpiricalParams {
         let t = (retention_s / self.time_unit_s).clamp(0.0, self.max_time);
         let r = reads.clamp(0.0, self.max_reads);
         let [pe_k, pe_m, pe_p] = self.pe_powers(pe);
-        let v = self.eps + self.alpha * pe_k + self.beta * pe_m * t.powf(self.n) + self.gamma * pe_p * r.powf(self.q);
+        let v = self.eps
+            + self.alpha * pe_k
+            + self.beta * pe_m * self.time_power(t)
+            + self.gamma * pe_p * self.read_power(r);
         v.clamp(0.0, RBER_CAP)
+    }
+
+    /// `t^n`, remembered for the last (t, n): the pages of one request, written before the
+    /// run, share their age.
+    fn time_power(&self, t: f64) -> f64 {
+        thread_local! {
+            static LAST: std::cell::Cell<([f64; 2], f64)> = const { std::cell::Cell::new(([f64::NAN; 2], 0.0)) };
+        }
+        let key = [t, self.n];
+        let (k, v) = LAST.get();
+        if k == key {
+            return v;
+        }
+        let v = t.powf(self.n);
+        LAST.set((key, v));
+        v
+    }
+
+    /// `R^q` for a whole read count below 65,536 from a table (built once per exponent),
+    /// else computed.
+    fn read_power(&self, r: f64) -> f64 {
+        const TABLE: usize = 1 << 16;
+        if r.fract() != 0.0 || r >= TABLE as f64 {
+            return r.powf(self.q);
+        }
+        thread_local! {
+            static POWERS: std::cell::RefCell<(f64, Vec<f64>)> = const { std::cell::RefCell::new((f64::NAN, Vec::new())) };
+        }
+        POWERS.with_borrow_mut(|(q, table)| {
+            if *q != self.q {
+                *q = self.q;
+                *table = (0..TABLE).map(|i| (i as f64).powf(self.q)).collect();
+            }
+            table[r as usize]
+        })
     }
 
     /// `[PE^k, PE^m, PE^p]`, remembered for the last (PE, exponents): wear changes only at
