@@ -50,6 +50,12 @@ pub trait ErrorModel: Send + Sync + std::fmt::Debug {
     /// for every page, so it must not allocate.
     fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]);
 
+    /// True when the model ignores wear, age and read count (its RBER depends only on the
+    /// page type and content), so the read path may reuse it across reads.
+    fn wear_and_age_blind(&self) -> bool {
+        false
+    }
+
     /// The per-state error probabilities as a vector.
     fn state_error_probs(&self, ctx: &ErrorContext) -> Vec<f64> {
         let mut out = vec![0.0; self.n_states()];
@@ -90,5 +96,9 @@ impl ErrorModel for NoErrors {
 
     fn state_error_probs_into(&self, _ctx: &ErrorContext, out: &mut [f64]) {
         out.fill(0.0);
+    }
+
+    fn wear_and_age_blind(&self) -> bool {
+        true
     }
 }

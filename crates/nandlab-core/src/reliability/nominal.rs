@@ -55,6 +55,10 @@ impl ErrorModel for NominalModel {
         self.rel.len()
     }
 
+    fn wear_and_age_blind(&self) -> bool {
+        true
+    }
+
     fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
         let base = self.rber_nominal * self.scale(ctx.page_type);
         for (o, r) in out.iter_mut().zip(&self.rel) {

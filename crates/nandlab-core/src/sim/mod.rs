@@ -15,6 +15,7 @@ use crate::config::SimConfig;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
+use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
 use crate::host::scheduler::{self, HostScheduler, Queued};
@@ -325,7 +326,7 @@ impl Simulator {
                         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
                         let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
                         self.counters.page_reads += 1;
-                        let verdict = self.judge(now, ppa)?;
+                        let verdict = self.judge(now, ppa, loc)?;
                         self.events.push(
                             s.end,
                             Event::SenseDone {
@@ -390,11 +391,10 @@ impl Simulator {
     }
 
     /// Decides how a read of `ppa` issued at `now` decodes (and records its statistics).
-    fn judge(&mut self, now: u64, ppa: Ppa) -> Result<Verdict> {
+    fn judge(&mut self, now: u64, ppa: Ppa, loc: PlaneLoc) -> Result<Verdict> {
         if !self.read_path.enabled {
             return Ok(Verdict::Unjudged);
         }
-        let loc = self.geo.loc_of_block(ppa.block);
         let content = self.read_path.needs_content().then(|| {
             let m = self.ftl.page_meta(ppa).expect("a mapped page has metadata");
             (m.lpn, m.tag)

@@ -9,7 +9,7 @@
 
 use crate::codec::{BitFlip, TagBits};
 use crate::config::SimConfig;
-use crate::content::{ContentSource, StateHist};
+use crate::content::{ContentSource, StateHist, MAX_STATES};
 use crate::ecc::{EnergyParams, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
@@ -111,6 +111,9 @@ pub struct ReadPath {
     idle_s: f64,
     /// Arrhenius factor from the storage temperature to the model's.
     age_factor: f64,
+    /// RBER per page type of a model blind to wear and age, for random content and no
+    /// variation (NaN until first computed).
+    blind_rber: [f64; MAX_STATES],
     /// Last (RBER, uncorrectable probability): consecutive reads often share an RBER.
     unc_memo: (f64, f64),
     /// The data codec, when `[codec]` configures one.
@@ -178,6 +181,7 @@ impl ReadPath {
             plans,
             outcomes,
             unc_memo: (f64::NAN, 0.0),
+            blind_rber: [f64::NAN; MAX_STATES],
             codec,
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
             chip_factors: (0..chips).map(|c| variation.chip_factor(u64::from(c))).collect(),
@@ -213,6 +217,10 @@ impl ReadPath {
             } else {
                 1.0
             };
+        let memo = hist.is_none() && variation == 1.0 && self.model.wear_and_age_blind();
+        if memo && !self.blind_rber[page.page_type as usize].is_nan() {
+            return Ok(self.blind_rber[page.page_type as usize]);
+        }
         let ctx = ErrorContext {
             pe_cycles: f64::from(page.pe_cycles),
             retention_s: ((now_ns as i64 - page.program_ns).max(0) as f64 / 1e9 + self.idle_s) * self.age_factor,
@@ -221,7 +229,11 @@ impl ReadPath {
             hist: hist.as_ref(),
             variation,
         };
-        Ok(self.model.page_rber(&ctx))
+        let rber = self.model.page_rber(&ctx);
+        if memo {
+            self.blind_rber[page.page_type as usize] = rber;
+        }
+        Ok(rber)
     }
 
     /// Index into [`ReadPath::plans`] of the plan of a read of `page` at `now_ns` (from the
