@@ -40,6 +40,8 @@ calibrate_app = typer.Typer(help="Calibrate models by simulation.", no_args_is_h
 app.add_typer(trace_app, name="trace")
 app.add_typer(config_app, name="config")
 app.add_typer(calibrate_app, name="calibrate")
+reproduce_app = typer.Typer(help="Reproduce a seed paper's evaluation.", no_args_is_help=True)
+app.add_typer(reproduce_app, name="reproduce")
 
 
 class RequestsOut(StrEnum):
@@ -263,6 +265,21 @@ def _parse_levels(text: str) -> list[int]:
     except ValueError:
         msg = f"--levels {text!r}: use a range like 0..6 or a list like 0,2,6"
         raise ConfigError(msg) from None
+
+
+@reproduce_app.command("bitflip")
+def reproduce_bitflip(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")],
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Small corpus, few RBERs and short traces (<1 min).")
+    ] = False,
+) -> None:
+    """Reproduce seed 000 (BitFlip): figures 5, 6, 11-15 and report.md beside the paper."""
+    from .reproduce.bitflip import reproduce
+
+    with user_errors():
+        reproduce(out, quick=quick)
+        typer.echo(f"wrote {out / 'report.md'}")
 
 
 @app.command()
