@@ -90,7 +90,7 @@ proptest! {
                 Action::Write(l) => {
                     let l = l % logical;
                     let tag = i as u64 + 1;
-                    ftl.write(l, tag, i as i64, &mut ops).unwrap();
+                    ftl.write(l, tag, tag ^ 0x5a, i as i64, &mut ops).unwrap();
                     model.insert(l, tag);
                 }
                 Action::Trim(l) => {
@@ -114,6 +114,8 @@ proptest! {
                     let meta = ftl.page_meta(ppa).unwrap();
                     prop_assert_eq!(meta.lpn, l);
                     prop_assert_eq!(meta.tag, tag, "content of lpn {} survived GC", l);
+                    // OOB tag bits travel with the data (preconditioned pages have none).
+                    prop_assert_eq!(meta.oob_tags, if tag == 0 { 0 } else { tag ^ 0x5a });
                 }
                 (None, None) => {}
                 (m, p) => prop_assert!(false, "lpn {}: model {:?}, mapping {:?}", l, m, p),
@@ -130,7 +132,7 @@ fn gc_reclaims_and_counts_moves() {
     let mut ftl = full_ftl(&geo, 0.25, 3).unwrap();
     let mut ops = Vec::new();
     for i in 0..2000u64 {
-        ftl.write(i % 7, i + 1, i as i64, &mut ops).unwrap();
+        ftl.write(i % 7, i + 1, 0, i as i64, &mut ops).unwrap();
     }
     assert!(ftl.stats.gc_erases > 0);
     assert_eq!(ftl.stats.host_programs, 2000);
@@ -172,7 +174,7 @@ fn striping_imbalance_does_not_exhaust_a_plane() {
     let mut ops = Vec::new();
     for i in 0..5000u64 {
         let lpn = (2 * (i * 7919) + 1) % logical;
-        ftl.write(lpn, i + 1, i as i64, &mut ops).unwrap();
+        ftl.write(lpn, i + 1, 0, i as i64, &mut ops).unwrap();
     }
     ftl.check_invariants().unwrap();
 }

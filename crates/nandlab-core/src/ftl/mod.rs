@@ -191,9 +191,10 @@ impl Ftl {
         }
     }
 
-    /// Writes logical page `lpn` with content tag `tag` at `now_ns`; returns where it went.
-    /// GC and wear-leveling work it triggers is appended to `ops`.
-    pub fn write(&mut self, lpn: u64, tag: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
+    /// Writes logical page `lpn` with content tag `tag` and codec tag bits `oob_tags` (kept
+    /// in the page's OOB area) at `now_ns`; returns where it went. GC and wear-leveling work
+    /// it triggers is appended to `ops`.
+    pub fn write(&mut self, lpn: u64, tag: u64, oob_tags: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
         self.invalidate_lpn(lpn);
         let plane = self.pick_plane(now_ns, ops)?;
         let ppa = self.place(
@@ -203,7 +204,7 @@ impl Ftl {
                 lpn,
                 tag,
                 program_ns: now_ns,
-                oob_tags: 0,
+                oob_tags,
             },
         )?;
         self.stats.host_programs += 1;

@@ -340,11 +340,14 @@ impl Simulator {
                 },
                 Op::Write => {
                     let tag = q.id;
-                    // The codec encodes the page on its way to the flash (its tag bits
-                    // belong in the page's OOB area; the FTL keeps only owner and tag,
-                    // from which the read path recomputes them).
-                    self.read_path.encode_program(lpn, tag)?;
-                    let ppa = self.ftl.write(lpn, tag, now as i64, &mut self.bg_ops)?;
+                    // The codec encodes the page on its way to the flash; its tag bits go
+                    // into the page's OOB area (pages of up to 64 units).
+                    let oob = self
+                        .read_path
+                        .encode_program(lpn, tag)?
+                        .and_then(|t| t.to_oob())
+                        .unwrap_or(0);
+                    let ppa = self.ftl.write(lpn, tag, oob, now as i64, &mut self.bg_ops)?;
                     self.run_background(now);
                     let channel = self.geo.loc_of_block(ppa.block).channel;
                     let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
