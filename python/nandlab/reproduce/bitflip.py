@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import math
+import os
 import platform
 import sys
 import time
@@ -30,10 +31,26 @@ from .. import api
 from ..io import atomic_path, atomic_write, write_json
 from . import corpus, paper_000
 
-#: Repository root (for the preset and the shared traces).
-REPO = Path(__file__).resolve().parents[3]
-PRESET = REPO / "configs" / "000_bitflip.toml"
-SHARED_TRACES = REPO.parent / "shared" / "traces"
+#: The seed-000 device preset, shipped inside the package (`configs/` of the repository
+#: links to the same folder).
+PRESET = Path(__file__).resolve().parents[1] / "configs" / "000_bitflip.toml"
+
+
+def default_traces_dir() -> Path:
+    """Where the real trace excerpts are looked for: ``$NANDLAB_TRACES``, else
+    ``../shared/traces`` beside the repository checkout this package runs from (editable
+    installs) or beside the current directory."""
+    env = os.environ.get("NANDLAB_TRACES")
+    if env:
+        return Path(env)
+    repo = Path(__file__).resolve().parents[3]
+    for cand in (repo.parent / "shared" / "traces", Path.cwd().parent / "shared" / "traces"):
+        if cand.is_dir():
+            return cand
+    return Path.cwd().parent / "shared" / "traces"
+
+
+SHARED_TRACES = default_traces_dir()
 
 #: Request-size profile of the synthetic MSR stand-ins: the size histogram of the real
 #: ``msr_hm_0_first899.csv`` excerpt (4 KB 62 %, 8 KB 13 %, 16 KB 8 %, 32 KB 5 %, 64 KB
