@@ -197,14 +197,8 @@ scheme = "ldpc"
 "#
     );
     let cfg = SimConfig::from_toml_str(&text).unwrap();
-    let out = Simulator::new(cfg)
-        .unwrap()
-        .run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
-        .unwrap();
-    let r = out.requests.unwrap();
-    let mut rows: Vec<(u64, u64)> = (0..r.len()).map(|i| (r.arrival_ns[i], r.latency_ns[i])).collect();
-    rows.sort();
-    (rows, out.summary)
+    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+    (out.requests.unwrap().latencies_by_arrival(), out.summary)
 }
 
 fn req(t: u64, lpn: u64, op: Op) -> Request {

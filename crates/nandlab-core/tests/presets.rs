@@ -93,9 +93,7 @@ fn idle_read_ns(name: &str) -> u64 {
         op: Op::Read,
         stream: 0,
     };
-    let out = sim
-        .run_stream(Box::new(std::iter::once(Ok(req))), &mut |_| true)
-        .unwrap();
+    let out = sim.run_requests(vec![req]).unwrap();
     out.requests.unwrap().latency_ns[0]
 }
 

@@ -39,13 +39,8 @@ strategy = "{strategy}"
             stream: 0,
         })
         .collect();
-    let out = Simulator::new(cfg)
-        .unwrap()
-        .run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
-        .unwrap();
-    let r = out.requests.unwrap();
-    let mut rows: Vec<(u64, u64)> = (0..r.len()).map(|i| (r.arrival_ns[i], r.latency_ns[i])).collect();
-    rows.sort();
+    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+    let rows = out.requests.unwrap().latencies_by_arrival();
     (rows.into_iter().map(|(_, l)| l).collect(), out.summary)
 }
 
@@ -143,9 +138,7 @@ strategy = "progressive"
             }
         })
         .collect();
-    let out = sim
-        .run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
-        .unwrap();
+    let out = sim.run_requests(reqs).unwrap();
     let s = &out.summary;
     assert!(s["flash"]["gc_erases"].as_u64().unwrap() > 100);
     let host_reads = s["flash"]["page_reads"].as_u64().unwrap() - s["flash"]["gc_page_reads"].as_u64().unwrap();
@@ -177,10 +170,7 @@ scheme = "ldpc"
         op: Op::Read,
         stream: 0,
     }];
-    let out = Simulator::new(cfg)
-        .unwrap()
-        .run_stream(Box::new(r.into_iter().map(Ok)), &mut |_| true)
-        .unwrap();
+    let out = Simulator::new(cfg).unwrap().run_requests(r).unwrap();
     // AF = exp(E_A/k (1/T_model - 1/T_storage)), E_A = 1.1 eV, k = 8.617e-5 eV/K.
     let af = (1.1 / 8.617e-5 * (1.0 / 298.15 - 1.0 / 328.15f64)).exp();
     let t_days = 0.1 * af; // the 2y-nm MLC law takes days

@@ -20,19 +20,16 @@ fn req(op: Op, offset_bytes: u64, arrival_ns: u64) -> Request {
     }
 }
 
-/// Runs `reqs` on the default device (filled if `fill`), returns latencies in arrival order.
+/// Runs `reqs` on the default device; latencies in arrival order (ties: first done first).
 fn latencies(cfg_text: &str, reqs: Vec<Request>) -> Vec<u64> {
     let cfg = SimConfig::from_toml_str(cfg_text).unwrap();
-    let sim = Simulator::new(cfg).unwrap();
-    let out = sim
-        .run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
-        .unwrap();
-    let r = out.requests.unwrap();
-    let mut rows: Vec<(u64, u64, u64)> = (0..r.len())
-        .map(|i| (r.arrival_ns[i], r.offset_bytes[i], r.latency_ns[i]))
-        .collect();
-    rows.sort();
-    rows.into_iter().map(|(_, _, l)| l).collect()
+    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+    out.requests
+        .unwrap()
+        .latencies_by_arrival()
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect()
 }
 
 const FILLED: &str = "[aging]\nfill_fraction = 1.0\n";
@@ -102,7 +99,7 @@ fn closed_loop_issues_the_next_request_when_one_completes() {
     let cfg = format!("{FILLED}[host]\nreplay = \"closed\"\nqueue_depth = 1\n");
     let out = Simulator::new(SimConfig::from_toml_str(&cfg).unwrap())
         .unwrap()
-        .run_stream(Box::new(reads.clone().into_iter().map(Ok)), &mut |_| true)
+        .run_requests(reads.clone())
         .unwrap();
     let hard = T_R_LSB + XFER + DECODE;
     let msb = 55_000 + XFER + DECODE;

@@ -26,6 +26,18 @@ impl RequestRecords {
         self.op.push(op);
     }
 
+    /// `(arrival, latency)` of every request, in arrival order (ties by completion).
+    pub fn latencies_by_arrival(&self) -> Vec<(u64, u64)> {
+        let mut rows: Vec<(u64, u64)> = self
+            .arrival_ns
+            .iter()
+            .copied()
+            .zip(self.latency_ns.iter().copied())
+            .collect();
+        rows.sort();
+        rows
+    }
+
     /// Rows held.
     pub fn len(&self) -> usize {
         self.op.len()

@@ -194,6 +194,11 @@ impl Simulator {
         self.run_stream(stream, progress)
     }
 
+    /// Replays a list of requests (no progress reporting).
+    pub fn run_requests(self, reqs: Vec<Request>) -> Result<SimOutput> {
+        self.run_stream(Box::new(reqs.into_iter().map(Ok)), &mut |_| true)
+    }
+
     /// Replays an explicit request stream.
     pub fn run_stream(mut self, mut stream: RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
         let wall = Instant::now();
