@@ -129,6 +129,15 @@ const EXPECT: [Expect; 6] = [
     },
 ];
 
+/// Every request of a workload that needs no device context (a trace).
+fn open_all(cfg: &WorkloadConfig) -> Vec<Request> {
+    let ctx = WorkloadContext {
+        logical_bytes: 0,
+        seed: 0,
+    };
+    open(cfg, &ctx).unwrap().map(|r| r.unwrap()).collect()
+}
+
 #[test]
 fn every_excerpt_loads_completely() {
     let Some(dir) = traces_dir() else { return };
@@ -191,16 +200,7 @@ fn excerpt_details_match_the_raw_lines() {
         max_requests: Some(2),
         ..Default::default()
     };
-    let got: Vec<Request> = open(
-        &cfg,
-        &WorkloadContext {
-            logical_bytes: 0,
-            seed: 0,
-        },
-    )
-    .unwrap()
-    .map(|r| r.unwrap())
-    .collect();
+    let got: Vec<Request> = open_all(&cfg);
     assert_eq!(
         got,
         vec![
@@ -269,16 +269,7 @@ fn repeat_ten_times_scales_the_trace() {
         repeat: 10,
         ..Default::default()
     };
-    let reqs: Vec<Request> = open(
-        &cfg,
-        &WorkloadContext {
-            logical_bytes: 0,
-            seed: 0,
-        },
-    )
-    .unwrap()
-    .map(|r| r.unwrap())
-    .collect();
+    let reqs: Vec<Request> = open_all(&cfg);
     assert_eq!(reqs.len(), 69_990);
     // Duration 136,489,000 ns; mean gap 136,489,000 / 6,998 = 19,504 ns (integer ns);
     // period 136,508,504 ns.
