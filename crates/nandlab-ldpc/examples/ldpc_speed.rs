@@ -27,19 +27,17 @@ fn main() {
     let pe = pe_for_rber(&model, 1, ret, 9e-3);
     println!("pe_for_rber {:.3} s -> pe {pe:.0}", t.elapsed().as_secs_f64());
     let mut llr = vec![0f32; code.n()];
+    let channel = |k: usize, sampling: Sampling| {
+        let point = OperatingPoint {
+            page: 1,
+            pe,
+            retention_s: ret,
+        };
+        MlcChannel::new(&model, point, k, &Placement::default(), sampling)
+    };
     for k in [0usize, 1, 2, 6] {
         let t = Instant::now();
-        let ch = MlcChannel::new(
-            &model,
-            OperatingPoint {
-                page: 1,
-                pe,
-                retention_s: ret,
-            },
-            k,
-            &Placement::default(),
-            Sampling::Voltage,
-        );
+        let ch = channel(k, Sampling::Voltage);
         println!(
             "k={k} build {:.3} s delta {} mi {:.4} rber {:.3e} llr {:?}",
             t.elapsed().as_secs_f64(),
@@ -50,17 +48,7 @@ fn main() {
         );
     }
     for s in [Sampling::Voltage, Sampling::Region] {
-        let ch = MlcChannel::new(
-            &model,
-            OperatingPoint {
-                page: 1,
-                pe,
-                retention_s: ret,
-            },
-            2,
-            &Placement::default(),
-            s,
-        );
+        let ch = channel(2, s);
         let t = Instant::now();
         let mut e = 0;
         for _ in 0..frames {
