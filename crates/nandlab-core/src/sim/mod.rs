@@ -178,11 +178,6 @@ impl Simulator {
         self.ftl.logical_pages() * self.page_bytes
     }
 
-    /// The FTL (for inspection and tests).
-    pub fn ftl(&self) -> &Ftl {
-        &self.ftl
-    }
-
     /// Replays the workload of the config. `progress(done)` is called every 65,536
     /// requests; returning `false` cancels the run.
     pub fn run(self, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
