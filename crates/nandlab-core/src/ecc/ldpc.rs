@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::binomial::binomial_sf;
 use crate::error::{NandError, Result};
 
 /// Seed 000 Table I: a level decodes pages whose RBER is below its bound — hard < 0.005,
@@ -183,33 +184,15 @@ impl LdpcLadder {
         }
     }
 
-    /// Failure probability of the strongest level (the minimum over levels, as in
-    /// [`LdpcLadder::codeword_fail_probs`]) without allocating.
-    pub fn strongest_fail_prob(&self, rber: f64) -> f64 {
-        let k = self.max_extra_levels as usize;
-        match &self.capability {
-            LevelCapability::Thresholds(t) => {
-                if (0..=k).any(|l| Self::threshold_decodes(t, l, rber)) {
-                    0.0
-                } else {
-                    1.0
-                }
-            }
-            // The strongest level is usually the lowest curve: when it is 0, so is the min.
-            LevelCapability::Curves(c) => match c.fer(k, rber) {
-                0.0 => 0.0,
-                last => (0..k).map(|l| c.fer(l, rber)).fold(last, f64::min),
-            },
-        }
-    }
-
-    /// Codeword failure probability at each level for a codeword at `rber` (thresholds:
-    /// 0 or 1), made non-increasing with the level.
-    pub fn codeword_fail_probs(&self, rber: f64) -> Vec<f64> {
+    /// Codeword failure probability at each level for a codeword of `n_bits` bits at
+    /// `rber`, made non-increasing with the level. Thresholds: the raw errors are
+    /// Binomial(n, RBER) and level `L` fails when they exceed what it decodes
+    /// ([`threshold_max_errors`]); curves: their FER.
+    pub fn codeword_fail_probs(&self, rber: f64, n_bits: u64) -> Vec<f64> {
         let k = self.max_extra_levels as usize;
         let mut v: Vec<f64> = match &self.capability {
             LevelCapability::Thresholds(t) => (0..=k)
-                .map(|l| if Self::threshold_decodes(t, l, rber) { 0.0 } else { 1.0 })
+                .map(|l| binomial_sf(threshold_max_errors(t, l, n_bits), n_bits, rber))
                 .collect(),
             LevelCapability::Curves(c) => (0..=k).map(|l| c.fer(l, rber)).collect(),
         };
@@ -218,6 +201,21 @@ impl LdpcLadder {
         }
         v
     }
+}
+
+/// Most raw errors level `level` decodes in a codeword of `n_bits` bits in threshold mode:
+/// the largest `e` with `e / n` below the level's threshold (at or below, for the last).
+fn threshold_max_errors(thresholds: &[f64], level: usize, n_bits: u64) -> u64 {
+    let decodes = |e: u64| LdpcLadder::threshold_decodes(thresholds, level, e as f64 / n_bits as f64);
+    // Start from the real-valued bound and step to the exact float comparison's edge.
+    let mut e = ((thresholds[level] * n_bits as f64).floor() as u64).min(n_bits);
+    while e > 0 && !decodes(e) {
+        e -= 1;
+    }
+    while e < n_bits && decodes(e + 1) {
+        e += 1;
+    }
+    e
 }
 
 #[cfg(test)]
@@ -253,7 +251,7 @@ mod tests {
             max_extra_levels: 1,
             capability: LevelCapability::Curves(c),
         };
-        let p = ladder.codeword_fail_probs(0.010);
+        let p = ladder.codeword_fail_probs(0.010, 36_864);
         assert_eq!(p.len(), 2);
         assert!((p[0] - 0.1).abs() < 1e-12 && (p[1] - 0.001).abs() < 1e-12);
     }
@@ -281,5 +279,15 @@ mod tests {
         assert_eq!(l.threshold_level(0.013), Some(6));
         assert_eq!(l.threshold_level(0.0131), None);
         assert_eq!(bitflip_table1_latency_ns(6), 229_000);
+        // 36,864-bit codewords: hard decodes e/n < 0.005, i.e. e ≤ 184 (184.32 is the
+        // bound); the last level e/n ≤ 0.013, i.e. e ≤ 479 (479.232).
+        let t = &BITFLIP_TABLE1_THRESHOLDS;
+        assert_eq!(threshold_max_errors(t, 0, 36_864), 184);
+        assert_eq!(threshold_max_errors(t, 6, 36_864), 479);
+        // An exact edge: n = 1000, 0.005·1000 = 5 errors is not below the bound.
+        assert_eq!(threshold_max_errors(t, 0, 1000), 4);
+        assert_eq!(threshold_max_errors(t, 6, 1000), 13);
+        let p = l.codeword_fail_probs(0.0045, 36_864);
+        assert!((p[0] - binomial_sf(184, 36_864, 0.0045)).abs() < 1e-15);
     }
 }

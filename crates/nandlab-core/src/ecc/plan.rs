@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 
 use super::bch::Bch;
 use super::binomial::any_fails;
+use super::fail_grid::sample_needed_level;
 use super::ldpc::{LdpcLadder, LevelCapability};
-use crate::reliability::errors::{draw_codeword_errors, ErrorDraw};
+use crate::reliability::errors::{expected_codeword_errors, ErrorDraw};
 
 /// How the controller escalates after a failed decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -103,8 +104,6 @@ pub struct ReadPlan {
     /// Look-ahead sensing levels started speculatively and cancelled because the previous
     /// decode succeeded (their sensing energy is spent; the plane is released early).
     pub cancelled_look_ahead_levels: u8,
-    /// Raw bit errors drawn over the page (stochastic mode; expected mode: rounded mean).
-    pub raw_bit_errors: u64,
     /// Probability that this page read is uncorrectable at its RBER (model value, the
     /// same in both modes; sum it for an expected count of uncorrectable pages).
     pub uncorrectable_prob: f64,
@@ -165,88 +164,57 @@ impl ReadPlanner {
         }
     }
 
-    /// Page failure probability at each level `0 ..= max_level` (non-increasing).
+    /// Probability that a page read at `rber` fails at every level up to `L`, for
+    /// `L = 0 ..= max_level` (non-increasing; the last is the page's uncorrectable
+    /// probability), when each codeword's raw errors are Binomial(n, RBER): a page fails
+    /// when any of its codewords does ([`LdpcLadder::codeword_fail_probs`], BCH's tail).
     pub fn page_fail_probs(&self, rber: f64) -> Vec<f64> {
         let s = self.codewords_per_page;
+        let n = self.codeword_bits;
         match &self.code {
-            EccCode::None => vec![any_fails(
-                rber.clamp(0.0, 1.0),
-                (self.codeword_bits as u32).saturating_mul(s),
-            )],
+            EccCode::None => vec![any_fails(rber.clamp(0.0, 1.0), (n as u32).saturating_mul(s))],
             EccCode::Bch(b) => vec![b.page_fail_prob(rber, s)],
             EccCode::Ldpc(l) => l
-                .codeword_fail_probs(rber)
+                .codeword_fail_probs(rber, n)
                 .into_iter()
                 .map(|p| any_fails(p, s))
                 .collect(),
         }
     }
 
-    /// The lowest level that decodes the page (`None`: uncorrectable), and the raw
-    /// errors drawn. Stochastic: errors per codeword ~ Binomial(n, RBER); thresholds and
-    /// BCH judge each codeword's drawn errors, FER curves use one uniform per page.
-    /// Expected: thresholds judge the page RBER; curves and BCH take the median outcome
-    /// (the lowest level whose page failure probability is below 1/2).
-    pub fn needed_level<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> (Option<u8>, u64) {
-        let s = self.codewords_per_page;
-        let n = self.codeword_bits;
-        let mean_errors = || (n as f64 * rber * f64::from(s)).round() as u64;
+    /// Mean raw bit errors of a page at `rber`.
+    pub fn expected_page_errors(&self, rber: f64) -> f64 {
+        expected_codeword_errors(self.codeword_bits, rber) * f64::from(self.codewords_per_page)
+    }
+
+    /// The lowest level that decodes the page (`None`: uncorrectable). Stochastic: drawn
+    /// with one uniform from [`ReadPlanner::page_fail_probs`]. Expected: thresholds judge
+    /// the page RBER; curves and BCH take the median outcome (the lowest level whose page
+    /// failure probability is below 1/2).
+    pub fn needed_level<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> Option<u8> {
         match self.draw {
-            ErrorDraw::Expected => {
-                let lvl = match &self.code {
-                    EccCode::Ldpc(
-                        l @ LdpcLadder {
-                            capability: LevelCapability::Thresholds(_),
-                            ..
-                        },
-                    ) => l.threshold_level(rber),
-                    _ => self
-                        .page_fail_probs(rber)
-                        .iter()
-                        .position(|&f| f < 0.5)
-                        .map(|l| l as u8),
-                };
-                (lvl, mean_errors())
+            ErrorDraw::Expected => self.expected_level(rber),
+            ErrorDraw::Stochastic => {
+                let fail = self.page_fail_probs(rber);
+                sample_needed_level(rng.random(), fail.len(), |l| fail[l])
             }
-            ErrorDraw::Stochastic => match &self.code {
-                EccCode::None => {
-                    let e: u64 = (0..s).map(|_| draw_codeword_errors(n, rber, rng)).sum();
-                    (if e == 0 { Some(0) } else { None }, e)
-                }
-                EccCode::Bch(b) => {
-                    let (e, ok) = b.draw_page(rber, s, rng);
-                    (if ok { Some(0) } else { None }, e)
-                }
-                EccCode::Ldpc(l) => match &l.capability {
-                    LevelCapability::Thresholds(_) => {
-                        let mut total = 0;
-                        let mut worst = Some(0u8);
-                        for _ in 0..s {
-                            let e = draw_codeword_errors(n, rber, rng);
-                            total += e;
-                            let lvl = l.threshold_level(e as f64 / n as f64);
-                            worst = match (worst, lvl) {
-                                (Some(a), Some(b)) => Some(a.max(b)),
-                                _ => None,
-                            };
-                        }
-                        (worst, total)
-                    }
-                    LevelCapability::Curves(c) => {
-                        // One uniform per page against the (non-increasing) page failure
-                        // probability of each level, lowest level first: most reads stop
-                        // at the first. The curves decide the outcome, so raw errors are
-                        // reported at their mean rather than drawn.
-                        let u: f64 = rng.random();
-                        let mut p_fail = 1.0f64;
-                        let needed = (0..=l.max_extra_levels).find(|&lvl| {
-                            p_fail = p_fail.min(any_fails(c.fer(usize::from(lvl), rber), s));
-                            u >= p_fail
-                        });
-                        (needed, mean_errors())
-                    }
+        }
+    }
+
+    /// The needed level in expected mode (see [`ReadPlanner::needed_level`]).
+    pub fn expected_level(&self, rber: f64) -> Option<u8> {
+        match &self.code {
+            EccCode::Ldpc(
+                l @ LdpcLadder {
+                    capability: LevelCapability::Thresholds(_),
+                    ..
                 },
-            },
+            ) => l.threshold_level(rber),
+            _ => self
+                .page_fail_probs(rber)
+                .iter()
+                .position(|&f| f < 0.5)
+                .map(|l| l as u8),
         }
     }
 
@@ -296,7 +264,6 @@ impl ReadPlanner {
             attempts,
             outcome,
             cancelled_look_ahead_levels: cancelled,
-            raw_bit_errors: 0,
             uncorrectable_prob: if outcome == ReadOutcome::Uncorrectable {
                 1.0
             } else {
@@ -306,14 +273,9 @@ impl ReadPlanner {
     }
 
     /// Probability that no level decodes a page at `rber` (the last entry of
-    /// [`ReadPlanner::page_fail_probs`], without allocating).
+    /// [`ReadPlanner::page_fail_probs`]).
     pub fn uncorrectable_prob(&self, rber: f64) -> f64 {
-        let s = self.codewords_per_page;
-        match &self.code {
-            EccCode::None => any_fails(rber.clamp(0.0, 1.0), (self.codeword_bits as u32).saturating_mul(s)),
-            EccCode::Bch(b) => b.page_fail_prob(rber, s),
-            EccCode::Ldpc(l) => any_fails(l.strongest_fail_prob(rber), s),
-        }
+        self.page_fail_probs(rber).last().copied().unwrap_or(1.0)
     }
 
     /// The highest RBER at which the strongest level still fails at most
@@ -343,9 +305,7 @@ impl ReadPlanner {
 
     /// The plan of a page read at `rber` (`rng` unused in expected mode).
     pub fn plan<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> ReadPlan {
-        let (needed, errors) = self.needed_level(rber, rng);
-        let mut p = self.plan_for_needed(needed);
-        p.raw_bit_errors = errors;
+        let mut p = self.plan_for_needed(self.needed_level(rber, rng));
         p.uncorrectable_prob = self.uncorrectable_prob(rber);
         p
     }
@@ -607,20 +567,40 @@ mod tests {
     }
 
     #[test]
-    fn stochastic_thresholds_judge_drawn_errors() {
+    fn stochastic_thresholds_follow_binomial_errors() {
         let mut p = planner(ReadStrategy::Progressive);
         p.draw = ErrorDraw::Stochastic;
         p.codewords_per_page = 4;
         let mut rng = stream_rng(7, 2);
-        // At RBER 0.0045 (mean 166 errors, sd 12.8; the hard limit 0.005 is 184.3
-        // errors ≈ 1.4 sd up) most but not all 4-codeword pages decode hard.
-        let k = 2000;
+        // At RBER 0.0045 a 36,864-bit codeword has 165.9 errors on average (sd 12.85);
+        // hard decoding takes up to 184 (0.005·n = 184.3): P ≈ Φ((184.5 − 165.9)/12.85)
+        // = Φ(1.447) = 0.926, so a 4-codeword page decodes hard with 0.926^4 ≈ 0.735.
+        let k = 4000;
         let hard = (0..k)
             .filter(|_| p.plan(0.0045, &mut rng).outcome == ReadOutcome::Decoded { level: 0 })
             .count();
-        // P(one codeword ≤ 184) ≈ Φ(1.43) ≈ 0.92 → page ≈ 0.92^4 ≈ 0.72.
         let frac = hard as f64 / k as f64;
-        assert!(frac > 0.6 && frac < 0.85, "{frac}");
+        assert!((frac - 0.735).abs() < 0.035, "{frac}");
+        // Level 1 takes e/n < 0.006 (e ≤ 221, 4.4 sd up): nearly every page.
+        assert!(p.page_fail_probs(0.0045)[1] < 1e-3);
+    }
+
+    #[test]
+    fn stochastic_bch_fails_by_the_binomial_tail() {
+        let b = ReadPlanner {
+            code: EccCode::Bch(Bch { n_bits: 20, t: 2 }),
+            codeword_bits: 20,
+            draw: ErrorDraw::Stochastic,
+            ..planner(ReadStrategy::TwoStep)
+        };
+        // P(X > 2), X ~ Binomial(20, 0.05) = 1 − (0.358486 + 0.377354 + 0.188677).
+        let mut rng = stream_rng(5, 2);
+        let k = 40_000;
+        let fails = (0..k)
+            .filter(|_| b.plan(0.05, &mut rng).outcome == ReadOutcome::Uncorrectable)
+            .count() as f64
+            / k as f64;
+        assert!((fails - 0.075_484).abs() < 0.005, "{fails}");
     }
 
     #[test]

@@ -4,6 +4,7 @@ use super::cell::CellType;
 use super::page_map::{PageMap, PageMapSpec};
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
+use strength_reduce::{StrengthReducedU32, StrengthReducedU64};
 
 /// The `[device]` section of a config: organisation of the flash array.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -68,6 +69,8 @@ pub struct Ppa {
 pub struct PlaneLoc {
     /// Global die index.
     pub die: u32,
+    /// Global chip index.
+    pub chip: u32,
     /// Channel of the die.
     pub channel: u32,
     /// Plane index within the die.
@@ -91,6 +94,10 @@ pub struct Geometry {
     pub pages: u64,
     /// Location of every plane (a table, so the hot path needs no divisions).
     pub plane_locs: Vec<PlaneLoc>,
+    /// Division by blocks per plane and by pages per block as multiply-and-shift (the
+    /// hot path splits addresses on every page).
+    blocks_per_plane_div: StrengthReducedU32,
+    pages_per_block_div: StrengthReducedU64,
 }
 
 impl Geometry {
@@ -135,12 +142,15 @@ impl Geometry {
             blocks: blocks as u32,
             pages,
             plane_locs: Vec::new(),
+            blocks_per_plane_div: StrengthReducedU32::new(cfg.blocks_per_plane),
+            pages_per_block_div: StrengthReducedU64::new(u64::from(cfg.pages_per_block)),
         };
         g.plane_locs = (0..g.planes)
             .map(|p| {
                 let die = g.die_of_plane(p);
                 PlaneLoc {
                     die,
+                    chip: die / cfg.dies_per_chip,
                     channel: g.channel_of_die(die),
                     plane_in_die: p % cfg.planes_per_die,
                 }
@@ -157,7 +167,23 @@ impl Geometry {
     /// Plane index of a global block.
     #[inline]
     pub fn plane_of_block(&self, block: u32) -> u32 {
-        block / self.cfg.blocks_per_plane
+        block / self.blocks_per_plane_div
+    }
+
+    /// `(plane, index within the plane)` of a global block.
+    #[inline]
+    pub fn split_block(&self, block: u32) -> (u32, u32) {
+        StrengthReducedU32::div_rem(block, self.blocks_per_plane_div)
+    }
+
+    /// Block and page of a global physical page number.
+    #[inline]
+    pub fn ppa_of(&self, ppn: u64) -> Ppa {
+        let (block, page) = StrengthReducedU64::div_rem(ppn, self.pages_per_block_div);
+        Ppa {
+            block: block as u32,
+            page: page as u32,
+        }
     }
 
     /// Die index of a plane (dies are numbered channel-major: die = ((ch*chips)+chip)*dies+d).
@@ -175,7 +201,7 @@ impl Geometry {
     /// Location of the plane holding global block `block`.
     #[inline]
     pub fn loc_of_block(&self, block: u32) -> PlaneLoc {
-        self.plane_locs[(block / self.cfg.blocks_per_plane) as usize]
+        self.plane_locs[self.plane_of_block(block) as usize]
     }
 
     /// Plane index from (channel, chip, die, plane) coordinates.

@@ -1,108 +1,125 @@
 //! Page-level logical-to-physical mapping. Only pages written (or moved) during the run
-//! have an entry; preconditioned pages sit at a fixed layout computed on demand:
+//! have an explicit entry; preconditioned pages sit at a fixed layout computed on demand:
 //! logical page `l < fill_pages` lives in plane `l mod planes`, at position `l div planes`
 //! of that plane (block-major). This keeps memory proportional to the touched footprint.
+//!
+//! Explicit entries live in chunks of [`CHUNK`] consecutive logical pages, found through a
+//! directory with one slot per chunk (zero-filled, so the operating system commits only
+//! the parts a run touches). A request's consecutive pages then share one directory slot
+//! and one chunk instead of costing a hash probe (a cache miss) each.
 
-use rustc_hash::FxHashMap;
+use strength_reduce::StrengthReducedU64;
 
-/// Marks a logical page that was trimmed (no live data even if it was preconditioned).
-const TRIMMED: u64 = u64::MAX;
+/// Logical pages per chunk of explicit entries (one chunk = two cache lines).
+const CHUNK: u64 = 16;
+/// Chunk entry of a logical page with no explicit entry (its home copy, if any, holds it).
+const UNSET: u64 = u64::MAX;
+/// Chunk entry of a logical page that was trimmed (no live data even if preconditioned).
+const TRIMMED: u64 = u64::MAX - 1;
 
 /// Logical-to-physical map.
 #[derive(Debug, Clone)]
 pub struct Mapping {
-    map: FxHashMap<u64, u64>,
-    /// One bit per preconditioned logical page: set once it has an entry in `map`, so
-    /// reads of untouched preconditioned data skip the hash probe.
-    moved: Vec<u64>,
+    /// Chunk of each group of [`CHUNK`] logical pages, plus one (0: no chunk yet).
+    dir: Vec<u32>,
+    chunks: Vec<[u64; CHUNK as usize]>,
+    entries: usize,
     /// Logical pages filled by preconditioning.
     pub fill_pages: u64,
-    planes: u64,
-    pages_per_block: u64,
-    blocks_per_plane: u64,
+    logical_pages: u64,
+    /// Planes, and pages per plane, as multiply-and-shift dividers.
+    planes: StrengthReducedU64,
+    pages_per_plane: StrengthReducedU64,
 }
 
 impl Mapping {
-    /// An empty map whose first `fill_pages` logical pages are preconditioned.
-    pub fn new(fill_pages: u64, planes: u32, pages_per_block: u32, blocks_per_plane: u32) -> Self {
+    /// An empty map of `logical_pages` pages whose first `fill_pages` are preconditioned.
+    pub fn new(logical_pages: u64, fill_pages: u64, planes: u32, pages_per_block: u32, blocks_per_plane: u32) -> Self {
         Mapping {
-            map: FxHashMap::default(),
-            moved: vec![0; fill_pages.div_ceil(64) as usize],
+            dir: vec![0; logical_pages.div_ceil(CHUNK) as usize],
+            chunks: Vec::new(),
+            entries: 0,
             fill_pages,
-            planes: u64::from(planes),
-            pages_per_block: u64::from(pages_per_block),
-            blocks_per_plane: u64::from(blocks_per_plane),
+            logical_pages,
+            planes: StrengthReducedU64::new(u64::from(planes)),
+            pages_per_plane: StrengthReducedU64::new(u64::from(blocks_per_plane) * u64::from(pages_per_block)),
         }
     }
 
     /// Physical page number of the preconditioned copy of `lpn`.
     #[inline]
     pub fn home_ppn(&self, lpn: u64) -> u64 {
-        let plane = lpn % self.planes;
-        let pos = lpn / self.planes;
-        (plane * self.blocks_per_plane) * self.pages_per_block + pos
+        let (pos, plane) = StrengthReducedU64::div_rem(lpn, self.planes);
+        plane * self.pages_per_plane.get() + pos
     }
 
     /// Owner of a preconditioned physical page, if the layout put one there.
     #[inline]
     pub fn home_owner(&self, ppn: u64) -> Option<u64> {
-        let ppp = self.blocks_per_plane * self.pages_per_block;
-        let plane = ppn / ppp;
-        let pos = ppn % ppp;
-        let lpn = pos * self.planes + plane;
+        let (plane, pos) = StrengthReducedU64::div_rem(ppn, self.pages_per_plane);
+        let lpn = pos * self.planes.get() + plane;
         (lpn < self.fill_pages).then_some(lpn)
     }
 
     /// Current physical page of `lpn`, or `None` if it holds no data.
     #[inline]
     pub fn get(&self, lpn: u64) -> Option<u64> {
-        if lpn < self.fill_pages && self.moved[(lpn >> 6) as usize] >> (lpn & 63) & 1 == 0 {
-            return Some(self.home_ppn(lpn));
+        let c = self.dir[(lpn / CHUNK) as usize];
+        let entry = if c == 0 {
+            UNSET
+        } else {
+            self.chunks[c as usize - 1][(lpn % CHUNK) as usize]
+        };
+        match entry {
+            UNSET if lpn < self.fill_pages => Some(self.home_ppn(lpn)),
+            UNSET | TRIMMED => None,
+            ppn => Some(ppn),
         }
-        match self.map.get(&lpn) {
-            Some(&TRIMMED) => None,
-            Some(&ppn) => Some(ppn),
-            None if lpn < self.fill_pages => Some(self.home_ppn(lpn)),
-            None => None,
+    }
+
+    /// The entry slot of `lpn`, creating its chunk if needed.
+    fn slot(&mut self, lpn: u64) -> &mut u64 {
+        let d = (lpn / CHUNK) as usize;
+        if self.dir[d] == 0 {
+            self.chunks.push([UNSET; CHUNK as usize]);
+            self.dir[d] = u32::try_from(self.chunks.len()).expect("fewer than 2^32 mapping chunks");
+        }
+        &mut self.chunks[self.dir[d] as usize - 1][(lpn % CHUNK) as usize]
+    }
+
+    /// Sets `lpn`'s explicit entry (`UNSET` clears it), keeping the entry count.
+    fn put(&mut self, lpn: u64, value: u64) {
+        let slot = self.slot(lpn);
+        let was_set = *slot != UNSET;
+        *slot = value;
+        match (was_set, value != UNSET) {
+            (false, true) => self.entries += 1,
+            (true, false) => self.entries -= 1,
+            _ => {}
         }
     }
 
     /// Points `lpn` at `ppn`.
     #[inline]
     pub fn set(&mut self, lpn: u64, ppn: u64) {
-        self.mark_moved(lpn);
-        self.map.insert(lpn, ppn);
+        debug_assert!(ppn < TRIMMED);
+        self.put(lpn, ppn);
     }
 
     /// Forgets `lpn` (TRIM).
     pub fn remove(&mut self, lpn: u64) {
-        if lpn < self.fill_pages {
-            self.mark_moved(lpn);
-            self.map.insert(lpn, TRIMMED);
-        } else {
-            self.map.remove(&lpn);
-        }
+        // A preconditioned page needs a mark to hide its home copy.
+        self.put(lpn, if lpn < self.fill_pages { TRIMMED } else { UNSET });
     }
 
-    #[inline]
-    fn mark_moved(&mut self, lpn: u64) {
-        if lpn < self.fill_pages {
-            self.moved[(lpn >> 6) as usize] |= 1 << (lpn & 63);
-        }
-    }
-
-    /// Explicit entries held (memory grows with this).
+    /// Explicit entries held (memory grows with the chunks that hold them).
     pub fn entries(&self) -> usize {
-        self.map.len()
+        self.entries
     }
 
     /// Every logical page with data, with its physical page (for invariant checks).
     pub fn live(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let explicit = self.map.iter().filter(|(_, &p)| p != TRIMMED).map(|(&l, &p)| (l, p));
-        let implicit = (0..self.fill_pages)
-            .filter(|l| !self.map.contains_key(l))
-            .map(|l| (l, self.home_ppn(l)));
-        explicit.chain(implicit)
+        (0..self.logical_pages).filter_map(|l| self.get(l).map(|p| (l, p)))
     }
 }
 
@@ -113,7 +130,7 @@ mod tests {
     #[test]
     fn home_layout_round_trips() {
         // 4 planes, 8 pages/block, 16 blocks/plane; 100 preconditioned pages.
-        let m = Mapping::new(100, 4, 8, 16);
+        let m = Mapping::new(400, 100, 4, 8, 16);
         // lpn 13 -> plane 1, position 3 -> global ppn (1*16)*8 + 3 = 131
         assert_eq!(m.home_ppn(13), 131);
         assert_eq!(m.home_owner(131), Some(13));
@@ -126,15 +143,28 @@ mod tests {
 
     #[test]
     fn trim_hides_preconditioned_pages() {
-        let mut m = Mapping::new(10, 2, 4, 4);
+        let mut m = Mapping::new(40, 10, 2, 4, 4);
         assert!(m.get(3).is_some());
         m.remove(3);
         assert_eq!(m.get(3), None);
         m.set(3, 77);
         assert_eq!(m.get(3), Some(77));
         m.set(20, 5);
+        assert_eq!(m.entries(), 2);
         m.remove(20);
         assert_eq!(m.get(20), None);
+        assert_eq!(m.entries(), 1);
         assert_eq!(m.live().count(), 10);
+    }
+
+    #[test]
+    fn neighbours_in_one_chunk_stay_apart() {
+        // lpns 16..32 share a chunk; setting one leaves the others at home / unmapped.
+        let mut m = Mapping::new(64, 20, 2, 4, 8);
+        m.set(17, 3);
+        assert_eq!(m.get(17), Some(3));
+        assert_eq!(m.get(18), Some(m.home_ppn(18)));
+        assert_eq!(m.get(25), None);
+        assert_eq!(m.entries(), 1);
     }
 }

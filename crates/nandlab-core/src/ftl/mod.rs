@@ -92,7 +92,7 @@ impl Ftl {
             block_reads: vec![0; geo.blocks as usize],
             page_meta: vec![None; geo.blocks as usize],
             valid: ValidMap::new(geo.pages),
-            mapping: Mapping::new(0, geo.planes, d.pages_per_block, d.blocks_per_plane),
+            mapping: Mapping::new(0, 0, geo.planes, d.pages_per_block, d.blocks_per_plane),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
             logical_pages,
@@ -119,18 +119,14 @@ impl Ftl {
 
     #[inline]
     fn ppa(&self, ppn: u64) -> Ppa {
-        let ppb = u64::from(self.geo.cfg.pages_per_block);
-        Ppa {
-            block: (ppn / ppb) as u32,
-            page: (ppn % ppb) as u32,
-        }
+        self.geo.ppa_of(ppn)
     }
 
     /// Position of `block`'s read counter: block-in-plane major, plane minor.
     #[inline]
     fn read_slot(&self, block: u32) -> usize {
-        let bpp = self.geo.cfg.blocks_per_plane;
-        ((block % bpp) * self.geo.planes + block / bpp) as usize
+        let (plane, index) = self.geo.split_block(block);
+        (index * self.geo.planes + plane) as usize
     }
 
     /// Reads since the last erase of `block`.
@@ -166,9 +162,12 @@ impl Ftl {
     #[inline]
     pub fn program_ns(&self, ppa: Ppa) -> i64 {
         let b = &self.blocks[ppa.block as usize];
+        if b.implicit {
+            return b.last_program_ns;
+        }
         match &self.page_meta[ppa.block as usize] {
-            Some(p) if !b.implicit => p[ppa.page as usize].program_ns,
-            _ => b.last_program_ns,
+            Some(p) => p[ppa.page as usize].program_ns,
+            None => b.last_program_ns,
         }
     }
 
@@ -245,7 +244,7 @@ impl Ftl {
     fn invalidate_lpn(&mut self, lpn: u64) {
         if let Some(old) = self.mapping.get(lpn) {
             self.valid.set(old, false);
-            let b = (old / u64::from(self.geo.cfg.pages_per_block)) as usize;
+            let b = self.ppa(old).block as usize;
             self.blocks[b].valid -= 1;
         }
     }

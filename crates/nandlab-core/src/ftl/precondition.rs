@@ -25,7 +25,7 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
     };
 
     let fill_pages = (ftl.logical_pages as f64 * aging.fill_fraction).floor() as u64;
-    ftl.mapping = Mapping::new(fill_pages, planes, ppb, bpp);
+    ftl.mapping = Mapping::new(ftl.logical_pages, fill_pages, planes, ppb, bpp);
     let program_ns = -(aging.retention_days * NS_PER_DAY) as i64;
     for plane in 0..planes {
         let p = u64::from(plane);

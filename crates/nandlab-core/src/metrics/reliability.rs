@@ -3,6 +3,7 @@
 
 use crate::ecc::ReadEnergy;
 use serde_json::{json, Value};
+use std::sync::OnceLock;
 
 /// Log-spaced RBER histogram bins: 10 per decade from 1e-8 to 1.
 const RBER_DECADES: i32 = 8;
@@ -22,13 +23,9 @@ pub struct ReliabilityStats {
     pub expected_uncorrectable: f64,
     /// Attempts beyond the first.
     pub retries: u64,
-    /// Raw bit errors drawn.
-    pub raw_bit_errors: u64,
     rber_sum: f64,
     rber_max: f64,
     rber_bins: [u64; RBER_BINS],
-    /// Last (RBER, bin): reads at one RBER in a row skip the logarithm.
-    last_bin: (f64, usize),
     /// Energy of the judged reads.
     pub energy: ReadEnergy,
 }
@@ -41,46 +38,87 @@ impl Default for ReliabilityStats {
             uncorrectable: 0,
             expected_uncorrectable: 0.0,
             retries: 0,
-            raw_bit_errors: 0,
             rber_sum: 0.0,
             rber_max: 0.0,
             rber_bins: [0; RBER_BINS],
-            last_bin: (f64::NAN, 0),
             energy: ReadEnergy::default(),
         }
     }
 }
 
-fn rber_bin(rber: f64) -> usize {
-    if rber <= 0.0 {
-        return 0;
-    }
-    let x = (rber.log10() + f64::from(RBER_DECADES)) * BINS_PER_DECADE;
-    (x.floor().max(-1.0) as i64 + 1).clamp(0, RBER_BINS as i64 - 1) as usize
+/// Mantissa bits of the `f64` key that finds a bin (64 steps per octave, 1.6 % apart at
+/// most: far finer than a bin, so a step holds at most one bin edge).
+const KEY_SHIFT: u32 = 52 - 6;
+
+/// Bin lookup without logarithms: the lower edges of the bins
+/// (`edges[i] = 10^((i − 1)/10 − 8)` for `i ≥ 1`; bin 0 holds RBER 0 and anything below
+/// 1e-8) and, for each key (`f64` bits >> [`KEY_SHIFT`]) from 1e-8 up to 2, the bin of the
+/// smallest RBER with that key.
+struct BinIndex {
+    edges: [f64; RBER_BINS],
+    first_key: u64,
+    bin_of_key: Vec<u8>,
 }
 
-/// Lower edge of bin `i` (bin 0 holds RBER 0 and anything below 1e-8).
-fn bin_lower(i: usize) -> f64 {
-    if i == 0 {
-        0.0
-    } else {
-        10f64.powf((i as f64 - 1.0) / BINS_PER_DECADE - f64::from(RBER_DECADES))
+fn bin_index() -> &'static BinIndex {
+    static INDEX: OnceLock<BinIndex> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let edges: [f64; RBER_BINS] = std::array::from_fn(|i| {
+            if i == 0 {
+                0.0
+            } else {
+                10f64.powf((i as f64 - 1.0) / BINS_PER_DECADE - f64::from(RBER_DECADES))
+            }
+        });
+        let first_key = edges[1].to_bits() >> KEY_SHIFT;
+        let last_key = 2f64.to_bits() >> KEY_SHIFT;
+        let bin_of_key = (first_key..=last_key)
+            .map(|k| {
+                let low = f64::from_bits(k << KEY_SHIFT).max(edges[1]);
+                edges.partition_point(|&e| e <= low) as u8 - 1
+            })
+            .collect();
+        BinIndex {
+            edges,
+            first_key,
+            bin_of_key,
+        }
+    })
+}
+
+/// Bin of `rber`: the last edge at or below it.
+fn rber_bin(rber: f64) -> usize {
+    let ix = bin_index();
+    if rber.is_nan() || rber < ix.edges[1] {
+        return 0;
     }
+    let k = ((rber.to_bits() >> KEY_SHIFT) - ix.first_key) as usize;
+    let Some(&b) = ix.bin_of_key.get(k) else {
+        return RBER_BINS - 1;
+    };
+    let b = usize::from(b);
+    // The key's step may hold the next edge.
+    if b + 1 < RBER_BINS && rber >= ix.edges[b + 1] {
+        b + 1
+    } else {
+        b
+    }
+}
+
+/// Lower edge of bin `i`.
+fn bin_lower(i: usize) -> f64 {
+    bin_index().edges[i]
 }
 
 impl ReliabilityStats {
     /// Records a page read at `rber` that was decoded at `level` after `attempts`
     /// attempts (`None`: uncorrectable).
-    pub fn record(&mut self, rber: f64, plan_level: Option<u8>, attempts: usize, raw_errors: u64, p_unc: f64) {
+    pub fn record(&mut self, rber: f64, plan_level: Option<u8>, attempts: usize, p_unc: f64) {
         self.reads += 1;
         self.rber_sum += rber;
         self.rber_max = self.rber_max.max(rber);
-        if self.last_bin.0 != rber {
-            self.last_bin = (rber, rber_bin(rber));
-        }
-        self.rber_bins[self.last_bin.1] += 1;
+        self.rber_bins[rber_bin(rber)] += 1;
         self.retries += attempts.saturating_sub(1) as u64;
-        self.raw_bit_errors += raw_errors;
         self.expected_uncorrectable += p_unc;
         match plan_level {
             Some(l) => {
@@ -114,6 +152,11 @@ impl ReliabilityStats {
         self.rber_max
     }
 
+    /// Mean page RBER of the judged reads (0 before any).
+    pub fn rber_mean(&self) -> f64 {
+        self.rber_sum / self.reads.max(1) as f64
+    }
+
     /// Mean decoding level of the reads that decoded.
     pub fn mean_level(&self) -> f64 {
         let n: u64 = self.decoded_at_level.iter().sum();
@@ -141,7 +184,7 @@ impl ReliabilityStats {
             .collect();
         json!({
             "page_reads": self.reads,
-            "rber_mean": self.rber_sum / n,
+            "rber_mean": self.rber_mean(),
             "rber_p50": self.rber_quantile(0.5),
             "rber_p99": self.rber_quantile(0.99),
             "rber_max": self.rber_max,
@@ -152,7 +195,6 @@ impl ReliabilityStats {
             "retries": self.retries,
             "uncorrectable_pages": self.uncorrectable,
             "expected_uncorrectable_pages": self.expected_uncorrectable,
-            "raw_bit_errors": self.raw_bit_errors,
         })
     }
 }
@@ -164,9 +206,9 @@ mod tests {
     #[test]
     fn levels_bins_and_quantiles() {
         let mut s = ReliabilityStats::default();
-        s.record(4e-3, Some(0), 1, 10, 0.0);
-        s.record(4e-3, Some(2), 3, 10, 0.0);
-        s.record(1.2e-2, None, 7, 50, 1.0);
+        s.record(4e-3, Some(0), 1, 0.0);
+        s.record(4e-3, Some(2), 3, 0.0);
+        s.record(1.2e-2, None, 7, 1.0);
         assert_eq!(s.decoded_at_level, vec![1, 0, 1]);
         assert_eq!(s.uncorrectable, 1);
         assert_eq!(s.retries, 2 + 6);
@@ -178,5 +220,15 @@ mod tests {
         assert_eq!(rber_bin(1e-9), 0);
         // 0.5 = 10^-0.301 lies in [10^-0.4, 10^-0.3): 1 + (8 - 0.4) * 10 = 77.
         assert_eq!(rber_bin(0.5), 77);
+        // 1e-3 = 10^-3 opens bin 1 + (8 − 3)·10 = 51; just below it is bin 50.
+        assert_eq!(rber_bin(1.0001e-3), 51);
+        assert_eq!(rber_bin(0.9999e-3), 50);
+        assert_eq!(rber_bin(1.0001e-8), 1);
+        // Every bin's lower edge and a point just below it land where log10 says.
+        for i in 2..RBER_BINS {
+            let x = bin_lower(i);
+            assert_eq!(rber_bin(x * (1.0 + 1e-12)), i, "edge {i}");
+            assert_eq!(rber_bin(x * (1.0 - 1e-12)), i - 1, "below edge {i}");
+        }
     }
 }

@@ -4,9 +4,11 @@
 //! fits are usable in, and a per-page-type scale.
 
 use serde::{Deserialize, Serialize};
+use std::cell::{Cell, RefCell};
 
-use super::model::{ErrorContext, ErrorModel, RBER_CAP};
+use super::model::{weighted_page_rber, ErrorContext, ErrorModel, RBER_CAP};
 use super::nominal::scale_of;
+use crate::content::MAX_STATES;
 use crate::error::{NandError, Result};
 
 /// Constants of the power law and the range they are used in.
@@ -99,67 +101,43 @@ impl EmpiricalParams {
 
     /// The power law at clamped inputs (`t` in seconds).
     pub fn rber(&self, pe: f64, retention_s: f64, reads: f64) -> f64 {
-        let pe = pe.clamp(0.0, self.max_pe);
-        let t = (retention_s / self.time_unit_s).clamp(0.0, self.max_time);
-        let r = reads.clamp(0.0, self.max_reads);
-        let [pe_k, pe_m, pe_p] = self.pe_powers(pe);
-        let v = self.eps
-            + self.alpha * pe_k
-            + self.beta * pe_m * self.time_power(t)
-            + self.gamma * pe_p * self.read_power(r);
+        let (pe, t, r) = self.clamp_inputs(pe, retention_s, reads);
+        self.combine(self.pe_powers(pe), t.powf(self.n), r.powf(self.q))
+    }
+
+    /// `(PE, t in the fit's unit, R)` clamped to the fitted range.
+    fn clamp_inputs(&self, pe: f64, retention_s: f64, reads: f64) -> (f64, f64, f64) {
+        (
+            pe.clamp(0.0, self.max_pe),
+            (retention_s / self.time_unit_s).clamp(0.0, self.max_time),
+            reads.clamp(0.0, self.max_reads),
+        )
+    }
+
+    /// `[PE^k, PE^m, PE^p]`.
+    fn pe_powers(&self, pe: f64) -> [f64; 3] {
+        [pe.powf(self.k), pe.powf(self.m), pe.powf(self.p)]
+    }
+
+    /// The law from its powers `[PE^k, PE^m, PE^p]`, `t^n` and `R^q`.
+    fn combine(&self, [pe_k, pe_m, pe_p]: [f64; 3], t_n: f64, r_q: f64) -> f64 {
+        let v = self.eps + self.alpha * pe_k + self.beta * pe_m * t_n + self.gamma * pe_p * r_q;
         v.clamp(0.0, RBER_CAP)
     }
+}
 
-    /// `t^n`, remembered for the last (t, n): the pages of one request, written before the
-    /// run, share their age.
-    fn time_power(&self, t: f64) -> f64 {
-        thread_local! {
-            static LAST: std::cell::Cell<([f64; 2], f64)> = const { std::cell::Cell::new(([f64::NAN; 2], 0.0)) };
-        }
-        let key = [t, self.n];
-        let (k, v) = LAST.get();
-        if k == key {
-            return v;
-        }
-        let v = t.powf(self.n);
-        LAST.set((key, v));
-        v
-    }
+/// Whole read counts whose `R^q` the model tabulates (larger counts are computed).
+const READ_POWERS: usize = 1 << 16;
 
-    /// `R^q` for a whole read count below 65,536 from a table (built once per exponent),
-    /// else computed.
-    fn read_power(&self, r: f64) -> f64 {
-        const TABLE: usize = 1 << 16;
-        if r.fract() != 0.0 || r >= TABLE as f64 {
-            return r.powf(self.q);
-        }
-        thread_local! {
-            static POWERS: std::cell::RefCell<(f64, Vec<f64>)> = const { std::cell::RefCell::new((f64::NAN, Vec::new())) };
-        }
-        POWERS.with_borrow_mut(|(q, table)| {
-            if *q != self.q {
-                *q = self.q;
-                *table = (0..TABLE).map(|i| (i as f64).powf(self.q)).collect();
-            }
-            table[r as usize]
-        })
-    }
-
-    /// `[PE^k, PE^m, PE^p]`, remembered for the last (PE, exponents): wear changes only at
-    /// an erase, so consecutive reads mostly share it and skip three `powf`s.
-    fn pe_powers(&self, pe: f64) -> [f64; 3] {
-        thread_local! {
-            static LAST: std::cell::Cell<([f64; 4], [f64; 3])> = const { std::cell::Cell::new(([f64::NAN; 4], [0.0; 3])) };
-        }
-        let key = [pe, self.k, self.m, self.p];
-        let (k, v) = LAST.get();
-        if k == key {
-            return v;
-        }
-        let v = [pe.powf(self.k), pe.powf(self.m), pe.powf(self.p)];
-        LAST.set((key, v));
-        v
-    }
+/// The powers of the last inputs: consecutive reads mostly share their block's wear
+/// (it changes only at an erase) and, for data older than the fit's time range, their
+/// clamped age, so they skip the `powf`s.
+#[derive(Debug, Clone)]
+struct PowerMemo {
+    pe: Cell<(f64, [f64; 3])>,
+    t: Cell<(f64, f64)>,
+    /// `R^q` for `R < READ_POWERS`, NaN until first needed.
+    reads: RefCell<Vec<f64>>,
 }
 
 /// `empirical` model: the power law per page (times a page-type scale), equal for every
@@ -171,6 +149,9 @@ pub struct EmpiricalModel {
     /// Per page type multiplier (LSB first; last repeats).
     pub page_type_scale: Vec<f64>,
     rel: Vec<f64>,
+    /// Largest relative weight.
+    max_rel: f64,
+    memo: PowerMemo,
 }
 
 impl EmpiricalModel {
@@ -182,7 +163,52 @@ impl EmpiricalModel {
             params,
             page_type_scale,
             rel: state_weights.iter().map(|w| n * w / total).collect(),
+            max_rel: state_weights.iter().fold(0.0, |m: f64, w| m.max(n * w / total)),
+            memo: PowerMemo {
+                pe: Cell::new((f64::NAN, [0.0; 3])),
+                t: Cell::new((f64::NAN, 0.0)),
+                reads: RefCell::new(Vec::new()),
+            },
         }
+    }
+
+    /// The power law at `ctx` (as [`EmpiricalParams::rber`], with memoised powers).
+    fn law(&self, ctx: &ErrorContext) -> f64 {
+        let p = &self.params;
+        let (pe, t, r) = p.clamp_inputs(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase);
+        let pe_pows = match self.memo.pe.get() {
+            (k, v) if k == pe => v,
+            _ => {
+                let v = p.pe_powers(pe);
+                self.memo.pe.set((pe, v));
+                v
+            }
+        };
+        let t_n = match self.memo.t.get() {
+            (k, v) if k == t => v,
+            _ => {
+                let v = t.powf(p.n);
+                self.memo.t.set((t, v));
+                v
+            }
+        };
+        // Whole counts (the simulator's) come from the table; `as` truncates without a
+        // libm call.
+        let whole = r as u32;
+        let r_q = if f64::from(whole) == r && (whole as usize) < READ_POWERS {
+            let mut table = self.memo.reads.borrow_mut();
+            if table.is_empty() {
+                table.resize(READ_POWERS, f64::NAN);
+            }
+            let v = &mut table[whole as usize];
+            if v.is_nan() {
+                *v = r.powf(p.q);
+            }
+            *v
+        } else {
+            r.powf(p.q)
+        };
+        p.combine(pe_pows, t_n, r_q)
     }
 }
 
@@ -196,11 +222,25 @@ impl ErrorModel for EmpiricalModel {
     }
 
     fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
-        let base = self.params.rber(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase)
-            * scale_of(&self.page_type_scale, ctx.page_type);
+        let base = self.law(ctx) * scale_of(&self.page_type_scale, ctx.page_type);
         for (o, r) in out.iter_mut().zip(&self.rel) {
             *o = (base * r).min(1.0);
         }
+    }
+
+    fn page_rber(&self, ctx: &ErrorContext) -> f64 {
+        let base = self.law(ctx) * scale_of(&self.page_type_scale, ctx.page_type);
+        if ctx.hist.is_none() && base * self.max_rel <= 1.0 {
+            // Uniform data: no state probability is capped, so they average to `base`
+            // (the relative weights have mean 1).
+            return (base * ctx.variation).clamp(0.0, RBER_CAP);
+        }
+        let mut probs = [0.0; MAX_STATES];
+        let p = &mut probs[..self.rel.len()];
+        for (o, r) in p.iter_mut().zip(&self.rel) {
+            *o = (base * r).min(1.0);
+        }
+        weighted_page_rber(p, ctx)
     }
 }
 
@@ -234,5 +274,19 @@ mod tests {
             ..Default::default()
         };
         assert!((m.page_rber(&ctx) - 1.5 * t.rber(1000.0, 86400.0, 0.0)).abs() < 1e-15);
+        // The model's memoised powers give the sanity table's 1.8e-4 (PE 3000, 1e4 reads)
+        // on a second read too, and read counts past the table agree with the law.
+        let m = EmpiricalModel::new(p.clone(), vec![1.0], &[1.0; 4]);
+        for reads in [1e4, 1e4, 1e5] {
+            let ctx = ErrorContext {
+                pe_cycles: 3000.0,
+                reads_since_erase: reads,
+                ..Default::default()
+            };
+            assert!((m.page_rber(&ctx) - p.rber(3000.0, 0.0, reads)).abs() < 1e-18);
+        }
+        assert!(
+            (p.rber(3000.0, 0.0, 1e5) - (1.1e-4 + 6.26e-13 * 3000f64.powf(1.76) * 1e5f64.powf(0.47))).abs() < 0.05e-4
+        );
     }
 }

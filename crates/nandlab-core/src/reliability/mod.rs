@@ -17,7 +17,7 @@ pub use aging::{arrhenius_factor, equivalent_retention_s, recovery_bake_s, reten
 pub use config::{LevelOrder, ModelKind, ReliabilityConfig};
 pub use empirical::{EmpiricalModel, EmpiricalParams};
 pub use endurance::{bitflip_log_reliability_ratio, bitflip_reliability_ratio, model_endurance_pe, pe_at_rber};
-pub use errors::{draw_codeword_errors, expected_codeword_errors, ErrorDraw};
+pub use errors::{expected_codeword_errors, ErrorDraw};
 pub use model::{ErrorContext, ErrorModel, NoErrors, RBER_CAP};
 pub use nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
 pub use variation::Variation;

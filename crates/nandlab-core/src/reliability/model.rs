@@ -37,7 +37,7 @@ impl Default for ErrorContext<'_> {
 pub const RBER_CAP: f64 = 0.5;
 
 /// A model of raw bit errors: per-state error probabilities and page RBER.
-pub trait ErrorModel: Send + Sync + std::fmt::Debug {
+pub trait ErrorModel: Send + std::fmt::Debug {
     /// Short name (`nominal`, `vth`, `empirical`, `none`).
     fn name(&self) -> &'static str;
 
@@ -67,15 +67,19 @@ pub trait ErrorModel: Send + Sync + std::fmt::Debug {
     /// (uniform without a histogram), times the variation factor, capped at 0.5.
     fn page_rber(&self, ctx: &ErrorContext) -> f64 {
         let mut buf = [0.0; MAX_STATES];
-        let n = self.n_states();
-        let p = &mut buf[..n];
+        let p = &mut buf[..self.n_states()];
         self.state_error_probs_into(ctx, p);
-        let raw: f64 = match ctx.hist {
-            Some(h) => p.iter().enumerate().map(|(s, e)| h.share(s) * e).sum(),
-            None => p.iter().sum::<f64>() / n as f64,
-        };
-        (raw * ctx.variation).clamp(0.0, RBER_CAP)
+        weighted_page_rber(p, ctx)
     }
+}
+
+/// [`ErrorModel::page_rber`] from the state error probabilities `p`.
+pub fn weighted_page_rber(p: &[f64], ctx: &ErrorContext) -> f64 {
+    let raw: f64 = match ctx.hist {
+        Some(h) => p.iter().enumerate().map(|(s, e)| h.share(s) * e).sum(),
+        None => p.iter().sum::<f64>() / p.len() as f64,
+    };
+    (raw * ctx.variation).clamp(0.0, RBER_CAP)
 }
 
 /// The `none` model: flash that never errs.

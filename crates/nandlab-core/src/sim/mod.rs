@@ -402,13 +402,19 @@ impl Simulator {
             let m = self.ftl.page_meta(ppa).expect("a mapped page has metadata");
             (m.lpn, m.tag)
         });
+        // Wear and age cost two cache misses per page; models blind to them skip that.
+        let aged = self.read_path.needs_wear_and_age();
         let page = PageState {
             content,
-            program_ns: self.ftl.program_ns(ppa),
-            pe_cycles: self.ftl.blocks[ppa.block as usize].pe,
-            reads_since_erase: self.ftl.reads_since_erase(ppa.block),
+            program_ns: if aged { self.ftl.program_ns(ppa) } else { 0 },
+            pe_cycles: if aged {
+                self.ftl.blocks[ppa.block as usize].pe
+            } else {
+                0
+            },
+            reads_since_erase: if aged { self.ftl.reads_since_erase(ppa.block) } else { 0 },
             page_type: self.geo.page_map.page_type(ppa.page),
-            chip: loc.die / self.geo.cfg.dies_per_chip,
+            chip: loc.chip,
             block: ppa.block,
         };
         Ok(Verdict::Plan(self.read_path.judge(&page, now)? as u16))

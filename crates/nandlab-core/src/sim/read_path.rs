@@ -10,12 +10,13 @@
 use crate::codec::{BitFlip, TagBits};
 use crate::config::SimConfig;
 use crate::content::{ContentSource, StateHist, MAX_STATES};
-use crate::ecc::{EnergyParams, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
+use crate::ecc::{sample_needed_level, EnergyParams, FailGrid, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
 use crate::metrics::ReliabilityStats;
-use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
+use crate::reliability::{ErrorContext, ErrorDraw, ErrorModel, ModelKind, Variation};
+use rand::Rng;
 use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -111,11 +112,13 @@ pub struct ReadPath {
     idle_s: f64,
     /// Arrhenius factor from the storage temperature to the model's.
     age_factor: f64,
+    /// The model ignores wear, age and read count.
+    blind: bool,
     /// RBER per page type of a model blind to wear and age, for random content and no
     /// variation (NaN until first computed).
     blind_rber: [f64; MAX_STATES],
-    /// Last (RBER, uncorrectable probability): consecutive reads often share an RBER.
-    unc_memo: (f64, f64),
+    /// Page failure probabilities per level, tabulated over RBER.
+    fail_grid: FailGrid,
     /// The data codec, when `[codec]` configures one.
     codec: Option<Codec>,
 }
@@ -180,7 +183,8 @@ impl ReadPath {
             ),
             plans,
             outcomes,
-            unc_memo: (f64::NAN, 0.0),
+            fail_grid: FailGrid::new(usize::from(planner.max_level()) + 1),
+            blind: model.wear_and_age_blind(),
             blind_rber: [f64::NAN; MAX_STATES],
             codec,
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
@@ -217,7 +221,7 @@ impl ReadPath {
             } else {
                 1.0
             };
-        let memo = hist.is_none() && variation == 1.0 && self.model.wear_and_age_blind();
+        let memo = hist.is_none() && variation == 1.0 && self.blind;
         if memo && !self.blind_rber[page.page_type as usize].is_nan() {
             return Ok(self.blind_rber[page.page_type as usize]);
         }
@@ -240,14 +244,17 @@ impl ReadPath {
     /// lowest ECC level that decodes it); records the read's statistics.
     pub fn judge(&mut self, page: &PageState, now_ns: u64) -> Result<usize> {
         let rber = self.rber(page, now_ns)?;
-        let (needed, errors) = self.planner.needed_level(rber, &mut self.rng);
-        if self.unc_memo.0 != rber {
-            self.unc_memo = (rber, self.planner.uncorrectable_prob(rber));
-        }
-        let p_unc = self.unc_memo.1;
+        let planner = &self.planner;
+        let fail = self.fail_grid.probs(rber, |r| planner.page_fail_probs(r));
+        let levels = usize::from(planner.max_level()) + 1;
+        let needed = match planner.draw {
+            ErrorDraw::Stochastic => sample_needed_level(self.rng.random(), levels, |l| fail.at(l)),
+            ErrorDraw::Expected => planner.expected_level(rber),
+        };
+        let p_unc = fail.at(levels - 1);
         let idx = needed.map_or(self.plans.len() - 1, usize::from);
         let o = self.outcomes[idx];
-        self.stats.record(rber, o.level, o.attempts, errors, p_unc);
+        self.stats.record(rber, o.level, o.attempts, p_unc);
         self.stats.add_energy(o.energy);
         Ok(idx)
     }
@@ -256,6 +263,11 @@ impl ReadPath {
     /// codec, whose stored states depend on the bytes).
     pub fn needs_content(&self) -> bool {
         !self.random_content || self.codec.is_some()
+    }
+
+    /// Whether the error model reads a page's wear, age and read count.
+    pub fn needs_wear_and_age(&self) -> bool {
+        !self.blind
     }
 
     /// Encoder time added to each host page program (ns; 0 without a codec).

@@ -88,7 +88,11 @@ impl Simulator {
     }
 
     fn reliability_summary(&self) -> Value {
-        let mut r = self.read_path.stats.summary();
+        let stats = &self.read_path.stats;
+        let mut r = stats.summary();
+        // Raw errors are not drawn one by one (the decoding outcome is): report their mean.
+        r["expected_raw_bit_errors"] =
+            json!(self.read_path.planner.expected_page_errors(stats.rber_mean()) * stats.reads as f64);
         r["model"] = json!(self.read_path.model().name());
         r["ecc"] = json!(self.cfg.ecc.scheme);
         r["strategy"] = json!(self.cfg.ecc.strategy);
