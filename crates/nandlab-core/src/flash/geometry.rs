@@ -117,6 +117,12 @@ impl Geometry {
                 return Err(NandError::config(format!("device.{name}"), "must be at least 1"));
             }
         }
+        if cfg.pages_per_block > u32::from(u16::MAX) {
+            return Err(NandError::config(
+                "device.pages_per_block",
+                format!("{} is more than the 65,535 a block can hold", cfg.pages_per_block),
+            ));
+        }
         if !cfg.page_size_bytes.is_multiple_of(512) {
             return Err(NandError::config(
                 "device.page_size_bytes",

@@ -5,7 +5,8 @@ use super::config::GcPolicy;
 use crate::flash::block::{BlockState, BlockStatus};
 
 /// Picks a victim among `blocks` (the blocks of one plane, indexed from `first`), or `None`
-/// when no full block would free any page.
+/// when no full block would free any page. `last_program_ns(i)` is when block `i` of the
+/// slice was last programmed (cost-benefit's age).
 pub fn pick_victim(
     policy: GcPolicy,
     weight_valid: f64,
@@ -13,12 +14,13 @@ pub fn pick_victim(
     first: u32,
     pages_per_block: u32,
     now_ns: i64,
+    last_program_ns: impl Fn(usize) -> i64,
 ) -> Option<u32> {
     let candidates = || {
         blocks
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.status == BlockStatus::Full && b.valid < pages_per_block)
+            .filter(|(_, b)| b.status == BlockStatus::Full && u32::from(b.valid) < pages_per_block)
     };
     let ppb = f64::from(pages_per_block);
     let best = match policy {
@@ -26,7 +28,7 @@ pub fn pick_victim(
         GcPolicy::CostBenefit => candidates()
             .map(|(i, b)| {
                 let u = f64::from(b.valid) / ppb;
-                let age = (now_ns - b.last_program_ns).max(1) as f64;
+                let age = (now_ns - last_program_ns(i)).max(1) as f64;
                 let score = if u == 0.0 {
                     f64::INFINITY
                 } else {
@@ -55,11 +57,10 @@ pub fn pick_victim(
 mod tests {
     use super::*;
 
-    fn full(valid: u32, pe: u32, last_program_ns: i64) -> BlockState {
+    fn full(valid: u16, pe: u32) -> BlockState {
         BlockState {
             valid,
             pe,
-            last_program_ns,
             status: BlockStatus::Full,
             written: 8,
             ..BlockState::new_free(pe)
@@ -70,24 +71,29 @@ mod tests {
     fn policies_pick_hand_computed_victims() {
         // 8 pages per block. Block 0: 2 valid, pe 900, young; block 1: 3 valid, pe 10, old;
         // block 2: free; block 3: 8 valid (nothing to gain).
-        let blocks = vec![
-            full(2, 900, 900),
-            full(3, 10, 100),
-            BlockState::new_free(0),
-            full(8, 0, 0),
-        ];
-        assert_eq!(pick_victim(GcPolicy::Greedy, 0.5, &blocks, 100, 8, 1000), Some(100));
+        let blocks = vec![full(2, 900), full(3, 10), BlockState::new_free(0), full(8, 0)];
+        let ages = |i: usize| [900, 100, 0, 0][i];
+        assert_eq!(
+            pick_victim(GcPolicy::Greedy, 0.5, &blocks, 100, 8, 1000, ages),
+            Some(100)
+        );
         // cost-benefit at now = 1000: block 0: u = .25, age 100 -> .75*100/.5 = 150;
         // block 1: u = .375, age 900 -> .625*900/.75 = 750 -> block 1.
         assert_eq!(
-            pick_victim(GcPolicy::CostBenefit, 0.5, &blocks, 100, 8, 1000),
+            pick_victim(GcPolicy::CostBenefit, 0.5, &blocks, 100, 8, 1000, ages),
             Some(101)
         );
         // weighted 50/50, max pe 900: block 0: .5*.25 + .5*1 = .625; block 1: .5*.375 +
         // .5*10/900 = .1931 -> block 1.
-        assert_eq!(pick_victim(GcPolicy::Weighted, 0.5, &blocks, 100, 8, 1000), Some(101));
+        assert_eq!(
+            pick_victim(GcPolicy::Weighted, 0.5, &blocks, 100, 8, 1000, ages),
+            Some(101)
+        );
         // weight 1.0 is greedy.
-        assert_eq!(pick_victim(GcPolicy::Weighted, 1.0, &blocks, 100, 8, 1000), Some(100));
-        assert_eq!(pick_victim(GcPolicy::Greedy, 0.5, &blocks[3..], 0, 8, 0), None);
+        assert_eq!(
+            pick_victim(GcPolicy::Weighted, 1.0, &blocks, 100, 8, 1000, ages),
+            Some(100)
+        );
+        assert_eq!(pick_victim(GcPolicy::Greedy, 0.5, &blocks[3..], 0, 8, 0, ages), None);
     }
 }

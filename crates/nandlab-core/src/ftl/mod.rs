@@ -10,7 +10,7 @@ pub mod precondition;
 
 use crate::config::AgingConfig;
 use crate::error::{NandError, Result};
-use crate::flash::block::{BlockState, BlockStatus, PageMeta, ValidMap};
+use crate::flash::block::{BlockState, BlockStatus, PageMeta};
 use crate::flash::{Geometry, Ppa};
 use allocator::{PlaneAlloc, Stream, Striper};
 pub use config::{FtlConfig, GcPolicy, WearLeveling};
@@ -61,7 +61,8 @@ pub struct Ftl {
     /// Per-page metadata of every block programmed during the run (`None` for the rest, so
     /// the table costs one pointer per block, zero-filled lazily by the allocator).
     page_meta: Vec<Option<Box<[PageMeta]>>>,
-    valid: ValidMap,
+    /// Program time of the preconditioned data (ns; negative: before the run).
+    preconditioned_ns: i64,
     /// Logical-to-physical map.
     pub mapping: Mapping,
     planes: Vec<PlaneAlloc>,
@@ -91,7 +92,7 @@ impl Ftl {
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
             page_meta: vec![None; geo.blocks as usize],
-            valid: ValidMap::new(geo.pages),
+            preconditioned_ns: 0,
             mapping: Mapping::new(0, 0, geo.planes, d.pages_per_block, d.blocks_per_plane),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
@@ -134,9 +135,15 @@ impl Ftl {
         self.block_reads[self.read_slot(block)]
     }
 
-    /// Is the physical page valid?
+    /// Is the physical page valid (its owner still maps to it)?
     pub fn is_valid(&self, ppa: Ppa) -> bool {
-        self.valid.get(self.ppn(ppa))
+        self.live_meta(ppa).is_some()
+    }
+
+    /// Metadata of `ppa` if it holds its owner's current data.
+    fn live_meta(&self, ppa: Ppa) -> Option<PageMeta> {
+        let m = self.page_meta(ppa)?;
+        (self.mapping.get(m.lpn) == Some(self.ppn(ppa))).then_some(m)
     }
 
     /// Physical page of `lpn` for a host read (counts the read against the block for read
@@ -161,13 +168,21 @@ impl Ftl {
     /// preconditioning placed).
     #[inline]
     pub fn program_ns(&self, ppa: Ppa) -> i64 {
-        let b = &self.blocks[ppa.block as usize];
-        if b.implicit {
-            return b.last_program_ns;
+        if self.blocks[ppa.block as usize].implicit {
+            return self.preconditioned_ns;
         }
         match &self.page_meta[ppa.block as usize] {
             Some(p) => p[ppa.page as usize].program_ns,
-            None => b.last_program_ns,
+            None => self.preconditioned_ns,
+        }
+    }
+
+    /// When `block` was last programmed (its preconditioning time if never in the run).
+    fn last_program_ns(&self, block: u32) -> i64 {
+        let b = &self.blocks[block as usize];
+        match &self.page_meta[block as usize] {
+            Some(p) if !b.implicit && b.written > 0 => p[usize::from(b.written) - 1].program_ns,
+            _ => self.preconditioned_ns,
         }
     }
 
@@ -179,14 +194,14 @@ impl Ftl {
             Some(PageMeta {
                 lpn: owner,
                 tag: 0,
-                program_ns: b.last_program_ns,
+                program_ns: self.preconditioned_ns,
                 oob_tags: 0,
             })
         } else {
             self.page_meta[ppa.block as usize]
                 .as_deref()
                 .map(|p| p[ppa.page as usize])
-                .filter(|_| ppa.page < b.written)
+                .filter(|_| ppa.page < u32::from(b.written))
         }
     }
 
@@ -194,7 +209,7 @@ impl Ftl {
     /// in the page's OOB area) at `now_ns`; returns where it went. GC and wear-leveling work
     /// it triggers is appended to `ops`.
     pub fn write(&mut self, lpn: u64, tag: u64, oob_tags: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
-        self.invalidate_lpn(lpn);
+        self.unmap(lpn);
         let plane = self.pick_plane(now_ns, ops)?;
         let ppa = self.place(
             plane,
@@ -220,7 +235,8 @@ impl Ftl {
             let plane = self.striper.next_plane();
             self.collect_if_needed(plane, now_ns, ops)?;
             let pa = &self.planes[plane as usize];
-            let room = pa.active[Stream::Host as usize].is_some_and(|b| self.blocks[b as usize].written < ppb);
+            let room =
+                pa.active[Stream::Host as usize].is_some_and(|b| u32::from(self.blocks[b as usize].written) < ppb);
             if room || pa.free.len() > threshold {
                 return Ok(plane);
             }
@@ -234,42 +250,41 @@ impl Ftl {
 
     /// Discards logical page `lpn`.
     pub fn trim(&mut self, lpn: u64) {
-        if self.mapping.get(lpn).is_some() {
-            self.invalidate_lpn(lpn);
-            self.mapping.remove(lpn);
+        if self.unmap(lpn) {
             self.stats.trimmed_pages += 1;
         }
     }
 
-    fn invalidate_lpn(&mut self, lpn: u64) {
-        if let Some(old) = self.mapping.get(lpn) {
-            self.valid.set(old, false);
-            let b = self.ppa(old).block as usize;
-            self.blocks[b].valid -= 1;
-        }
+    /// Detaches `lpn` from its page (which becomes invalid: GC that runs before the new
+    /// copy is placed must not move it); returns whether it had one.
+    fn unmap(&mut self, lpn: u64) -> bool {
+        let Some(old) = self.mapping.get(lpn) else {
+            return false;
+        };
+        let b = self.ppa(old).block as usize;
+        self.blocks[b].valid -= 1;
+        self.mapping.remove(lpn);
+        true
     }
 
     /// Programs `meta` into the next page of `plane`'s active block for `stream`.
     fn place(&mut self, plane: u32, stream: Stream, meta: PageMeta) -> Result<Ppa> {
         let ppb = self.geo.cfg.pages_per_block;
         let block = match self.planes[plane as usize].active[stream as usize] {
-            Some(b) if self.blocks[b as usize].written < ppb => b,
+            Some(b) if u32::from(self.blocks[b as usize].written) < ppb => b,
             _ => self.open_block(plane, stream)?,
         };
         let st = &mut self.blocks[block as usize];
-        let page = st.written;
+        let page = u32::from(st.written);
         st.written += 1;
         st.valid += 1;
-        st.last_program_ns = meta.program_ns;
-        if st.written == ppb {
+        if u32::from(st.written) == ppb {
             st.status = BlockStatus::Full;
         }
         self.page_meta[block as usize]
             .get_or_insert_with(|| vec![PageMeta::default(); ppb as usize].into_boxed_slice())[page as usize] = meta;
         let ppa = Ppa { block, page };
-        let ppn = self.ppn(ppa);
-        self.valid.set(ppn, true);
-        self.mapping.set(meta.lpn, ppn);
+        self.mapping.set(meta.lpn, self.ppn(ppa));
         Ok(ppa)
     }
 
@@ -303,6 +318,7 @@ impl Ftl {
                 first,
                 self.geo.cfg.pages_per_block,
                 now_ns,
+                |i| self.last_program_ns(first + i as u32),
             );
             let Some(victim) = victim else { break };
             let moved = self.relocate_and_erase(victim, plane, now_ns, ops)?;
@@ -322,11 +338,10 @@ impl Ftl {
         let mut moved = 0;
         for page in 0..ppb {
             let from = Ppa { block: victim, page };
-            if !self.valid.get(self.ppn(from)) {
+            let Some(meta) = self.live_meta(from) else {
                 continue;
-            }
-            let meta = self.page_meta(from).expect("a valid page has an owner");
-            self.invalidate_lpn(meta.lpn);
+            };
+            self.unmap(meta.lpn);
             let to = self.place(
                 plane,
                 Stream::Gc,
@@ -375,31 +390,29 @@ impl Ftl {
         Ok(())
     }
 
-    /// Checks the mapping invariants: every live logical page maps to exactly one valid
-    /// physical page whose OOB names it, and valid counts agree with the valid bitmap.
+    /// Checks the mapping invariants: every live logical page maps to its own physical page
+    /// whose OOB names it, and each block's valid count is the number of its pages whose
+    /// owner maps to them.
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
-        let mut valid_seen = 0u64;
         let mut claimed = rustc_hash::FxHashSet::default();
         for (lpn, ppn) in self.mapping.live() {
             let ppa = self.ppa(ppn);
-            if !self.valid.get(ppn) {
-                return Err(format!("lpn {lpn} maps to invalid page {ppa:?}"));
-            }
             if !claimed.insert(ppn) {
                 return Err(format!("page {ppa:?} is claimed by two logical pages"));
             }
             match self.page_meta(ppa) {
                 Some(m) if m.lpn == lpn => {}
-                other => return Err(format!("page {ppa:?} OOB says {other:?}, map says lpn {lpn}")),
+                other => return Err(format!("lpn {lpn} maps to {ppa:?} whose OOB says {other:?}")),
             }
-            valid_seen += 1;
         }
-        let counted: u64 = self.blocks.iter().map(|b| u64::from(b.valid)).sum();
-        let bits = self.valid.count();
-        if counted != valid_seen || bits != valid_seen {
-            return Err(format!(
-                "blocks count {counted} valid pages, the bitmap {bits}, the mapping {valid_seen} live"
-            ));
+        for block in 0..self.geo.blocks {
+            let b = &self.blocks[block as usize];
+            let valid = (0..u32::from(b.written))
+                .filter(|&page| self.is_valid(Ppa { block, page }))
+                .count();
+            if valid != usize::from(b.valid) {
+                return Err(format!("block {block} counts {} valid pages, holds {valid}", b.valid));
+            }
         }
         Ok(())
     }

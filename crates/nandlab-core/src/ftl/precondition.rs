@@ -26,7 +26,7 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
 
     let fill_pages = (ftl.logical_pages as f64 * aging.fill_fraction).floor() as u64;
     ftl.mapping = Mapping::new(ftl.logical_pages, fill_pages, planes, ppb, bpp);
-    let program_ns = -(aging.retention_days * NS_PER_DAY) as i64;
+    ftl.preconditioned_ns = -(aging.retention_days * NS_PER_DAY) as i64;
     for plane in 0..planes {
         let p = u64::from(plane);
         let n = if fill_pages > p {
@@ -39,13 +39,11 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
         for i in 0..used_blocks {
             let st = &mut ftl.blocks[(first_block + i) as usize];
             let start = u64::from(i) * u64::from(ppb);
-            st.valid = (n - start).min(u64::from(ppb)) as u32;
-            st.written = ppb;
+            st.valid = (n - start).min(u64::from(ppb)) as u16;
+            st.written = ppb as u16;
             st.status = BlockStatus::Full;
             st.implicit = true;
-            st.last_program_ns = program_ns;
         }
-        ftl.valid.set_range(u64::from(first_block) * u64::from(ppb), n);
         let free = bpp - used_blocks;
         if free < ftl.cfg.gc_threshold_blocks + 2 {
             return Err(NandError::config(
