@@ -111,32 +111,41 @@ fn bin_lower(i: usize) -> f64 {
 }
 
 impl ReliabilityStats {
-    /// Records a page read at `rber` that was decoded at `level` after `attempts`
-    /// attempts (`None`: uncorrectable).
-    pub fn record(&mut self, rber: f64, plan_level: Option<u8>, attempts: usize, p_unc: f64) {
+    /// Records the RBER of a judged page read and its probability of being uncorrectable.
+    #[inline]
+    pub fn record_rber(&mut self, rber: f64, p_unc: f64) {
         self.reads += 1;
         self.rber_sum += rber;
         self.rber_max = self.rber_max.max(rber);
         self.rber_bins[rber_bin(rber)] += 1;
-        self.retries += attempts.saturating_sub(1) as u64;
         self.expected_uncorrectable += p_unc;
-        match plan_level {
+    }
+
+    /// Records the outcome of `count` reads that were decoded at `level` (`None`:
+    /// uncorrectable) after `attempts` attempts each.
+    pub fn record_outcomes(&mut self, level: Option<u8>, attempts: usize, count: u64) {
+        if count == 0 {
+            return;
+        }
+        self.retries += attempts.saturating_sub(1) as u64 * count;
+        match level {
             Some(l) => {
                 let l = l as usize;
                 if self.decoded_at_level.len() <= l {
                     self.decoded_at_level.resize(l + 1, 0);
                 }
-                self.decoded_at_level[l] += 1;
+                self.decoded_at_level[l] += count;
             }
-            None => self.uncorrectable += 1,
+            None => self.uncorrectable += count,
         }
     }
 
-    /// Adds read energy.
-    pub fn add_energy(&mut self, e: ReadEnergy) {
-        self.energy.sense_uj += e.sense_uj;
-        self.energy.transfer_uj += e.transfer_uj;
-        self.energy.decode_uj += e.decode_uj;
+    /// Adds the energy of `count` reads of `e` each.
+    pub fn add_energy(&mut self, e: ReadEnergy, count: u64) {
+        let n = count as f64;
+        self.energy.sense_uj += e.sense_uj * n;
+        self.energy.transfer_uj += e.transfer_uj * n;
+        self.energy.decode_uj += e.decode_uj * n;
     }
 
     /// RBER at quantile `q` (lower edge of the bin that holds it).
@@ -206,9 +215,12 @@ mod tests {
     #[test]
     fn levels_bins_and_quantiles() {
         let mut s = ReliabilityStats::default();
-        s.record(4e-3, Some(0), 1, 0.0);
-        s.record(4e-3, Some(2), 3, 0.0);
-        s.record(1.2e-2, None, 7, 1.0);
+        s.record_rber(4e-3, 0.0);
+        s.record_rber(4e-3, 0.0);
+        s.record_rber(1.2e-2, 1.0);
+        s.record_outcomes(Some(0), 1, 1);
+        s.record_outcomes(Some(2), 3, 1);
+        s.record_outcomes(None, 7, 1);
         assert_eq!(s.decoded_at_level, vec![1, 0, 1]);
         assert_eq!(s.uncorrectable, 1);
         assert_eq!(s.retries, 2 + 6);

@@ -173,6 +173,7 @@ impl EmpiricalModel {
     }
 
     /// The power law at `ctx` (as [`EmpiricalParams::rber`], with memoised powers).
+    #[inline]
     fn law(&self, ctx: &ErrorContext) -> f64 {
         let p = &self.params;
         let (pe, t, r) = p.clamp_inputs(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase);

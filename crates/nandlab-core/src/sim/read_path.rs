@@ -98,8 +98,10 @@ pub struct ReadPath {
     pub planner: ReadPlanner,
     energy: EnergyParams,
     rng: SimRng,
-    /// Accumulated statistics.
-    pub stats: ReliabilityStats,
+    /// RBER statistics of the judged reads (outcomes are counted in `plan_reads`).
+    stats: ReliabilityStats,
+    /// Judged reads that followed each plan.
+    plan_reads: Vec<u64>,
     random_content: bool,
     /// The read plan for each needed level (index `L`) and for no level decoding (last
     /// entry), built once: reads share them by index.
@@ -174,6 +176,7 @@ impl ReadPath {
             .map(|p| p.attempts.len() == 1 && !p.attempts[0].look_ahead && p.cancelled_look_ahead_levels == 0)
             .collect();
         Ok(ReadPath {
+            plan_reads: vec![0; plans.len()],
             simple,
             idle_s: cfg.aging.idle_days * 86_400.0,
             age_factor: crate::reliability::equivalent_retention_s(
@@ -253,10 +256,19 @@ impl ReadPath {
         };
         let p_unc = fail.at(levels - 1);
         let idx = needed.map_or(self.plans.len() - 1, usize::from);
-        let o = self.outcomes[idx];
-        self.stats.record(rber, o.level, o.attempts, p_unc);
-        self.stats.add_energy(o.energy);
+        self.stats.record_rber(rber, p_unc);
+        self.plan_reads[idx] += 1;
         Ok(idx)
+    }
+
+    /// Statistics of the judged reads: RBER, decoding levels, retries, energy.
+    pub fn stats(&self) -> ReliabilityStats {
+        let mut s = self.stats.clone();
+        for (o, &n) in self.outcomes.iter().zip(&self.plan_reads) {
+            s.record_outcomes(o.level, o.attempts, n);
+            s.add_energy(o.energy, n);
+        }
+        s
     }
 
     /// Whether reads need the page's owner and tag (content other than random data, or a

@@ -70,10 +70,11 @@ impl Simulator {
     /// (and GC copyback reads, which only sense) are one hard sense each.
     fn energy(&self) -> Value {
         let e = self.read_path.energy();
-        let unjudged = self.counters.page_reads - self.counters.gc_page_reads - self.read_path.stats.reads;
+        let stats = self.read_path.stats();
+        let unjudged = self.counters.page_reads - self.counters.gc_page_reads - stats.reads;
         let cw = f64::from(self.read_path.planner.codewords_per_page);
         let page_4k = f64::from(self.cfg.device.page_size_bytes) / 4096.0;
-        let judged = self.read_path.stats.energy;
+        let judged = stats.energy;
         let sense = judged.sense_uj + (unjudged + self.counters.gc_page_reads) as f64 * e.sense_hard_uj;
         let transfer = judged.transfer_uj + unjudged as f64 * page_4k * e.transfer_uj_per_4kib;
         let decode = judged.decode_uj + unjudged as f64 * cw * e.decode_uj_per_codeword;
@@ -88,7 +89,7 @@ impl Simulator {
     }
 
     fn reliability_summary(&self) -> Value {
-        let stats = &self.read_path.stats;
+        let stats = self.read_path.stats();
         let mut r = stats.summary();
         // Raw errors are not drawn one by one (the decoding outcome is): report their mean.
         r["expected_raw_bit_errors"] =
