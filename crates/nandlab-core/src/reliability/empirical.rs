@@ -109,7 +109,8 @@ impl EmpiricalParams {
     fn clamp_inputs(&self, pe: f64, retention_s: f64, reads: f64) -> (f64, f64, f64) {
         (
             pe.clamp(0.0, self.max_pe),
-            (retention_s / self.time_unit_s).clamp(0.0, self.max_time),
+            // The reciprocal does not wait for `retention_s`: one multiply on the read's path.
+            (retention_s * self.time_unit_s.recip()).clamp(0.0, self.max_time),
             reads.clamp(0.0, self.max_reads),
         )
     }

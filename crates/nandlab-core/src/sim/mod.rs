@@ -15,7 +15,6 @@ use crate::config::SimConfig;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
-use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
 use crate::host::scheduler::{self, HostScheduler, Queued};
@@ -51,6 +50,15 @@ enum Verdict {
     Unjudged,
     /// The read follows this plan (an index into the read path's plans).
     Plan(u16),
+}
+
+/// A page read of a request being issued: where it is, what the read path needs to know
+/// of it (`None`: reads are not judged) and its RBER.
+#[derive(Debug, Clone, Copy)]
+struct PendingRead {
+    ppa: Ppa,
+    state: Option<PageState>,
+    rber: f64,
 }
 
 /// A read whose plan needs another sensing after a decode ends.
@@ -115,6 +123,8 @@ pub struct Simulator {
     next_id: u64,
     bg_ops: Vec<BgOp>,
     read_path: ReadPath,
+    /// Scratch list of a read request's pages (`None`: unmapped).
+    read_batch: Vec<Option<PendingRead>>,
     retries: Slab<Retry>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
@@ -151,6 +161,7 @@ impl Simulator {
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_per_page);
         Ok(Simulator {
             read_path,
+            read_batch: Vec::new(),
             retries: Slab::default(),
             decode_page_ns,
             page_bytes: u64::from(cfg.device.page_size_bytes),
@@ -317,47 +328,38 @@ impl Simulator {
             end_ns: now,
         });
         self.inflight += 1;
-        for lpn in first..=last {
-            let lpn = if lpn < logical { lpn } else { lpn % logical };
-            match req.op {
-                Op::Read => match self.ftl.read(lpn) {
-                    Some(ppa) => {
-                        let loc = self.geo.loc_of_block(ppa.block);
-                        let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
-                        let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
-                        self.counters.page_reads += 1;
-                        let verdict = self.judge(now, ppa, loc)?;
-                        self.events.push(
-                            s.end,
-                            Event::SenseDone {
-                                req: slot,
-                                ppa,
-                                verdict,
-                            },
-                        );
-                    }
-                    None => self.finish_page(slot, now),
-                },
-                Op::Write => {
-                    let tag = q.id;
-                    // The codec encodes the page on its way to the flash; its tag bits go
-                    // into the page's OOB area (pages of up to 64 units).
-                    let oob = self
-                        .read_path
-                        .encode_program(lpn, tag)?
-                        .and_then(|t| t.to_oob())
-                        .unwrap_or(0);
-                    let ppa = self.ftl.write(lpn, tag, oob, now as i64, &mut self.bg_ops)?;
-                    self.run_background(now);
-                    let channel = self.geo.loc_of_block(ppa.block).channel;
-                    let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
-                    self.events.push(s.end, Event::ProgramStart { req: slot, ppa });
-                }
-                Op::Trim => {
-                    self.ftl.trim(lpn);
+        match req.op {
+            Op::Read => self.issue_reads(now, slot, first, last),
+            Op::Write => self.issue_writes(now, slot, q.id, first, last),
+            Op::Trim => {
+                for lpn in first..=last {
+                    self.ftl.trim(wrap(lpn, logical));
                     self.finish_page(slot, now);
                 }
+                Ok(())
             }
+        }
+    }
+
+    /// Programs logical pages `first..=last` of request `slot` (content tag `tag`): the
+    /// FTL places each page (running any GC it needs), the page crosses its channel, and
+    /// its program starts when it reaches the die.
+    fn issue_writes(&mut self, now: u64, slot: u32, tag: u64, first: u64, last: u64) -> Result<()> {
+        let logical = self.ftl.logical_pages();
+        for lpn in first..=last {
+            let lpn = wrap(lpn, logical);
+            // The codec encodes the page on its way to the flash; its tag bits go into the
+            // page's OOB area (pages of up to 64 units).
+            let oob = self
+                .read_path
+                .encode_program(lpn, tag)?
+                .and_then(|t| t.to_oob())
+                .unwrap_or(0);
+            let ppa = self.ftl.write(lpn, tag, oob, now as i64, &mut self.bg_ops)?;
+            self.run_background(now);
+            let channel = self.geo.loc_of_block(ppa.block).channel;
+            let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
+            self.events.push(s.end, Event::ProgramStart { req: slot, ppa });
         }
         Ok(())
     }
@@ -393,18 +395,67 @@ impl Simulator {
         }
     }
 
-    /// Decides how a read of `ppa` issued at `now` decodes (and records its statistics).
-    fn judge(&mut self, now: u64, ppa: Ppa, loc: PlaneLoc) -> Result<Verdict> {
+    /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`, in
+    /// passes over the request's pages, each a tight loop whose pages do not wait on each
+    /// other: the mapping and each page's flash state (the pages sit in different planes,
+    /// so their block records are cache misses that then overlap), the pages' RBERs, then
+    /// each read's verdict and sensing.
+    fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64) -> Result<()> {
+        let logical = self.ftl.logical_pages();
+        let mut pages = std::mem::take(&mut self.read_batch);
+        pages.clear();
+        for lpn in first..=last {
+            let page = self.ftl.read(wrap(lpn, logical)).map(|ppa| PendingRead {
+                ppa,
+                state: self.page_state(ppa),
+                rber: 0.0,
+            });
+            pages.push(page);
+        }
+        for p in pages.iter_mut().flatten() {
+            if let Some(st) = &p.state {
+                p.rber = self.read_path.rber(st, now)?;
+            }
+        }
+        for page in &pages {
+            let Some(p) = page else {
+                self.finish_page(slot, now);
+                continue;
+            };
+            let ppa = p.ppa;
+            let loc = self.geo.loc_of_block(ppa.block);
+            let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
+            let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
+            self.counters.page_reads += 1;
+            let verdict = match p.state {
+                Some(_) => Verdict::Plan(self.read_path.judge(p.rber) as u16),
+                None => Verdict::Unjudged,
+            };
+            self.events.push(
+                s.end,
+                Event::SenseDone {
+                    req: slot,
+                    ppa,
+                    verdict,
+                },
+            );
+        }
+        self.read_batch = pages;
+        Ok(())
+    }
+
+    /// What the read path needs to judge a read of `ppa` (`None` when reads are not
+    /// judged). Wear and age cost a cache miss per page; models blind to them skip it.
+    fn page_state(&self, ppa: Ppa) -> Option<PageState> {
         if !self.read_path.enabled {
-            return Ok(Verdict::Unjudged);
+            return None;
         }
         let content = self.read_path.needs_content().then(|| {
             let m = self.ftl.page_meta(ppa).expect("a mapped page has metadata");
             (m.lpn, m.tag)
         });
-        // Wear and age cost two cache misses per page; models blind to them skip that.
         let aged = self.read_path.needs_wear_and_age();
-        let page = PageState {
+        Some(PageState {
             content,
             program_ns: if aged { self.ftl.program_ns(ppa) } else { 0 },
             pe_cycles: if aged {
@@ -414,10 +465,9 @@ impl Simulator {
             },
             reads_since_erase: if aged { self.ftl.reads_since_erase(ppa.block) } else { 0 },
             page_type: self.geo.page_map.page_type(ppa.page),
-            chip: loc.chip,
+            chip: self.geo.loc_of_block(ppa.block).chip,
             block: ppa.block,
-        };
-        Ok(Verdict::Plan(self.read_path.judge(&page, now)? as u16))
+        })
     }
 
     fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict) {
@@ -530,6 +580,17 @@ impl Simulator {
             self.reqs.remove(slot);
             self.inflight -= 1;
         }
+    }
+}
+
+/// `lpn` wrapped into the logical space (`host.out_of_range = "wrap"`), dividing only when
+/// it lies outside.
+#[inline]
+fn wrap(lpn: u64, logical: u64) -> u64 {
+    if lpn < logical {
+        lpn
+    } else {
+        lpn % logical
     }
 }
 

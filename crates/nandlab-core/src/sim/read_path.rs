@@ -230,7 +230,8 @@ impl ReadPath {
         }
         let ctx = ErrorContext {
             pe_cycles: f64::from(page.pe_cycles),
-            retention_s: ((now_ns as i64 - page.program_ns).max(0) as f64 / 1e9 + self.idle_s) * self.age_factor,
+            // A product, not a quotient: this sits on the critical path of every judged read.
+            retention_s: ((now_ns as i64 - page.program_ns).max(0) as f64 * 1e-9 + self.idle_s) * self.age_factor,
             reads_since_erase: f64::from(page.reads_since_erase),
             page_type: page.page_type,
             hist: hist.as_ref(),
@@ -243,10 +244,9 @@ impl ReadPath {
         Ok(rber)
     }
 
-    /// Index into [`ReadPath::plans`] of the plan of a read of `page` at `now_ns` (from the
-    /// lowest ECC level that decodes it); records the read's statistics.
-    pub fn judge(&mut self, page: &PageState, now_ns: u64) -> Result<usize> {
-        let rber = self.rber(page, now_ns)?;
+    /// Index into [`ReadPath::plans`] of the plan of a page read at `rber` (from the lowest
+    /// ECC level that decodes it); records the read's statistics.
+    pub fn judge(&mut self, rber: f64) -> usize {
         let planner = &self.planner;
         let fail = self.fail_grid.probs(rber, |r| planner.page_fail_probs(r));
         let levels = usize::from(planner.max_level()) + 1;
@@ -258,7 +258,7 @@ impl ReadPath {
         let idx = needed.map_or(self.plans.len() - 1, usize::from);
         self.stats.record_rber(rber, p_unc);
         self.plan_reads[idx] += 1;
-        Ok(idx)
+        idx
     }
 
     /// Statistics of the judged reads: RBER, decoding levels, retries, energy.
