@@ -6,6 +6,7 @@ pub mod allocator;
 pub mod config;
 pub mod gc;
 pub mod mapping;
+pub mod oob;
 pub mod precondition;
 
 use crate::config::AgingConfig;
@@ -15,6 +16,7 @@ use crate::flash::{Geometry, Ppa};
 use allocator::{PlaneAlloc, Stream, Striper};
 pub use config::{FtlConfig, GcPolicy, WearLeveling};
 use mapping::Mapping;
+use oob::OobStore;
 use std::cmp::Reverse;
 
 /// Flash work the FTL does on its own (GC, wear leveling), to be timed by the back end.
@@ -58,9 +60,8 @@ pub struct Ftl {
     /// consecutive logical pages sit in consecutive planes, so a large read touches one
     /// cache line instead of one page of memory per plane.
     block_reads: Vec<u32>,
-    /// Per-page metadata of every block programmed during the run (`None` for the rest, so
-    /// the table costs one pointer per block, zero-filled lazily by the allocator).
-    page_meta: Vec<Option<Box<[PageMeta]>>>,
+    /// Per-page metadata (OOB) of every block programmed during the run.
+    page_meta: OobStore,
     /// Program time of the preconditioned data (ns; negative: before the run).
     preconditioned_ns: i64,
     /// Logical-to-physical map.
@@ -91,7 +92,7 @@ impl Ftl {
             cfg: cfg.clone(),
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
-            page_meta: vec![None; geo.blocks as usize],
+            page_meta: OobStore::new(geo.blocks, d.pages_per_block),
             preconditioned_ns: 0,
             mapping: Mapping::new(0, 0, geo.planes, d.pages_per_block, d.blocks_per_plane),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
@@ -171,7 +172,7 @@ impl Ftl {
         if self.blocks[ppa.block as usize].implicit {
             return self.preconditioned_ns;
         }
-        match &self.page_meta[ppa.block as usize] {
+        match self.page_meta.get(ppa.block) {
             Some(p) => p[ppa.page as usize].program_ns,
             None => self.preconditioned_ns,
         }
@@ -180,7 +181,7 @@ impl Ftl {
     /// When `block` was last programmed (its preconditioning time if never in the run).
     fn last_program_ns(&self, block: u32) -> i64 {
         let b = &self.blocks[block as usize];
-        match &self.page_meta[block as usize] {
+        match self.page_meta.get(block) {
             Some(p) if !b.implicit && b.written > 0 => p[usize::from(b.written) - 1].program_ns,
             _ => self.preconditioned_ns,
         }
@@ -198,8 +199,8 @@ impl Ftl {
                 oob_tags: 0,
             })
         } else {
-            self.page_meta[ppa.block as usize]
-                .as_deref()
+            self.page_meta
+                .get(ppa.block)
                 .map(|p| p[ppa.page as usize])
                 .filter(|_| ppa.page < u32::from(b.written))
         }
@@ -281,8 +282,7 @@ impl Ftl {
         if u32::from(st.written) == ppb {
             st.status = BlockStatus::Full;
         }
-        self.page_meta[block as usize]
-            .get_or_insert_with(|| vec![PageMeta::default(); ppb as usize].into_boxed_slice())[page as usize] = meta;
+        self.page_meta.get_or_insert(block)[page as usize] = meta;
         let ppa = Ppa { block, page };
         self.mapping.set(meta.lpn, self.ppn(ppa));
         Ok(ppa)
@@ -363,7 +363,7 @@ impl Ftl {
         st.implicit = false;
         st.status = BlockStatus::Free;
         let pe = st.pe;
-        self.page_meta[victim as usize] = None;
+        self.page_meta.release(victim);
         self.planes[plane as usize].free.push(Reverse((pe, victim)));
         ops.push(BgOp::Erase(victim));
         Ok(moved)

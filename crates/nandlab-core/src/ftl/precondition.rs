@@ -17,34 +17,29 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
     let g = &ftl.geo.cfg;
     let (ppb, bpp, planes) = (g.pages_per_block, g.blocks_per_plane, ftl.geo.planes);
     let pe_seed = mix64(seed ^ component::AGING);
-    ftl.blocks = match aging.initial_pe {
-        Distribution::Constant(pe) => vec![BlockState::new_free(pe.round() as u32); ftl.geo.blocks as usize],
-        ref dist => (0..ftl.geo.blocks)
-            .map(|b| BlockState::new_free(dist.quantile(hash_unit(pe_seed, u64::from(b))).round() as u32))
-            .collect(),
+    let constant_pe = match aging.initial_pe {
+        Distribution::Constant(pe) => Some(pe.round() as u32),
+        _ => None,
     };
-
+    let initial_pe = |b: u32| {
+        constant_pe.unwrap_or_else(|| aging.initial_pe.quantile(hash_unit(pe_seed, u64::from(b))).round() as u32)
+    };
     let fill_pages = (ftl.logical_pages as f64 * aging.fill_fraction).floor() as u64;
-    ftl.mapping = Mapping::new(ftl.logical_pages, fill_pages, planes, ppb, bpp);
-    ftl.preconditioned_ns = -(aging.retention_days * NS_PER_DAY) as i64;
-    for plane in 0..planes {
-        let p = u64::from(plane);
-        let n = if fill_pages > p {
+    // Logical pages plane `p` holds: the fill layout puts lpn l in plane l mod planes.
+    let held = |p: u32| {
+        let p = u64::from(p);
+        if fill_pages > p {
             (fill_pages - p - 1) / u64::from(planes) + 1
         } else {
             0
-        };
-        let first_block = plane * bpp;
-        let used_blocks = n.div_ceil(u64::from(ppb)) as u32;
-        for i in 0..used_blocks {
-            let st = &mut ftl.blocks[(first_block + i) as usize];
-            let start = u64::from(i) * u64::from(ppb);
-            st.valid = (n - start).min(u64::from(ppb)) as u16;
-            st.written = ppb as u16;
-            st.status = BlockStatus::Full;
-            st.implicit = true;
         }
-        let free = bpp - used_blocks;
+    };
+    // (logical pages held, blocks they fill) per plane.
+    let fill: Vec<(u64, u32)> = (0..planes)
+        .map(|p| (held(p), held(p).div_ceil(u64::from(ppb)) as u32))
+        .collect();
+    for &(_, used) in &fill {
+        let free = bpp - used;
         if free < ftl.cfg.gc_threshold_blocks + 2 {
             return Err(NandError::config(
                 "aging.fill_fraction",
@@ -56,10 +51,30 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
                 ),
             ));
         }
-        let pa = &mut ftl.planes[plane as usize];
-        pa.free = (used_blocks..bpp)
+    }
+    // One pass over the blocks (the device may have millions).
+    ftl.blocks = (0..ftl.geo.blocks)
+        .map(|b| {
+            let (plane, i) = ftl.geo.split_block(b);
+            let (held, used) = fill[plane as usize];
+            let mut st = BlockState::new_free(initial_pe(b));
+            if i < used {
+                let start = u64::from(i) * u64::from(ppb);
+                st.valid = (held - start).min(u64::from(ppb)) as u16;
+                st.written = ppb as u16;
+                st.status = BlockStatus::Full;
+                st.implicit = true;
+            }
+            st
+        })
+        .collect();
+    for (plane, &(_, used)) in fill.iter().enumerate() {
+        let first_block = plane as u32 * bpp;
+        ftl.planes[plane].free = (used..bpp)
             .map(|i| Reverse((ftl.blocks[(first_block + i) as usize].pe, first_block + i)))
             .collect();
     }
+    ftl.mapping = Mapping::new(ftl.logical_pages, fill_pages, planes, ppb, bpp);
+    ftl.preconditioned_ns = -(aging.retention_days * NS_PER_DAY) as i64;
     Ok(())
 }
