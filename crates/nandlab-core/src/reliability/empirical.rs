@@ -173,11 +173,12 @@ impl EmpiricalModel {
         }
     }
 
-    /// The power law at `ctx` (as [`EmpiricalParams::rber`], with memoised powers).
-    #[inline]
-    fn law(&self, ctx: &ErrorContext) -> f64 {
+    /// The power law (as [`EmpiricalParams::rber`], with memoised powers). Takes numbers,
+    /// not the context: the read path has just stored the context field by field, and a
+    /// wide load of two fields at once would wait for those stores to retire.
+    fn law(&self, pe_cycles: f64, retention_s: f64, reads_since_erase: f64) -> f64 {
         let p = &self.params;
-        let (pe, t, r) = p.clamp_inputs(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase);
+        let (pe, t, r) = p.clamp_inputs(pe_cycles, retention_s, reads_since_erase);
         let pe_pows = match self.memo.pe.get() {
             (k, v) if k == pe => v,
             _ => {
@@ -224,14 +225,14 @@ impl ErrorModel for EmpiricalModel {
     }
 
     fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
-        let base = self.law(ctx) * scale_of(&self.page_type_scale, ctx.page_type);
+        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase) * scale_of(&self.page_type_scale, ctx.page_type);
         for (o, r) in out.iter_mut().zip(&self.rel) {
             *o = (base * r).min(1.0);
         }
     }
 
     fn page_rber(&self, ctx: &ErrorContext) -> f64 {
-        let base = self.law(ctx) * scale_of(&self.page_type_scale, ctx.page_type);
+        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase) * scale_of(&self.page_type_scale, ctx.page_type);
         if ctx.hist.is_none() && base * self.max_rel <= 1.0 {
             // Uniform data: no state probability is capped, so they average to `base`
             // (the relative weights have mean 1).
