@@ -397,9 +397,9 @@ impl Simulator {
 
     /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`, in
     /// passes over the request's pages, each a tight loop whose pages do not wait on each
-    /// other: the mapping and each page's flash state (the pages sit in different planes,
-    /// so their block records are cache misses that then overlap), the pages' RBERs, then
-    /// each read's verdict and sensing.
+    /// other: the mapping, each page's flash state (the pages sit in different planes, so
+    /// their block records are cache misses that then overlap), the pages' RBERs, then each
+    /// read's verdict and sensing.
     fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64) -> Result<()> {
         let logical = self.ftl.logical_pages();
         let mut pages = std::mem::take(&mut self.read_batch);
@@ -407,14 +407,19 @@ impl Simulator {
         for lpn in first..=last {
             let page = self.ftl.read(wrap(lpn, logical)).map(|ppa| PendingRead {
                 ppa,
-                state: self.page_state(ppa),
+                state: None,
                 rber: 0.0,
             });
             pages.push(page);
         }
-        for p in pages.iter_mut().flatten() {
-            if let Some(st) = &p.state {
-                p.rber = self.read_path.rber(st, now)?;
+        if self.read_path.enabled {
+            for p in pages.iter_mut().flatten() {
+                p.state = self.page_state(p.ppa);
+            }
+            for p in pages.iter_mut().flatten() {
+                if let Some(st) = &p.state {
+                    p.rber = self.read_path.rber(st, now)?;
+                }
             }
         }
         for page in &pages {
