@@ -225,14 +225,16 @@ impl ErrorModel for EmpiricalModel {
     }
 
     fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
-        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase) * scale_of(&self.page_type_scale, ctx.page_type);
+        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase)
+            * scale_of(&self.page_type_scale, ctx.page_type);
         for (o, r) in out.iter_mut().zip(&self.rel) {
             *o = (base * r).min(1.0);
         }
     }
 
     fn page_rber(&self, ctx: &ErrorContext) -> f64 {
-        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase) * scale_of(&self.page_type_scale, ctx.page_type);
+        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase)
+            * scale_of(&self.page_type_scale, ctx.page_type);
         if ctx.hist.is_none() && base * self.max_rel <= 1.0 {
             // Uniform data: no state probability is capped, so they average to `base`
             // (the relative weights have mean 1).

@@ -196,8 +196,9 @@ impl Simulator {
             logical_bytes: self.logical_bytes(),
             seed: self.cfg.seed,
         };
-        let stream = workload::open(&self.cfg.workload, &ctx)?;
-        self.run_stream(stream, progress)
+        // Parsing runs beside the replay on a second core.
+        let stream = workload::Background::spawn(workload::open(&self.cfg.workload, &ctx)?)?;
+        self.run_stream(Box::new(stream), progress)
     }
 
     /// Replays a list of requests (no progress reporting).

@@ -7,7 +7,8 @@
 //! - [`reader`]: [`TraceReader`] (one file, constant memory) and [`RepeatedTrace`];
 //! - [`synthetic`]: the IOMeter/fio-like generator;
 //! - [`stats`]: [`trace_info`] / [`TraceStats`];
-//! - [`convert`](mod@convert): [`convert()`] to DiskSim ASCII or MSR CSV.
+//! - [`convert`](mod@convert): [`convert()`] to DiskSim ASCII or MSR CSV;
+//! - [`background`]: [`Background`], a stream read on its own thread.
 //!
 //! See `docs/workloads.md` for the formats and the `[workload]` keys.
 
@@ -15,6 +16,7 @@ use crate::error::{NandError, Result};
 pub use crate::host::request::{Op, Request};
 use serde::{Deserialize, Serialize};
 
+pub mod background;
 pub mod convert;
 pub mod format;
 pub mod parse;
@@ -25,6 +27,7 @@ pub mod synthetic;
 #[cfg(test)]
 mod tests;
 
+pub use background::Background;
 pub use convert::{convert, convert_report, ConvertReport};
 pub use format::{detect_format, TimeUnit, TraceFormat};
 pub use reader::{RepeatedTrace, TraceOptions, TraceReader};
