@@ -5,6 +5,7 @@
 use super::mapping::Mapping;
 use super::Ftl;
 use crate::config::{AgingConfig, Distribution};
+use crate::engine::memory::with_huge_pages;
 use crate::engine::rng::{component, hash_unit, mix64};
 use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus};
@@ -52,12 +53,12 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
             ));
         }
     }
-    // One pass over the blocks (the device may have millions).
-    ftl.blocks = (0..ftl.geo.blocks)
-        .map(|b| {
-            let (plane, i) = ftl.geo.split_block(b);
-            let (held, used) = fill[plane as usize];
-            let mut st = BlockState::new_free(initial_pe(b));
+    // One pass over the blocks, plane by plane (the device may have millions).
+    let mut blocks = with_huge_pages(ftl.geo.blocks as usize);
+    for (plane, &(held, used)) in fill.iter().enumerate() {
+        let first_block = plane as u32 * bpp;
+        for i in 0..bpp {
+            let mut st = BlockState::new_free(initial_pe(first_block + i));
             if i < used {
                 let start = u64::from(i) * u64::from(ppb);
                 st.valid = (held - start).min(u64::from(ppb)) as u16;
@@ -65,9 +66,10 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
                 st.status = BlockStatus::Full;
                 st.implicit = true;
             }
-            st
-        })
-        .collect();
+            blocks.push(st);
+        }
+    }
+    ftl.blocks = blocks;
     for (plane, &(_, used)) in fill.iter().enumerate() {
         let first_block = plane as u32 * bpp;
         ftl.planes[plane].free = (used..bpp)
