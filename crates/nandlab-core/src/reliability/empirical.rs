@@ -4,7 +4,7 @@
 //! fits are usable in, and a per-page-type scale.
 
 use serde::{Deserialize, Serialize};
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell};
 
 use super::model::{weighted_page_rber, ErrorContext, ErrorModel, RBER_CAP};
 use super::nominal::scale_of;
@@ -102,43 +102,48 @@ impl EmpiricalParams {
     /// The power law at clamped inputs (`t` in seconds).
     pub fn rber(&self, pe: f64, retention_s: f64, reads: f64) -> f64 {
         let (pe, t, r) = self.clamp_inputs(pe, retention_s, reads);
-        self.combine(self.pe_powers(pe), t.powf(self.n), r.powf(self.q))
+        let (wear_age, disturb) = self.terms(pe, t);
+        self.combine(wear_age, disturb, r.powf(self.q))
     }
 
-    /// `(PE, t in the fit's unit, R)` clamped to the fitted range.
+    /// `(PE, t in the fit's unit, R)` clamped to the fitted range (`max`/`min` rather
+    /// than `clamp`, whose bound check would run on every read).
     fn clamp_inputs(&self, pe: f64, retention_s: f64, reads: f64) -> (f64, f64, f64) {
         (
-            pe.clamp(0.0, self.max_pe),
+            pe.max(0.0).min(self.max_pe),
             // The reciprocal does not wait for `retention_s`: one multiply on the read's path.
-            (retention_s * self.time_unit_s.recip()).clamp(0.0, self.max_time),
-            reads.clamp(0.0, self.max_reads),
+            (retention_s * self.time_unit_s.recip()).max(0.0).min(self.max_time),
+            reads.max(0.0).min(self.max_reads),
         )
     }
 
-    /// `[PE^k, PE^m, PE^p]`.
-    fn pe_powers(&self, pe: f64) -> [f64; 3] {
-        [pe.powf(self.k), pe.powf(self.m), pe.powf(self.p)]
+    /// The parts of the law fixed by wear and age: `ε + α·PE^k + β·PE^m·t^n` and the
+    /// read-disturb coefficient `γ·PE^p`.
+    fn terms(&self, pe: f64, t: f64) -> (f64, f64) {
+        (
+            self.eps + self.alpha * pe.powf(self.k) + self.beta * pe.powf(self.m) * t.powf(self.n),
+            self.gamma * pe.powf(self.p),
+        )
     }
 
-    /// The law from its powers `[PE^k, PE^m, PE^p]`, `t^n` and `R^q`.
-    fn combine(&self, [pe_k, pe_m, pe_p]: [f64; 3], t_n: f64, r_q: f64) -> f64 {
-        let v = self.eps + self.alpha * pe_k + self.beta * pe_m * t_n + self.gamma * pe_p * r_q;
-        v.clamp(0.0, RBER_CAP)
+    /// The law from its wear-and-age part, read-disturb coefficient and `R^q`.
+    fn combine(&self, wear_age: f64, disturb: f64, r_q: f64) -> f64 {
+        (wear_age + disturb * r_q).max(0.0).min(RBER_CAP)
     }
 }
 
 /// Whole read counts whose `R^q` the model tabulates (larger counts are computed).
 const READ_POWERS: usize = 1 << 16;
 
-/// The powers of the last inputs: consecutive reads mostly share their block's wear
+/// The law's parts for the last inputs: consecutive reads mostly share their block's wear
 /// (it changes only at an erase) and, for data older than the fit's time range, their
 /// clamped age, so they skip the `powf`s.
 #[derive(Debug, Clone)]
 struct PowerMemo {
-    pe: Cell<(f64, [f64; 3])>,
-    t: Cell<(f64, f64)>,
+    /// `((PE, t), (wear-and-age part, read-disturb coefficient))` of the last read.
+    terms: Cell<((f64, f64), (f64, f64))>,
     /// `R^q` for `R < READ_POWERS`, NaN until first needed.
-    reads: RefCell<Vec<f64>>,
+    reads: OnceCell<Box<[Cell<f64>]>>,
 }
 
 /// `empirical` model: the power law per page (times a page-type scale), equal for every
@@ -166,9 +171,8 @@ impl EmpiricalModel {
             rel: state_weights.iter().map(|w| n * w / total).collect(),
             max_rel: state_weights.iter().fold(0.0, |m: f64, w| m.max(n * w / total)),
             memo: PowerMemo {
-                pe: Cell::new((f64::NAN, [0.0; 3])),
-                t: Cell::new((f64::NAN, 0.0)),
-                reads: RefCell::new(Vec::new()),
+                terms: Cell::new(((f64::NAN, f64::NAN), (0.0, 0.0))),
+                reads: OnceCell::new(),
             },
         }
     }
@@ -179,19 +183,11 @@ impl EmpiricalModel {
     fn law(&self, pe_cycles: f64, retention_s: f64, reads_since_erase: f64) -> f64 {
         let p = &self.params;
         let (pe, t, r) = p.clamp_inputs(pe_cycles, retention_s, reads_since_erase);
-        let pe_pows = match self.memo.pe.get() {
-            (k, v) if k == pe => v,
+        let (wear_age, disturb) = match self.memo.terms.get() {
+            (k, v) if k == (pe, t) => v,
             _ => {
-                let v = p.pe_powers(pe);
-                self.memo.pe.set((pe, v));
-                v
-            }
-        };
-        let t_n = match self.memo.t.get() {
-            (k, v) if k == t => v,
-            _ => {
-                let v = t.powf(p.n);
-                self.memo.t.set((t, v));
+                let v = p.terms(pe, t);
+                self.memo.terms.set(((pe, t), v));
                 v
             }
         };
@@ -199,19 +195,19 @@ impl EmpiricalModel {
         // libm call.
         let whole = r as u32;
         let r_q = if f64::from(whole) == r && (whole as usize) < READ_POWERS {
-            let mut table = self.memo.reads.borrow_mut();
-            if table.is_empty() {
-                table.resize(READ_POWERS, f64::NAN);
+            let table = self
+                .memo
+                .reads
+                .get_or_init(|| (0..READ_POWERS).map(|_| Cell::new(f64::NAN)).collect());
+            let v = &table[whole as usize];
+            if v.get().is_nan() {
+                v.set(r.powf(p.q));
             }
-            let v = &mut table[whole as usize];
-            if v.is_nan() {
-                *v = r.powf(p.q);
-            }
-            *v
+            v.get()
         } else {
             r.powf(p.q)
         };
-        p.combine(pe_pows, t_n, r_q)
+        p.combine(wear_age, disturb, r_q)
     }
 }
 
