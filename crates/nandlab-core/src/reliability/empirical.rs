@@ -106,11 +106,8 @@ impl EmpiricalParams {
         self.combine(wear_age, disturb, r.powf(self.q))
     }
 
-    /// `(PE, t in the fit's unit, R)` clamped to the fitted range.
-    #[expect(
-        clippy::manual_clamp,
-        reason = "f64::clamp checks its bounds on every call: 3 % of a judged read here"
-    )]
+    /// `(PE, t in the fit's unit, R)` clamped to the fitted range (`max`/`min`:
+    /// `f64::clamp` checks its bounds on every call, 3 % of a judged read here).
     fn clamp_inputs(&self, pe: f64, retention_s: f64, reads: f64) -> (f64, f64, f64) {
         (
             pe.max(0.0).min(self.max_pe),
