@@ -177,6 +177,13 @@ impl EmpiricalModel {
         }
     }
 
+    /// The law times the page type's scale: every state's error probability for uniform
+    /// state weights.
+    #[inline]
+    fn base_rber(&self, ctx: &ErrorContext) -> f64 {
+        self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase) * scale_of(&self.page_type_scale, ctx.page_type)
+    }
+
     /// The power law (as [`EmpiricalParams::rber`], with memoised powers). Takes numbers,
     /// not the context: the read path has just stored the context field by field, and a
     /// wide load of two fields at once would wait for those stores to retire.
@@ -221,16 +228,14 @@ impl ErrorModel for EmpiricalModel {
     }
 
     fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
-        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase)
-            * scale_of(&self.page_type_scale, ctx.page_type);
+        let base = self.base_rber(ctx);
         for (o, r) in out.iter_mut().zip(&self.rel) {
             *o = (base * r).min(1.0);
         }
     }
 
     fn page_rber(&self, ctx: &ErrorContext) -> f64 {
-        let base = self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase)
-            * scale_of(&self.page_type_scale, ctx.page_type);
+        let base = self.base_rber(ctx);
         if ctx.hist.is_none() && base * self.max_rel <= 1.0 {
             // Uniform data: no state probability is capped, so they average to `base`
             // (the relative weights have mean 1).
