@@ -255,5 +255,25 @@ mod tests {
             ..DeviceConfig::default()
         };
         assert!(Geometry::new(&cfg).unwrap_err().to_string().contains("page_size_bytes"));
+        // Page counts per block are 16-bit.
+        let cfg = DeviceConfig {
+            pages_per_block: 65_536,
+            ..DeviceConfig::default()
+        };
+        assert!(Geometry::new(&cfg).unwrap_err().to_string().contains("pages_per_block"));
+    }
+
+    #[test]
+    fn addresses_split_by_multiply_and_shift() {
+        // 3 blocks per plane and 6 pages per block are not powers of two.
+        let cfg = DeviceConfig {
+            blocks_per_plane: 3,
+            pages_per_block: 6,
+            ..DeviceConfig::default()
+        };
+        let g = Geometry::new(&cfg).unwrap();
+        assert_eq!(g.split_block(7), (2, 1));
+        assert_eq!(g.ppa_of(6 * 7 + 5), Ppa { block: 7, page: 5 });
+        assert_eq!(g.loc_of_block(7), g.plane_locs[2]);
     }
 }
