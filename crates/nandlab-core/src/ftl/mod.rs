@@ -131,11 +131,6 @@ impl Ftl {
         (index * self.geo.planes + plane) as usize
     }
 
-    /// Reads since the last erase of `block`.
-    pub fn reads_since_erase(&self, block: u32) -> u32 {
-        self.block_reads[self.read_slot(block)]
-    }
-
     /// Is the physical page valid (its owner still maps to it)?
     pub fn is_valid(&self, ppa: Ppa) -> bool {
         self.live_meta(ppa).is_some()
@@ -147,16 +142,16 @@ impl Ftl {
         (self.mapping.get(m.lpn) == Some(self.ppn(ppa))).then_some(m)
     }
 
-    /// Physical page of `lpn` for a host read (counts the read against the block for read
-    /// disturb), or `None` if it holds no data.
+    /// Physical page of `lpn` for a host read, and its block's reads since erase counting
+    /// this one (read disturb), or `None` if it holds no data.
     #[inline]
-    pub fn read(&mut self, lpn: u64) -> Option<Ppa> {
+    pub fn read(&mut self, lpn: u64) -> Option<(Ppa, u32)> {
         match self.mapping.get(lpn) {
             Some(ppn) => {
                 let ppa = self.ppa(ppn);
                 let slot = self.read_slot(ppa.block);
                 self.block_reads[slot] += 1;
-                Some(ppa)
+                Some((ppa, self.block_reads[slot]))
             }
             None => {
                 self.stats.unmapped_reads += 1;

@@ -52,11 +52,13 @@ enum Verdict {
     Plan(u16),
 }
 
-/// A page read of a request being issued: where it is, what the read path needs to know
-/// of it (`None`: reads are not judged) and its RBER.
+/// A page read of a request being issued: where it is, its block's read count, what the
+/// read path needs to know of it (`None`: reads are not judged) and its RBER.
 #[derive(Debug, Clone, Copy)]
 struct PendingRead {
     ppa: Ppa,
+    /// Reads of its block since erase, this one included.
+    reads: u32,
     state: Option<PageState>,
     rber: f64,
 }
@@ -406,8 +408,9 @@ impl Simulator {
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
         for lpn in first..=last {
-            let page = self.ftl.read(wrap(lpn, logical)).map(|ppa| PendingRead {
+            let page = self.ftl.read(wrap(lpn, logical)).map(|(ppa, reads)| PendingRead {
                 ppa,
+                reads,
                 state: None,
                 rber: 0.0,
             });
@@ -415,7 +418,7 @@ impl Simulator {
         }
         if self.read_path.enabled {
             for p in pages.iter_mut().flatten() {
-                p.state = self.page_state(p.ppa);
+                p.state = self.page_state(p.ppa, p.reads);
             }
             for p in pages.iter_mut().flatten() {
                 if let Some(st) = &p.state {
@@ -450,9 +453,10 @@ impl Simulator {
         Ok(())
     }
 
-    /// What the read path needs to judge a read of `ppa` (`None` when reads are not
-    /// judged). Wear and age cost a cache miss per page; models blind to them skip it.
-    fn page_state(&self, ppa: Ppa) -> Option<PageState> {
+    /// What the read path needs to judge a read of `ppa`, whose block has been read
+    /// `reads` times since erase (`None` when reads are not judged). Wear and age cost a
+    /// cache miss per page; models blind to them skip it.
+    fn page_state(&self, ppa: Ppa, reads: u32) -> Option<PageState> {
         if !self.read_path.enabled {
             return None;
         }
@@ -469,7 +473,7 @@ impl Simulator {
             } else {
                 0
             },
-            reads_since_erase: if aged { self.ftl.reads_since_erase(ppa.block) } else { 0 },
+            reads_since_erase: if aged { reads } else { 0 },
             page_type: self.geo.page_map.page_type(ppa.page),
             chip: self.geo.loc_of_block(ppa.block).chip,
             block: ppa.block,
