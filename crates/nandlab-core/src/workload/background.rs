@@ -4,7 +4,7 @@
 //! when the stream is read inline; an error ends the stream where it occurred.
 
 use std::sync::mpsc::{sync_channel, Receiver};
-use std::thread;
+use std::thread::{self, JoinHandle};
 
 use super::{Request, RequestStream};
 use crate::error::{NandError, Result};
@@ -19,6 +19,8 @@ const AHEAD: usize = 4;
 pub struct Background {
     rx: Receiver<Vec<Result<Request>>>,
     batch: std::vec::IntoIter<Result<Request>>,
+    /// The reader, joined when its batches run out (to tell its end from a crash).
+    reader: Option<JoinHandle<()>>,
 }
 
 impl Background {
@@ -26,7 +28,7 @@ impl Background {
     /// stream, after an error, or when this reader is dropped.
     pub fn spawn(mut stream: RequestStream) -> Result<Self> {
         let (tx, rx) = sync_channel(AHEAD);
-        thread::Builder::new()
+        let reader = thread::Builder::new()
             .name("nandlab-reader".into())
             .spawn(move || loop {
                 let mut batch = Vec::with_capacity(BATCH);
@@ -50,6 +52,7 @@ impl Background {
         Ok(Background {
             rx,
             batch: Vec::new().into_iter(),
+            reader: Some(reader),
         })
     }
 }
@@ -63,7 +66,14 @@ impl Iterator for Background {
             if let Some(r) = self.batch.next() {
                 return Some(r);
             }
-            self.batch = self.rx.recv().ok()?.into_iter();
+            match self.rx.recv() {
+                Ok(batch) => self.batch = batch.into_iter(),
+                // The reader is done; if it died instead, say so rather than end early.
+                Err(_) => {
+                    let crashed = self.reader.take().is_some_and(|r| r.join().is_err());
+                    return crashed.then(|| Err(NandError::Invalid("the trace reader thread failed".into())));
+                }
+            }
         }
     }
 }
@@ -103,5 +113,14 @@ mod tests {
         let got: Vec<Result<Request>> = Background::spawn(Box::new(items)).unwrap().collect();
         assert_eq!(got.len(), 5);
         assert!(got[4].is_err());
+        // A reader that dies ends the stream with an error, not silently.
+        let dies = (0..10u64).map(|i| if i < 3 { Ok(req(i)) } else { panic!("reader bug") });
+        let got: Vec<Result<Request>> = Background::spawn(Box::new(dies)).unwrap().collect();
+        assert_eq!(got.len(), 1);
+        assert!(got[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("reader thread failed"));
     }
 }
