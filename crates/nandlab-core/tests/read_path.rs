@@ -162,25 +162,12 @@ error_draw = "expected"
 [ecc]
 scheme = "ldpc"
 "#;
-    let cfg = SimConfig::from_toml_str(text).unwrap();
-    let r = vec![Request {
-        arrival_ns: 0,
-        offset_bytes: 0,
-        size_bytes: 4096,
-        op: Op::Read,
-        stream: 0,
-    }];
-    let out = Simulator::new(cfg).unwrap().run_requests(r).unwrap();
+    let summary = read_first_pages(text, 1);
     // AF = exp(E_A/k (1/T_model - 1/T_storage)), E_A = 1.1 eV, k = 8.617e-5 eV/K.
     let af = (1.1 / 8.617e-5 * (1.0 / 298.15 - 1.0 / 328.15f64)).exp();
     let t_days = 0.1 * af; // the 2y-nm MLC law takes days
-    let pe = 3000f64;
-    // eps + a PE^k + b PE^m t^n + g PE^p R^q (research/models.md §2.1, 2y-nm MLC)
-    let hand = 8.34e-5
-        + 3.30e-11 * pe.powf(1.71)
-        + 5.56e-19 * pe.powf(2.49) * t_days.powf(3.33)
-        + 6.26e-13 * pe.powf(1.76) * 1f64.powf(0.47);
-    let got = out.summary["reliability"]["rber_mean"].as_f64().unwrap();
+    let hand = mlc_2y_law(3000.0, t_days, 1.0);
+    let got = summary["reliability"]["rber_mean"].as_f64().unwrap();
     assert!((got - hand).abs() < 1e-12 * hand.max(1.0), "{got} vs {hand} (AF {af})");
     assert!(af > 40.0 && af < 60.0);
 }
@@ -208,18 +195,30 @@ error_draw = "expected"
 [ecc]
 scheme = "ldpc"
 "#;
+    let summary = read_first_pages(text, 2);
+    let hand = (mlc_2y_law(3000.0, 0.0, 1.0) + mlc_2y_law(3000.0, 0.0, 2.0)) / 2.0;
+    let got = summary["reliability"]["rber_mean"].as_f64().unwrap();
+    assert!((got - hand).abs() < 1e-12 * hand, "{got} vs {hand}");
+}
+
+/// The summary of one read of logical pages `0..pages` at time 0 on the device of `text`.
+fn read_first_pages(text: &str, pages: u64) -> Value {
     let cfg = SimConfig::from_toml_str(text).unwrap();
     let r = vec![Request {
         arrival_ns: 0,
         offset_bytes: 0,
-        size_bytes: 2 * 4096,
+        size_bytes: pages * 4096,
         op: Op::Read,
         stream: 0,
     }];
-    let out = Simulator::new(cfg).unwrap().run_requests(r).unwrap();
-    let pe = 3000f64;
-    let law = |reads: f64| 8.34e-5 + 3.30e-11 * pe.powf(1.71) + 6.26e-13 * pe.powf(1.76) * reads.powf(0.47);
-    let hand = (law(1.0) + law(2.0)) / 2.0;
-    let got = out.summary["reliability"]["rber_mean"].as_f64().unwrap();
-    assert!((got - hand).abs() < 1e-12 * hand, "{got} vs {hand}");
+    Simulator::new(cfg).unwrap().run_requests(r).unwrap().summary
+}
+
+/// The 2y-nm MLC law by hand: ε + α·PE^k + β·PE^m·t^n + γ·PE^p·R^q (research/models.md
+/// §2.1), t in days.
+fn mlc_2y_law(pe: f64, t_days: f64, reads: f64) -> f64 {
+    8.34e-5
+        + 3.30e-11 * pe.powf(1.71)
+        + 5.56e-19 * pe.powf(2.49) * t_days.powf(3.33)
+        + 6.26e-13 * pe.powf(1.76) * reads.powf(0.47)
 }
