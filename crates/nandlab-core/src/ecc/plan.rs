@@ -192,12 +192,17 @@ impl ReadPlanner {
     /// the page RBER; curves and BCH take the median outcome (the lowest level whose page
     /// failure probability is below 1/2).
     pub fn needed_level<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> Option<u8> {
+        let fail = self.page_fail_probs(rber);
+        self.decide(rber, |l| fail[l], rng)
+    }
+
+    /// [`ReadPlanner::needed_level`] given the page failure probability `fail(L)` of
+    /// each level at `rber` (the simulator reads them from a [`super::FailGrid`]).
+    #[inline]
+    pub fn decide<R: Rng + ?Sized>(&self, rber: f64, fail: impl Fn(usize) -> f64, rng: &mut R) -> Option<u8> {
         match self.draw {
             ErrorDraw::Expected => self.expected_level(rber),
-            ErrorDraw::Stochastic => {
-                let fail = self.page_fail_probs(rber);
-                sample_needed_level(rng.random(), fail.len(), |l| fail[l])
-            }
+            ErrorDraw::Stochastic => sample_needed_level(rng.random(), usize::from(self.max_level()) + 1, fail),
         }
     }
 

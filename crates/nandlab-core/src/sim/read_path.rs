@@ -10,13 +10,12 @@
 use crate::codec::{BitFlip, TagBits};
 use crate::config::SimConfig;
 use crate::content::{ContentSource, StateHist, MAX_STATES};
-use crate::ecc::{sample_needed_level, EnergyParams, FailGrid, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
+use crate::ecc::{EnergyParams, FailGrid, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
 use crate::metrics::ReliabilityStats;
-use crate::reliability::{ErrorContext, ErrorDraw, ErrorModel, ModelKind, Variation};
-use rand::Rng;
+use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
 use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -249,12 +248,8 @@ impl ReadPath {
     pub fn judge(&mut self, rber: f64) -> usize {
         let planner = &self.planner;
         let fail = self.fail_grid.probs(rber, |r| planner.page_fail_probs(r));
-        let levels = usize::from(planner.max_level()) + 1;
-        let needed = match planner.draw {
-            ErrorDraw::Stochastic => sample_needed_level(self.rng.random(), levels, |l| fail.at(l)),
-            ErrorDraw::Expected => planner.expected_level(rber),
-        };
-        let p_unc = fail.at(levels - 1);
+        let needed = planner.decide(rber, |l| fail.at(l), &mut self.rng);
+        let p_unc = fail.at(usize::from(planner.max_level()));
         let idx = needed.map_or(self.plans.len() - 1, usize::from);
         self.stats.record_rber(rber, p_unc);
         self.plan_reads[idx] += 1;
