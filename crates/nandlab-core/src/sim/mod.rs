@@ -15,6 +15,7 @@ use crate::config::SimConfig;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
+use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
 use crate::host::scheduler::{self, HostScheduler, Queued};
@@ -52,11 +53,13 @@ enum Verdict {
     Plan(u16),
 }
 
-/// A page read of a request being issued: where it is, its block's read count, what the
+/// A page read of a request being issued: where it is (page and plane), its block's read
+/// count, what the
 /// read path needs to know of it (`None`: reads are not judged) and its RBER.
 #[derive(Debug, Clone, Copy)]
 struct PendingRead {
     ppa: Ppa,
+    loc: PlaneLoc,
     /// Reads of its block since erase, this one included.
     reads: u32,
     state: Option<PageState>,
@@ -410,6 +413,7 @@ impl Simulator {
         for lpn in first..=last {
             let page = self.ftl.read(wrap(lpn, logical)).map(|(ppa, reads)| PendingRead {
                 ppa,
+                loc: self.geo.loc_of_block(ppa.block),
                 reads,
                 state: None,
                 rber: 0.0,
@@ -418,7 +422,7 @@ impl Simulator {
         }
         if self.read_path.enabled {
             for p in pages.iter_mut().flatten() {
-                p.state = self.page_state(p.ppa, p.reads);
+                p.state = self.page_state(p.ppa, p.loc.chip, p.reads);
             }
             for p in pages.iter_mut().flatten() {
                 if let Some(st) = &p.state {
@@ -431,8 +435,7 @@ impl Simulator {
                 self.finish_page(slot, now);
                 continue;
             };
-            let ppa = p.ppa;
-            let loc = self.geo.loc_of_block(ppa.block);
+            let (ppa, loc) = (p.ppa, p.loc);
             let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
             let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
             self.counters.page_reads += 1;
@@ -453,10 +456,10 @@ impl Simulator {
         Ok(())
     }
 
-    /// What the read path needs to judge a read of `ppa`, whose block has been read
-    /// `reads` times since erase (`None` when reads are not judged). Wear and age cost a
-    /// cache miss per page; models blind to them skip it.
-    fn page_state(&self, ppa: Ppa, reads: u32) -> Option<PageState> {
+    /// What the read path needs to judge a read of `ppa` on `chip`, whose block has been
+    /// read `reads` times since erase (`None` when reads are not judged). Wear and age cost
+    /// a cache miss per page; models blind to them skip it.
+    fn page_state(&self, ppa: Ppa, chip: u32, reads: u32) -> Option<PageState> {
         if !self.read_path.enabled {
             return None;
         }
@@ -475,7 +478,7 @@ impl Simulator {
             },
             reads_since_erase: if aged { reads } else { 0 },
             page_type: self.geo.page_map.page_type(ppa.page),
-            chip: self.geo.loc_of_block(ppa.block).chip,
+            chip,
             block: ppa.block,
         })
     }
