@@ -1,0 +1,83 @@
+"""Result identity check for refactors: SHA-256 of each reference run's ``summary.json``
+with the wall-clock fields removed (``sim.wall_s``, ``sim.requests_per_s``), so the same
+config and seed must give the same hash before and after a change that is meant not to move
+results.
+
+Cases: the demo preset; DTRS (../shared/traces) on the seed-001 preset with no error model
+and with the ``empirical`` overlay; and, with ``--bitflip``, the BitFlip quick reproduction's
+``runs.csv`` (every read run's metrics; its file corpus is this machine's, so compare hashes
+taken on one machine).
+Usage: python benchmarks/identity.py [--bitflip] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import nandlab
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACES = ROOT.parent / "shared" / "traces"
+OVERLAYS = ROOT / "benchmarks" / "overlays"
+WALL_CLOCK = ("wall_s", "requests_per_s")
+
+
+def summary_hash(summary: dict) -> str:
+    s = json.loads(json.dumps(summary))
+    for k in WALL_CLOCK:
+        s.get("sim", {}).pop(k, None)
+    return hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def run_case(config: Path, trace: Path | None, overlay: str | None) -> str:
+    overrides: dict = {}
+    if overlay:
+        import tomllib
+
+        flat = tomllib.loads((OVERLAYS / f"{overlay}.toml").read_text())
+        overrides = {f"{sec}.{k}": v for sec, kv in flat.items() for k, v in kv.items()}
+    res = nandlab.run(
+        str(config),
+        trace=str(trace) if trace else None,
+        trace_format="disksim" if trace else None,
+        overrides=overrides,
+        progress=False,
+    )
+    return summary_hash(res.summary)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--bitflip", action="store_true", help="also the BitFlip quick run")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    cfg = ROOT / "configs"
+    hashes = {"demo": run_case(cfg / "demo.toml", None, None)}
+    dtrs = TRACES / "msprod_DTRS100M.trace"
+    if dtrs.is_file():
+        hashes["dtrs_none"] = run_case(cfg / "001_ldpc_in_ssd.toml", dtrs, None)
+        hashes["dtrs_empirical"] = run_case(cfg / "001_ldpc_in_ssd.toml", dtrs, "empirical")
+    else:
+        print(f"skipped DTRS cases: {dtrs} not found", file=sys.stderr)
+    if args.bitflip:
+        from nandlab.reproduce import bitflip
+
+        with tempfile.TemporaryDirectory() as d:
+            bitflip.reproduce(d, quick=True)
+            runs = (Path(d) / "runs.csv").read_bytes()
+        hashes["bitflip_quick_runs"] = hashlib.sha256(runs).hexdigest()[:16]
+    if args.json:
+        print(json.dumps(hashes))
+    else:
+        for k, v in hashes.items():
+            print(f"{k:20s} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
