@@ -33,7 +33,9 @@ fn latencies(cfg_text: &str, reqs: Vec<Request>) -> Vec<u64> {
 }
 
 const FILLED: &str = "[aging]\nfill_fraction = 1.0\n";
-/// Logical page n of the fill lives in plane n mod 32 (32 planes), position n div 32.
+/// Logical page n of the fill lives where CWDP striping would have written it: stripe slot
+/// k = n mod 32 (32 planes) is channel k mod 4, chip (k / 4) mod 2, die (k / 8) mod 2,
+/// plane k / 16; position n div 32 in that plane.
 const PLANES: u64 = 32;
 
 #[test]
@@ -57,34 +59,61 @@ fn reads_on_one_plane_serialise() {
 
 #[test]
 fn reads_on_two_planes_of_a_die_run_multi_plane() {
-    // LPN 0 -> plane 0, LPN 1 -> plane 1 (same die): one multi-plane sense, then the two
-    // transfers share channel 0.
-    let l = latencies(FILLED, vec![req(Op::Read, 0, 0), req(Op::Read, 4096, 0)]);
+    // LPN 0 -> slot 0 (channel 0, chip 0, die 0, plane 0), LPN 16 -> slot 16 (plane 1 of
+    // the same die): one multi-plane sense, then the two transfers share channel 0.
+    let l = latencies(FILLED, vec![req(Op::Read, 0, 0), req(Op::Read, 16 * 4096, 0)]);
     assert_eq!(l, vec![T_R_LSB + XFER + DECODE, T_R_LSB + 2 * XFER + DECODE]);
     // Without multi-plane the second sense waits for the first.
     let cfg = format!("{FILLED}[device]\nmulti_plane = false\n");
-    let l = latencies(&cfg, vec![req(Op::Read, 0, 0), req(Op::Read, 4096, 0)]);
+    let l = latencies(&cfg, vec![req(Op::Read, 0, 0), req(Op::Read, 16 * 4096, 0)]);
     assert_eq!(l, vec![T_R_LSB + XFER + DECODE, 2 * T_R_LSB + XFER + DECODE]);
 }
 
 #[test]
 fn reads_on_two_channels_overlap() {
-    // Plane 8 is the first plane of channel 1 (plane = ((c*2 + chip)*2 + die)*2 + p).
-    let l = latencies(FILLED, vec![req(Op::Read, 0, 0), req(Op::Read, 8 * 4096, 0)]);
+    // LPN 1 is stripe slot 1: channel 1.
+    let l = latencies(FILLED, vec![req(Op::Read, 0, 0), req(Op::Read, 4096, 0)]);
     assert_eq!(l, vec![T_R_LSB + XFER + DECODE; 2]);
 }
 
 #[test]
-fn multi_page_request_completes_with_its_last_page() {
-    // 8 KiB read of LPNs 0 and 1: same as the multi-plane case, one request.
-    let r = Request {
-        arrival_ns: 5,
+fn prefilled_data_reads_like_data_written_in_the_run() {
+    // A 64 KiB read of LPNs 0..16: stripe slots 0..16 put 4 pages on each of the 4
+    // channels, each on its own die (chips x dies), all at page 0 (LSB). The 16 senses
+    // overlap; each channel then moves 4 pages; the last decode ends after the 4th.
+    let read = Request {
+        arrival_ns: 0,
         offset_bytes: 0,
-        size_bytes: 8192,
+        size_bytes: 65536,
         op: Op::Read,
         stream: 0,
     };
-    assert_eq!(latencies(FILLED, vec![r]), vec![T_R_LSB + 2 * XFER + DECODE]);
+    let expected = T_R_LSB + 4 * XFER + DECODE;
+    assert_eq!(latencies(FILLED, vec![read]), vec![expected]);
+    // The same 16 pages written by the host on an empty device, then read when idle.
+    let later = 1_000_000_000;
+    let write = Request { op: Op::Write, ..read };
+    let read_later = Request {
+        arrival_ns: later,
+        ..read
+    };
+    let l = latencies("[aging]\nfill_fraction = 0.0\n", vec![write, read_later]);
+    assert_eq!(l[1], expected);
+}
+
+#[test]
+fn multi_page_request_completes_with_its_last_page() {
+    // 8 KiB read at LPN 31: LPN 31 is slot 31 (channel 3, position 0: page 0, LSB) and LPN 32 is slot 0 at position 1 (plane 0, page 1, LSB); both channels work
+    // in parallel. Behind a 4 KiB read of LPN 0 on plane 0, LPN 32's sense waits for it:
+    // the request ends with that page, at 2 t_R + XFER + DECODE after arrival.
+    let first = req(Op::Read, 0, 0);
+    let two = Request {
+        offset_bytes: 31 * 4096,
+        size_bytes: 8192,
+        ..first
+    };
+    let l = latencies(FILLED, vec![first, two]);
+    assert_eq!(l, vec![T_R_LSB + XFER + DECODE, 2 * T_R_LSB + XFER + DECODE]);
 }
 
 #[test]

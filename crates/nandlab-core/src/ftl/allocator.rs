@@ -50,8 +50,14 @@ impl Striper {
     /// Plane index of the next page and advance.
     #[inline]
     pub fn next_plane(&mut self) -> u32 {
-        let mut k = self.cursor;
+        let k = self.cursor;
         self.cursor = (self.cursor + 1) % self.planes;
+        self.plane_at(k)
+    }
+
+    /// Plane index of slot `k` (`0 <= k < planes`) of a stripe: the plane the `k`-th page
+    /// of a run of consecutive writes goes to.
+    pub fn plane_at(&self, mut k: u64) -> u32 {
         let mut coord = [0u32; 4];
         for &level in &self.order {
             let d = u64::from(self.dims[level]);

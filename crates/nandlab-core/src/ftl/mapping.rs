@@ -1,7 +1,9 @@
 //! Page-level logical-to-physical mapping. Only pages written (or moved) during the run
 //! have an explicit entry; preconditioned pages sit at a fixed layout computed on demand:
-//! logical page `l < fill_pages` lives in plane `l mod planes`, at position `l div planes`
-//! of that plane (block-major). This keeps memory proportional to the touched footprint.
+//! logical page `l < fill_pages` lives in stripe slot `l mod planes` — the plane that the
+//! configured striping order sends the `(l mod planes)`-th page of a stripe to, as if the
+//! host had written the data in logical order — at position `l div planes` of that plane
+//! (block-major). This keeps memory proportional to the touched footprint.
 //!
 //! Explicit entries live in chunks of [`CHUNK`] consecutive logical pages, found through a
 //! directory with one slot per chunk (zero-filled, so the operating system commits only
@@ -30,11 +32,26 @@ pub struct Mapping {
     /// Planes, and pages per plane, as multiply-and-shift dividers.
     planes: StrengthReducedU64,
     pages_per_plane: StrengthReducedU64,
+    /// Plane of each stripe slot (the striping order), and its inverse.
+    slot_plane: Vec<u32>,
+    plane_slot: Vec<u32>,
 }
 
 impl Mapping {
-    /// An empty map of `logical_pages` pages whose first `fill_pages` are preconditioned.
-    pub fn new(logical_pages: u64, fill_pages: u64, planes: u32, pages_per_block: u32, blocks_per_plane: u32) -> Self {
+    /// An empty map of `logical_pages` pages whose first `fill_pages` are preconditioned;
+    /// `slot_plane[k]` is the plane of stripe slot `k` (a permutation of the planes).
+    pub fn new(
+        logical_pages: u64,
+        fill_pages: u64,
+        slot_plane: Vec<u32>,
+        pages_per_block: u32,
+        blocks_per_plane: u32,
+    ) -> Self {
+        let planes = slot_plane.len() as u32;
+        let mut plane_slot = vec![0; slot_plane.len()];
+        for (k, &p) in slot_plane.iter().enumerate() {
+            plane_slot[p as usize] = k as u32;
+        }
         Mapping {
             dir: vec![0; logical_pages.div_ceil(CHUNK) as usize],
             chunks: Vec::new(),
@@ -43,21 +60,23 @@ impl Mapping {
             logical_pages,
             planes: StrengthReducedU64::new(u64::from(planes)),
             pages_per_plane: StrengthReducedU64::new(u64::from(blocks_per_plane) * u64::from(pages_per_block)),
+            slot_plane,
+            plane_slot,
         }
     }
 
     /// Physical page number of the preconditioned copy of `lpn`.
     #[inline]
     pub fn home_ppn(&self, lpn: u64) -> u64 {
-        let (pos, plane) = StrengthReducedU64::div_rem(lpn, self.planes);
-        plane * self.pages_per_plane.get() + pos
+        let (pos, slot) = StrengthReducedU64::div_rem(lpn, self.planes);
+        u64::from(self.slot_plane[slot as usize]) * self.pages_per_plane.get() + pos
     }
 
     /// Owner of a preconditioned physical page, if the layout put one there.
     #[inline]
     pub fn home_owner(&self, ppn: u64) -> Option<u64> {
         let (plane, pos) = StrengthReducedU64::div_rem(ppn, self.pages_per_plane);
-        let lpn = pos * self.planes.get() + plane;
+        let lpn = pos * self.planes.get() + u64::from(self.plane_slot[plane as usize]);
         (lpn < self.fill_pages).then_some(lpn)
     }
 
@@ -130,7 +149,7 @@ mod tests {
     #[test]
     fn home_layout_round_trips() {
         // 4 planes, 8 pages/block, 16 blocks/plane; 100 preconditioned pages.
-        let m = Mapping::new(400, 100, 4, 8, 16);
+        let m = Mapping::new(400, 100, vec![0, 1, 2, 3], 8, 16);
         // lpn 13 -> plane 1, position 3 -> global ppn (1*16)*8 + 3 = 131
         assert_eq!(m.home_ppn(13), 131);
         assert_eq!(m.home_owner(131), Some(13));
@@ -142,8 +161,21 @@ mod tests {
     }
 
     #[test]
+    fn home_layout_follows_the_stripe_order() {
+        // Stripe slots 0..4 go to planes 2, 0, 3, 1: lpn 5 is slot 1 -> plane 0, position 1
+        // -> ppn 1; lpn 6 is slot 2 -> plane 3, position 1 -> ppn 3*128 + 1 = 385.
+        let m = Mapping::new(400, 100, vec![2, 0, 3, 1], 8, 16);
+        assert_eq!(m.home_ppn(5), 1);
+        assert_eq!(m.home_ppn(6), 385);
+        assert_eq!(m.home_owner(385), Some(6));
+        for l in 0..100 {
+            assert_eq!(m.home_owner(m.home_ppn(l)), Some(l));
+        }
+    }
+
+    #[test]
     fn trim_hides_preconditioned_pages() {
-        let mut m = Mapping::new(40, 10, 2, 4, 4);
+        let mut m = Mapping::new(40, 10, vec![0, 1], 4, 4);
         assert!(m.get(3).is_some());
         m.remove(3);
         assert_eq!(m.get(3), None);
@@ -160,7 +192,7 @@ mod tests {
     #[test]
     fn neighbours_in_one_chunk_stay_apart() {
         // lpns 16..32 share a chunk; setting one leaves the others at home / unmapped.
-        let mut m = Mapping::new(64, 20, 2, 4, 8);
+        let mut m = Mapping::new(64, 20, vec![0, 1], 4, 8);
         m.set(17, 3);
         assert_eq!(m.get(17), Some(3));
         assert_eq!(m.get(18), Some(m.home_ppn(18)));

@@ -94,7 +94,7 @@ impl Ftl {
             block_reads: vec![0; geo.blocks as usize],
             page_meta: OobStore::new(geo.blocks, d.pages_per_block),
             preconditioned_ns: 0,
-            mapping: Mapping::new(0, 0, geo.planes, d.pages_per_block, d.blocks_per_plane),
+            mapping: Mapping::new(0, 0, (0..geo.planes).collect(), d.pages_per_block, d.blocks_per_plane),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
             logical_pages,

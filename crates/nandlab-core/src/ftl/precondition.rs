@@ -26,19 +26,23 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
         constant_pe.unwrap_or_else(|| aging.initial_pe.quantile(hash_unit(pe_seed, u64::from(b))).round() as u32)
     };
     let fill_pages = (ftl.logical_pages as f64 * aging.fill_fraction).floor() as u64;
-    // Logical pages plane `p` holds: the fill layout puts lpn l in plane l mod planes.
-    let held = |p: u32| {
-        let p = u64::from(p);
-        if fill_pages > p {
-            (fill_pages - p - 1) / u64::from(planes) + 1
+    // The fill is laid out as the configured striping would have written it in logical
+    // order: lpn l goes to stripe slot l mod planes.
+    let slot_plane: Vec<u32> = (0..u64::from(planes)).map(|k| ftl.striper.plane_at(k)).collect();
+    // Logical pages stripe slot `k` holds.
+    let held = |k: u64| {
+        if fill_pages > k {
+            (fill_pages - k - 1) / u64::from(planes) + 1
         } else {
             0
         }
     };
     // (logical pages held, blocks they fill) per plane.
-    let fill: Vec<(u64, u32)> = (0..planes)
-        .map(|p| (held(p), held(p).div_ceil(u64::from(ppb)) as u32))
-        .collect();
+    let mut fill = vec![(0u64, 0u32); planes as usize];
+    for (k, &p) in slot_plane.iter().enumerate() {
+        let h = held(k as u64);
+        fill[p as usize] = (h, h.div_ceil(u64::from(ppb)) as u32);
+    }
     for &(_, used) in &fill {
         let free = bpp - used;
         if free < ftl.cfg.gc_threshold_blocks + 2 {
@@ -76,7 +80,7 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
             .map(|i| Reverse((ftl.blocks[(first_block + i) as usize].pe, first_block + i)))
             .collect();
     }
-    ftl.mapping = Mapping::new(ftl.logical_pages, fill_pages, planes, ppb, bpp);
+    ftl.mapping = Mapping::new(ftl.logical_pages, fill_pages, slot_plane, ppb, bpp);
     ftl.preconditioned_ns = -(aging.retention_days * NS_PER_DAY) as i64;
     Ok(())
 }
