@@ -7,11 +7,15 @@ pub mod config;
 pub mod empirical;
 pub mod endurance;
 pub mod errors;
+pub mod interference;
+pub mod ispp;
 pub mod model;
 pub mod nominal;
+pub mod tvr;
 pub mod variation;
 pub mod vth;
 pub mod vth_errors;
+pub mod vth_reliability;
 
 pub use aging::{arrhenius_factor, equivalent_retention_s, recovery_bake_s, retention_bake_s};
 pub use config::{LevelOrder, ModelKind, ReliabilityConfig};
