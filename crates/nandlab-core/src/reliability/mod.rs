@@ -9,6 +9,7 @@ pub mod endurance;
 pub mod errors;
 pub mod model;
 pub mod nominal;
+pub mod tlc_3d;
 pub mod variation;
 pub mod vth;
 pub mod vth_errors;
