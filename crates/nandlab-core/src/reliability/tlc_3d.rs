@@ -16,6 +16,9 @@
 //!   correctable at the read-refresh threshold: RBER(3980, R = 10,000) = 0.01392, below the
 //!   strongest LDPC level's bound 0.014 (the 003 preset's `ecc.thresholds`). Disturb then
 //!   adds 2.5e-3 at 2000 P/E (from 3.8e-3 to 6.2e-3, two LDPC levels) by the threshold.
+//! - No retention term (`β = 0`): 003 studies read disturb in SSDsim, which models no
+//!   retention, and its traces span hours to a week of replay; `tlc-72l`'s `β·PE^m·t^n`
+//!   would add 2.9e-3 over a week at 2000 P/E and swamp the disturb term.
 //! - P/E is clamped at 8000 (§II-B: TLC endures twice Table I's 4000; the wear term is the
 //!   72L fit extrapolated above 3000), reads at 1e5 (ten times the refresh threshold).
 
@@ -25,10 +28,11 @@ use super::empirical::EmpiricalParams;
 pub const RR_THRESHOLD_READS: f64 = 10_000.0;
 
 impl EmpiricalParams {
-    /// 3D TLC with block-level read disturb, for seed 003 (see the module doc for where each
-    /// constant comes from). Retention terms are `tlc-72l`'s (t in hours).
+    /// 3D TLC with block-level read disturb and no retention term, for seed 003 (see the
+    /// module doc for where each constant comes from).
     pub fn tlc_3d() -> Self {
         EmpiricalParams {
+            beta: 0.0,
             gamma: 2.9e-11,
             max_pe: 8000.0,
             max_reads: 1e5,
@@ -61,7 +65,8 @@ mod tests {
         let d = |pe: f64, r: f64| p.rber(pe, 0.0, r) - p.rber(pe, 0.0, 0.0);
         assert!(d(3000.0, 1e4) > d(1000.0, 1e4));
         assert!(d(2000.0, 2e4) > 2.0 * d(2000.0, 1e4));
-        // Reads past 1e5 are clamped.
+        // Data age does not matter; reads past 1e5 are clamped.
+        assert_eq!(p.rber(2000.0, 7.0 * 86_400.0, 0.0), p.rber(2000.0, 0.0, 0.0));
         assert_eq!(p.rber(2000.0, 0.0, 5e5), p.rber(2000.0, 0.0, 1e5));
         assert_eq!(EmpiricalParams::preset("tlc-3d").unwrap(), p);
     }
