@@ -5,9 +5,12 @@
 use nandlab_core::config::aging::DistSpec;
 use nandlab_core::config::Distribution;
 use nandlab_core::flash::{Geometry, Timing};
+use nandlab_core::ftl::Ftl;
 use nandlab_core::ftl::{GcPolicy, WearLeveling};
 use nandlab_core::host::config::{OutOfRange, ReplayMode};
 use nandlab_core::host::{Op, Request};
+use nandlab_core::reliability::{EmpiricalParams, ErrorDraw};
+use nandlab_core::workload::{trace_info, Synthetic, TimeUnit, TraceFormat, TraceStats, WorkloadContext};
 use nandlab_core::{SimConfig, Simulator};
 use std::path::{Path, PathBuf};
 
@@ -41,8 +44,35 @@ struct Preset {
     timing: Timing,
 }
 
+/// Lays `over` onto `base` key by key (tables merge, other values replace), as the Python
+/// front end's `extends` does (docs/config.md, "Layering configs").
+fn deep_merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => deep_merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// A preset's TOML with its `extends` chain resolved (files beside it in `configs/`).
+fn resolved(name: &str) -> String {
+    let mut over: toml::Table = text(name).parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+    let Some(base) = over.remove("extends") else {
+        return text(name);
+    };
+    let base = base
+        .as_str()
+        .unwrap_or_else(|| panic!("{name}: extends names one file"));
+    let mut merged: toml::Table = resolved(base).parse().unwrap();
+    deep_merge(&mut merged, over);
+    toml::to_string(&merged).unwrap()
+}
+
 fn load(name: &str) -> Preset {
-    let cfg = SimConfig::from_toml_str(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let cfg = SimConfig::from_toml_str(&resolved(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     let geo = Geometry::new(&cfg.device).unwrap_or_else(|e| panic!("{name}: {e}"));
     let timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -84,6 +114,8 @@ fn every_preset_parses_and_validates() {
 fn idle_read_ns(name: &str) -> u64 {
     let mut cfg = load(name).cfg;
     cfg.output.record_requests = true;
+    // Fresh blocks: an error model (003's) then lets the hard-decision read decode.
+    cfg.aging.initial_pe = Distribution::Constant(0.0);
     let size_bytes = u64::from(cfg.device.page_size_bytes);
     let sim = Simulator::new(cfg).unwrap();
     let req = Request {
@@ -105,7 +137,7 @@ fn idle_reads_cost_what_the_papers_say() {
     assert_eq!(idle_read_ns("001_ldpc_in_ssd.toml"), 41_000 + 20_480 + 8_000);
     // 002: 50 us + 4096 B x 25 ns/B.
     assert_eq!(idle_read_ns("002_tvr.toml"), 50_000 + 102_400);
-    // 003: 85 us + one 8 KiB page at 400 MB/s (20.48 us).
+    // 003: 85 us + one 8 KiB page at 400 MB/s (20.48 us); RBER 1.48e-3 < 0.005 at 0 P/E.
     assert_eq!(idle_read_ns("003_badr.toml"), 85_000 + 20_480);
     // 004: 75 us + one 8 KiB page at 200 MB/s (40.96 us).
     assert_eq!(idle_read_ns("004_asymmetric_256mb.toml"), 75_000 + 40_960);
@@ -301,4 +333,197 @@ fn demo_is_small_and_full() {
     assert_eq!(p.cfg.aging.fill_fraction, 1.0);
     // The demo uses the 001 §4 timing, which is the code default.
     assert_eq!(p.cfg.timing, nandlab_core::flash::TimingConfig::default());
+}
+
+#[test]
+fn badr_003_rber_picks_the_ldpc_level() {
+    let p = load("003_badr.toml");
+    let law = EmpiricalParams::preset(&p.cfg.reliability.empirical_preset).unwrap();
+    assert_eq!(p.cfg.reliability.error_draw, ErrorDraw::Expected);
+    let planner = p
+        .cfg
+        .ecc
+        .build(p.cfg.device.page_size_bytes, ErrorDraw::Expected, None)
+        .unwrap();
+    // (P/E, block reads since erase) → RBER of the tlc-3d law (worked out in
+    // reliability/tlc_3d.rs) → level against [0.005, 0.006, 0.008, 0.009, 0.010, 0.012,
+    // 0.013, 0.014] → sensing time 85 + 24 x level us.
+    let cases = [
+        (0.0, 0.0, Some(0), 85_000),          // 1.48e-3
+        (2000.0, 0.0, Some(0), 85_000),       // 3.76e-3
+        (2000.0, 10_000.0, Some(2), 133_000), // 6.23e-3
+        (3000.0, 0.0, Some(2), 133_000),      // 1.48e-3 + 5.24e-3 = 6.72e-3
+        (3980.0, 10_000.0, Some(7), 253_000), // 0.01392
+        (3980.0, 20_000.0, None, 0),          // 0.01083 + 1.01e-2: uncorrectable
+    ];
+    for (pe, reads, level, sense_ns) in cases {
+        let got = planner.expected_level(law.rber(pe, 0.0, reads));
+        assert_eq!(got, level, "P/E {pe}, {reads} reads");
+        if let Some(l) = got {
+            assert_eq!(p.timing.read(0) + u64::from(l) * p.timing.extra_sense_ns, sense_ns);
+        }
+    }
+}
+
+/// Table I's U1 … U6 as config fragments over 003_badr.toml: the preconditioned P/E of the
+/// 98,304 blocks has the distribution's range and mean, within sampling error.
+#[test]
+fn badr_003_initial_wear_is_table_i() {
+    let table = [
+        (2000.0, 2000.0),
+        (1980.0, 2020.0),
+        (1500.0, 2500.0),
+        (1000.0, 3000.0),
+        (500.0, 3500.0),
+        (0.0, 3980.0),
+    ];
+    for (k, (a, b)) in table.into_iter().enumerate() {
+        let name = format!("003_badr_u{}.toml", k + 1);
+        let p = load(&name);
+        let ftl = Ftl::new(&p.geo, &p.cfg.ftl, &p.cfg.aging, p.cfg.seed).unwrap();
+        let pe: Vec<f64> = ftl.blocks.iter().map(|b| f64::from(b.pe)).collect();
+        let n = pe.len() as f64;
+        assert_eq!(n, 98_304.0);
+        let (min, max) = pe
+            .iter()
+            .fold((f64::MAX, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        let mean = pe.iter().sum::<f64>() / n;
+        // Whole cycles: within [a, b]; the extremes of n uniform draws lie within
+        // 20 (b − a) / n of the bounds except with probability e^-20 (+1 for rounding).
+        let gap = 20.0 * (b - a) / n + 1.0;
+        assert!(min >= a && min <= a + gap, "{name}: min {min}");
+        assert!(max <= b && max >= b - gap, "{name}: max {max}");
+        // Mean (a + b) / 2 within 5 standard errors, sd = (b − a) / sqrt(12 n) (+0.5 rounding).
+        let se = (b - a) / (12.0 * n).sqrt();
+        assert!((mean - (a + b) / 2.0).abs() <= 5.0 * se + 0.5, "{name}: mean {mean}");
+    }
+}
+
+/// Table III row: requests, read ratio, mean read size (KiB), repeated-address ratio.
+struct TableIii {
+    name: &'static str,
+    requests: u64,
+    read_ratio: f64,
+    read_kib: f64,
+    repeated: f64,
+}
+
+/// Seed 003 Table III.
+const TABLE_III: [TableIii; 6] = [
+    TableIii {
+        name: "web1",
+        requests: 1_055_448,
+        read_ratio: 0.999,
+        read_kib: 15.2,
+        repeated: 0.9986,
+    },
+    TableIii {
+        name: "web2",
+        requests: 4_579_809,
+        read_ratio: 0.999,
+        read_kib: 15.0,
+        repeated: 0.9997,
+    },
+    TableIii {
+        name: "ads",
+        requests: 1_532_120,
+        read_ratio: 0.905,
+        read_kib: 31.5,
+        repeated: 0.9153,
+    },
+    TableIii {
+        name: "hm1",
+        requests: 609_311,
+        read_ratio: 0.953,
+        read_kib: 14.9,
+        repeated: 0.9819,
+    },
+    TableIii {
+        name: "lun1",
+        requests: 1_764_125,
+        read_ratio: 0.760,
+        read_kib: 28.9,
+        repeated: 0.2243,
+    },
+    TableIii {
+        name: "lun2",
+        requests: 1_565_866,
+        read_ratio: 0.824,
+        read_kib: 17.5,
+        repeated: 0.2656,
+    },
+];
+
+/// The synthetic stand-ins of Table III's traces, generated at a quarter of their requests
+/// in a quarter of their footprint (the mean reads per page, and so the repeated-address
+/// ratio, stay those of the full trace): read ratio, mean read size and repeated-address
+/// ratio as Table III's.
+#[test]
+fn badr_003_synthetic_workloads_are_table_iii() {
+    for row in TABLE_III.iter().filter(|r| !r.name.starts_with("web")) {
+        let name = format!("003_badr_{}.toml", row.name);
+        let p = load(&name);
+        let mut w = p.cfg.workload.clone();
+        assert_eq!(w.requests, Some(row.requests), "{name}");
+        assert_eq!(w.read_fraction, row.read_ratio, "{name}");
+        w.requests = Some(row.requests / 4);
+        w.footprint_bytes = w.footprint_bytes.map(|f| f / 4);
+        let ctx = WorkloadContext {
+            logical_bytes: p.geo.capacity_bytes(),
+            seed: p.cfg.seed,
+        };
+        let mut stats = TraceStats::new();
+        for r in Synthetic::new(&w, &ctx).unwrap() {
+            stats.add(&r.unwrap());
+        }
+        let i = stats.finish("", TraceFormat::Disksim, TimeUnit::Ns);
+        let n = i.requests as f64;
+        let sd = (n * row.read_ratio * (1.0 - row.read_ratio)).sqrt();
+        assert!(
+            (i.reads as f64 - n * row.read_ratio).abs() < 5.0 * sd,
+            "{name}: {} reads",
+            i.reads
+        );
+        let read_kib = i.read_bytes as f64 / i.reads as f64 / 1024.0;
+        eprintln!(
+            "{name}: read ratio {:.4}, read size {read_kib:.2} KiB, repeated-address ratio {:.4} (Table III {})",
+            i.read_ratio, i.repeated_address_ratio, row.repeated
+        );
+        assert!(
+            (read_kib - row.read_kib).abs() < 0.01 * row.read_kib,
+            "{name}: {read_kib} KiB"
+        );
+        assert!(
+            (i.repeated_address_ratio - row.repeated).abs() < 0.01,
+            "{name}: repeated-address ratio {}",
+            i.repeated_address_ratio
+        );
+    }
+}
+
+/// web1 and web2 replay the real WebSearch excerpt (read ratio and size as Table III's)
+/// enough times for Table III's request count; within one 60 s copy few pages repeat
+/// (1,049 of 92,255 read pages, counted independently from the raw file).
+#[test]
+fn badr_003_web_workloads_repeat_the_websearch_excerpt() {
+    for row in &TABLE_III[..2] {
+        let name = format!("003_badr_{}.toml", row.name);
+        let w = load(&name).cfg.workload;
+        let path = configs_dir().join(w.path.as_deref().unwrap());
+        if !path.exists() {
+            eprintln!("skipped: {} not found", path.display());
+            return;
+        }
+        let i = trace_info(path.to_str().unwrap(), w.format, None).unwrap();
+        let total = i.requests * u64::from(w.repeat);
+        // Within one copy of the excerpt of Table III's count.
+        assert!(total.abs_diff(row.requests) < i.requests, "{name}: {total}");
+        assert!((i.read_ratio - row.read_ratio).abs() < 0.001, "{name}");
+        let read_kib = i.read_bytes as f64 / i.reads as f64 / 1024.0;
+        assert!((read_kib - row.read_kib).abs() < 0.2, "{name}: {read_kib} KiB");
+        assert_eq!(
+            (i.read_footprint_pages, i.repeated_address_ratio),
+            (92_255, 1049.0 / 92_255.0)
+        );
+    }
 }

@@ -8,6 +8,7 @@ pub mod gc;
 pub mod mapping;
 pub mod oob;
 pub mod precondition;
+pub mod refresh_targets;
 
 use crate::config::AgingConfig;
 use crate::error::{NandError, Result};

@@ -73,7 +73,7 @@ pub struct ReliabilityConfig {
     pub vth_pe_step: f64,
     /// `vth`: table points per decade of retention seconds.
     pub vth_points_per_decade: f64,
-    /// `empirical`: preset (`mlc-2y` | `tlc-72l`).
+    /// `empirical`: preset (`mlc-2y` | `tlc-72l` | `tlc-3d`).
     pub empirical_preset: String,
     /// `empirical`: full constants replacing the preset.
     pub empirical: Option<EmpiricalParams>,

@@ -1,7 +1,7 @@
 //! The `empirical` error model: the nine-parameter power law
 //! `RBER = ε + α·PE^k + β·PE^m·t^n + γ·PE^p·R^q` (wear, retention, read disturb) with the
-//! two public constant sets of research/models.md §2.1, inputs clamped to the range the
-//! fits are usable in, and a per-page-type scale.
+//! two public constant sets of research/models.md §2.1 and the `tlc-3d` set of tlc_3d.rs,
+//! inputs clamped to the range the fits are usable in, and a per-page-type scale.
 
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, OnceCell};
@@ -87,14 +87,15 @@ impl EmpiricalParams {
         }
     }
 
-    /// A preset by name (`mlc-2y`, `tlc-72l`).
+    /// A preset by name (`mlc-2y`, `tlc-72l`, `tlc-3d`).
     pub fn preset(name: &str) -> Result<Self> {
         match name {
             "mlc-2y" => Ok(Self::mlc_2y()),
             "tlc-72l" => Ok(Self::tlc_72l()),
+            "tlc-3d" => Ok(Self::tlc_3d()),
             _ => Err(NandError::config(
                 "reliability.empirical_preset",
-                format!("unknown `{name}` (mlc-2y | tlc-72l)"),
+                format!("unknown `{name}` (mlc-2y | tlc-72l | tlc-3d)"),
             )),
         }
     }

@@ -11,6 +11,7 @@ pub mod interference;
 pub mod ispp;
 pub mod model;
 pub mod nominal;
+pub mod tlc_3d;
 pub mod tvr;
 pub mod variation;
 pub mod vth;

@@ -4,7 +4,7 @@ use super::format::{resolve_format, TimeUnit, TraceFormat};
 use super::reader::{TraceOptions, TraceReader};
 use crate::error::Result;
 use crate::host::request::{Op, Request};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 /// Page size the footprint is counted in (bytes).
@@ -62,6 +62,12 @@ pub struct TraceInfo {
     pub footprint_pages: u64,
     /// `footprint_pages × 4096` bytes.
     pub footprint_bytes: u64,
+    /// Distinct 4 KiB pages read.
+    pub read_footprint_pages: u64,
+    /// Seed 003 Table III's "Rpt. addr. ratio", "the ratio of repeated read address space
+    /// to all read address space": distinct 4 KiB pages read more than once / distinct
+    /// 4 KiB pages read (0 when nothing is read).
+    pub repeated_address_ratio: f64,
     /// Largest `offset + size` of any request (bytes).
     pub max_offset_end_bytes: u64,
     /// Latest arrival minus earliest arrival (ns).
@@ -83,6 +89,10 @@ pub struct TraceStats {
     hist: [u64; 64],
     pages: FxHashSet<u64>,
     big: Vec<(u64, u64)>,
+    /// Pages read by requests below `SET_MAX_PAGES` pages: whether read more than once.
+    read_pages: FxHashMap<u64, bool>,
+    /// Page ranges of the larger reads.
+    big_reads: Vec<(u64, u64)>,
     max_end: u64,
     first_ns: u64,
     last_ns: u64,
@@ -109,6 +119,8 @@ impl Default for TraceStats {
             hist: [0; 64],
             pages: FxHashSet::default(),
             big: Vec::new(),
+            read_pages: FxHashMap::default(),
+            big_reads: Vec::new(),
             max_end: 0,
             first_ns: 0,
             last_ns: 0,
@@ -148,12 +160,22 @@ impl TraceStats {
             self.max_end = self.max_end.max(end);
             let first = r.offset_bytes / FOOTPRINT_PAGE_BYTES;
             let last = (end - 1) / FOOTPRINT_PAGE_BYTES;
+            let read = r.op == Op::Read;
             if last - first < SET_MAX_PAGES {
                 for p in first..=last {
                     self.pages.insert(p);
+                    if read {
+                        self.read_pages
+                            .entry(p)
+                            .and_modify(|again| *again = true)
+                            .or_insert(false);
+                    }
                 }
             } else {
                 self.big.push((first, last));
+                if read {
+                    self.big_reads.push((first, last));
+                }
             }
         }
         self.streams.insert(r.stream);
@@ -182,12 +204,52 @@ impl TraceStats {
         total
     }
 
+    /// `(distinct pages read, distinct pages read more than once)`.
+    pub fn read_repeats(&self) -> (u64, u64) {
+        // Pieces `[start, end)` of the large reads' union, each with how many reads cover it.
+        let mut edges: Vec<(u64, i64)> = self
+            .big_reads
+            .iter()
+            .flat_map(|&(a, b)| [(a, 1), (b + 1, -1)])
+            .collect();
+        edges.sort_unstable();
+        let mut pieces: Vec<(u64, u64, i64)> = Vec::new();
+        let mut depth = 0;
+        for w in edges.windows(2) {
+            depth += w[0].1;
+            if depth > 0 && w[1].0 > w[0].0 {
+                pieces.push((w[0].0, w[1].0, depth));
+            }
+        }
+        let (mut distinct, mut repeated) = (0, 0);
+        for &(a, b, d) in &pieces {
+            distinct += b - a;
+            if d > 1 {
+                repeated += b - a;
+            }
+        }
+        for (&p, &again) in &self.read_pages {
+            let i = pieces.partition_point(|&(a, _, _)| a <= p);
+            match (i > 0).then(|| pieces[i - 1]).filter(|&(_, b, _)| p < b) {
+                // Read once by a large read and again here.
+                Some((_, _, 1)) => repeated += 1,
+                Some(_) => {}
+                None => {
+                    distinct += 1;
+                    repeated += u64::from(again);
+                }
+            }
+        }
+        (distinct, repeated)
+    }
+
     /// The statistics so far.
     pub fn finish(&self, path: &str, format: TraceFormat, time_unit: TimeUnit) -> TraceInfo {
         let n = self.requests;
         let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
         let total = self.bytes.iter().fold(0u64, |s, &b| s.saturating_add(b));
         let footprint_pages = self.footprint_pages();
+        let (read_pages, repeated_pages) = self.read_repeats();
         let size_histogram = (0..64)
             .filter(|&k| self.hist[k] > 0)
             .map(|k| SizeBucket {
@@ -214,6 +276,8 @@ impl TraceStats {
             size_histogram,
             footprint_pages,
             footprint_bytes: footprint_pages.saturating_mul(FOOTPRINT_PAGE_BYTES),
+            read_footprint_pages: read_pages,
+            repeated_address_ratio: ratio(repeated_pages, read_pages),
             max_offset_end_bytes: self.max_end,
             duration_ns: self.max_ns - self.min_ns,
             mean_interarrival_ns: if n > 1 {
@@ -286,12 +350,60 @@ mod tests {
         assert_eq!(i.size_histogram[0].max_bytes, 127);
     }
 
+    /// Table III's repeated-address ratio on a hand-written 10-line DiskSim trace (512 B
+    /// sectors; 8 sectors = one 4 KiB page).
+    #[test]
+    fn repeated_address_ratio_of_ten_lines() {
+        let text = "\
+0 0 0 8 1
+1 0 8 16 1
+2 0 0 8 1
+3 0 40 8 0
+4 0 40 8 1
+5 0 16 8 1
+6 0 100 4 1
+7 0 96 8 1
+8 0 200 8 0
+9 0 8 8 0
+";
+        // Reads: page 0 (twice), pages 1-2, page 5, page 2 (again), page 12 (sectors
+        // 100-103), page 12 (sectors 96-103, again). Writes to pages 5, 25 and 1 are not
+        // reads (page 5 is read once). Distinct pages read: 0, 1, 2, 5, 12 = 5; read more
+        // than once: 0, 2, 12 = 3 → 3 / 5.
+        let dir = std::env::temp_dir().join(format!("nandlab-rpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ten.trace");
+        std::fs::write(&path, text).unwrap();
+        let i = trace_info(path.to_str().unwrap(), TraceFormat::Disksim, None).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((i.requests, i.reads), (10, 7));
+        assert_eq!(i.read_footprint_pages, 5);
+        assert_eq!(i.repeated_address_ratio, 0.6);
+    }
+
+    /// Large reads (≥ 1024 pages) take the interval path; repeats across both paths count.
+    #[test]
+    fn repeated_pages_across_large_reads() {
+        let mut s = TraceStats::new();
+        let mib8 = 8 << 20; // 2048 pages
+        s.add(&r(0, 0, mib8, Op::Read, 0)); // pages 0-2047
+        s.add(&r(1, 1024 * 4096, mib8, Op::Read, 0)); // pages 1024-3071: 1024-2047 again
+        s.add(&r(2, 4000 * 4096, 4096, Op::Read, 0)); // page 4000, once
+        s.add(&r(3, 100 * 4096, 8192, Op::Read, 0)); // pages 100-101, again
+        s.add(&r(4, 3071 * 4096, 4096, Op::Read, 0)); // page 3071, again
+        s.add(&r(5, 1500 * 4096, 4096, Op::Read, 0)); // page 1500, a third time
+        s.add(&r(6, 5000 * 4096, 4096, Op::Write, 0)); // a write, not a read
+                                                       // Distinct: 0-3071 and 4000 = 3073; repeated: 1024-2047, 100, 101, 3071 = 1027.
+        assert_eq!(s.read_repeats(), (3073, 1027));
+    }
+
     #[test]
     fn empty_stream_has_zero_ratios() {
         let i = TraceStats::new().finish("", TraceFormat::Msr, TimeUnit::Ticks100ns);
         assert_eq!(i.requests, 0);
         assert_eq!(i.read_ratio, 0.0);
         assert_eq!(i.mean_interarrival_ns, 0.0);
+        assert_eq!(i.repeated_address_ratio, 0.0);
         assert!(serde_json::to_string(&i).unwrap().contains("\"format\":\"msr\""));
     }
 }
