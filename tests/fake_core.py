@@ -113,7 +113,7 @@ def simulate(config_json: str, progress=None):
         "read": _stats(latency, op == 0),
         "write": _stats(latency, op == 1),
         "all": _stats(latency, op >= 0),
-        "flash": {"page_reads": 1, "page_programs": 2, "erases": 0, "gc_page_moves": 0,
+        "flash": {"page_reads_incl_gc": 1, "page_programs": 2, "erases": 0, "gc_page_moves": 0,
                   "gc_erases": 0, "wl_page_moves": 0, "write_amplification": 1.0},
         "sim": {"simulated_ns": int(arrival[-1]) if n else 0, "wall_s": 0.01,
                 "requests_per_s": 1e5, "mapping_entries": n},

@@ -107,7 +107,7 @@ def device_table(summary: Mapping[str, Any]) -> Table:
             "reads / writes / trims",
             " / ".join(fmt_num(req.get(k)) for k in ("reads", "writes", "trims")),
         ),
-        ("page reads", fmt_num(flash.get("page_reads"))),
+        ("page reads, host + GC", fmt_num(flash.get("page_reads_incl_gc"))),
         ("page programs", fmt_num(flash.get("page_programs"))),
         ("erases", fmt_num(flash.get("erases"))),
         ("GC page moves / erases", f"{fmt_num(flash.get('gc_page_moves'))} / "
@@ -122,6 +122,14 @@ def device_table(summary: Mapping[str, Any]) -> Table:
     return _kv_table("device", rows)
 
 
+#: Row labels of summary keys whose name alone could be misread (key → label).
+LABELS = {
+    # The reliability section counts the host page reads the error model judged; GC
+    # moves read pages too, which the device table's count includes.
+    "page_reads": "page_reads (host, judged)",
+}
+
+
 def section_table(title: str, section: Mapping[str, Any]) -> Table:
     """Scalar entries of a summary section (one level of nesting flattened)."""
     rows: list[tuple[str, str]] = []
@@ -130,7 +138,7 @@ def section_table(title: str, section: Mapping[str, Any]) -> Table:
             rows += [(f"{k}.{k2}", fmt_num(v2)) for k2, v2 in v.items()
                      if not isinstance(v2, Mapping | list)]
         elif not isinstance(v, list):
-            rows.append((k, fmt_num(v)))
+            rows.append((LABELS.get(k, k), fmt_num(v)))
     return _kv_table(title, rows)
 
 
