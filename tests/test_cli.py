@@ -178,7 +178,7 @@ def test_trace_info_table_is_complete_and_unit_labelled(fake_core, tmp_path):
     out = plain(r.stdout)
     # The double reports max_offset_end_bytes 8192, footprint 1 page of 4 KiB and one
     # size bucket [4096, 8191] B holding both requests.
-    assert "max offset end (bytes) 8.0 KiB" in out
+    assert "max offset + size 8.0 KiB" in out
     assert "footprint (distinct 4 KiB pages touched) 1 pages = 4.0 KiB" in out
     assert "request sizes" in out and "4.0 KiB – 8.0 KiB 2" in out
     assert "—" not in out

@@ -43,7 +43,7 @@ def test_trace_info_by_hand(real_core, tmp_path):
     r = CliRunner().invoke(app, ["trace", "info", str(t)])
     assert r.exit_code == 0, r.stderr
     out = plain(r.stdout)
-    assert "max offset end (bytes) 9.0 KiB" in out
+    assert "max offset + size 9.0 KiB" in out
     assert "footprint (distinct 4 KiB pages touched) 3 pages = 12.0 KiB" in out
     assert "512 B – 1.0 KiB 1" in out and "4.0 KiB – 8.0 KiB 2" in out
 

@@ -188,7 +188,7 @@ def trace_view(path: str, info: Mapping[str, Any]) -> Group:
             f"{fmt_num(pages)} pages = {fmt_bytes(info.get('footprint_bytes'))}"
             if isinstance(pages, int) else fmt_bytes(info.get("footprint_bytes")),
         ),
-        ("max offset end (bytes)", fmt_bytes(info.get("max_offset_end_bytes"))),
+        ("max offset + size", fmt_bytes(info.get("max_offset_end_bytes"))),
         ("duration", fmt_ns(info.get("duration_ns"))),
         ("mean inter-arrival", fmt_ns(info.get("mean_interarrival_ns"))),
         ("streams", fmt_num(info.get("streams"))),
