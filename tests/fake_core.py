@@ -15,11 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
+from nandlab.errors import ConfigError, NandlabError, TraceError
+
 __version__ = "0.0.0+fake"
-
-
-class NandlabError(Exception):
-    pass
 
 
 DEFAULTS = {
@@ -42,10 +40,10 @@ def _merge(base, over, path=""):
             if path.startswith("workload."):
                 out[k] = v
                 continue
-            raise NandlabError(f"config key `{key}`: unknown field")
+            raise ConfigError(f"config key `{key}`: unknown field")
         if isinstance(base[k], dict):
             if not isinstance(v, dict):
-                raise NandlabError(f"config key `{key}`: expected a table")
+                raise ConfigError(f"config key `{key}`: expected a table")
             out[k] = _merge(base[k], v, key + ".")
         else:
             out[k] = v
@@ -56,9 +54,9 @@ def _resolve(config_json: str) -> dict:
     cfg = _merge(DEFAULTS, json.loads(config_json))
     policy = cfg["ftl"]["gc_policy"]
     if policy not in GC_POLICIES:
-        raise NandlabError(f"config key `ftl.gc_policy`: unknown variant `{policy}`")
+        raise ConfigError(f"config key `ftl.gc_policy`: unknown variant `{policy}`")
     if not isinstance(cfg["seed"], int) or cfg["seed"] < 0:
-        raise NandlabError("config key `seed`: expected a non-negative integer")
+        raise ConfigError("config key `seed`: expected a non-negative integer")
     return cfg
 
 
@@ -113,7 +111,7 @@ def simulate(config_json: str, progress=None):
         "read": _stats(latency, op == 0),
         "write": _stats(latency, op == 1),
         "all": _stats(latency, op >= 0),
-        "flash": {"page_reads": 1, "page_programs": 2, "erases": 0, "gc_page_moves": 0,
+        "flash": {"page_reads_incl_gc": 1, "page_programs": 2, "erases": 0, "gc_page_moves": 0,
                   "gc_erases": 0, "wl_page_moves": 0, "write_amplification": 1.0},
         "sim": {"simulated_ns": int(arrival[-1]) if n else 0, "wall_s": 0.01,
                 "requests_per_s": 1e5, "mapping_entries": n},
@@ -130,26 +128,30 @@ def _read_trace(path: str) -> list[list[str]]:
 
 def trace_info(path: str, format: str = "auto", time_unit: str | None = None) -> str:
     if format not in ("auto", "disksim", "msr"):
-        raise NandlabError(f"unknown trace format `{format}`")
+        raise ConfigError(f"unknown trace format `{format}`")
     rows = _read_trace(path)
     reads = sum(1 for r in rows if r[-1] == "1")
     return json.dumps({
-        "requests": len(rows), "reads": reads, "writes": len(rows) - reads, "trims": 0,
+        "path": path, "format": "disksim", "time_unit": "ns", "mean_size_bytes": 4096.0,
+        "backwards_arrivals": 0, "requests": len(rows), "reads": reads,
+        "writes": len(rows) - reads, "trims": 0,
         "read_ratio": reads / len(rows) if rows else 0.0, "read_bytes_ratio": 0.5,
-        "total_bytes": 4096 * len(rows), "size_histogram": {"4096": len(rows)},
-        "footprint_bytes": 4096, "max_offset_end": 8192, "duration_ns": 1000,
+        "total_bytes": 4096 * len(rows),
+        "size_histogram": [{"min_bytes": 4096, "max_bytes": 8191, "count": len(rows)}],
+        "footprint_pages": 1, "footprint_bytes": 4096, "max_offset_end_bytes": 8192,
+        "duration_ns": 1000,
         "mean_interarrival_ns": 10.0, "streams": 1,
     })
 
 
 def trace_convert(src: str, src_format: str, dst: str, dst_format: str) -> int:
     if dst_format not in ("disksim", "msr"):
-        raise NandlabError(f"unknown output trace format `{dst_format}`")
+        raise ConfigError(f"unknown output trace format `{dst_format}`")
     n = 0
     with open(dst, "w") as f:
         for row in _read_trace(src):
             if row == ["bad"]:
-                raise NandlabError(f"{src}:{n + 1}: bad record")
+                raise TraceError(f"{src}:{n + 1}: bad record")
             f.write(" ".join(row) + "\n")
             n += 1
     return n
@@ -158,7 +160,7 @@ def trace_convert(src: str, src_format: str, dst: str, dst_format: str) -> int:
 def as_module() -> types.ModuleType:
     """This double as a module object to put at ``sys.modules["nandlab._core"]``."""
     mod = types.ModuleType("nandlab._core")
-    for name in ("__version__", "NandlabError", "simulate", "validate_config", "trace_info",
-                 "trace_convert"):
+    for name in ("__version__", "NandlabError", "ConfigError", "TraceError", "simulate",
+                 "validate_config", "trace_info", "trace_convert"):
         setattr(mod, name, globals()[name])
     return mod

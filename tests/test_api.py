@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -59,7 +60,7 @@ def test_requests_format_none_writes_summary_only(fake_core, tmp_path):
 
 
 def test_failed_run_leaves_no_summary(fake_core, tmp_path):
-    with pytest.raises(fake_core.NandlabError):
+    with pytest.raises(nandlab.NandlabError):
         nandlab.run(CFG + "fail_after = 200\n", out=tmp_path / "o", progress=False)
     assert not (tmp_path / "o" / "summary.json").exists()
 
@@ -112,7 +113,7 @@ def test_trace_convert_infers_format_and_is_atomic(fake_core, tmp_path):
     with pytest.raises(nandlab.ConfigError, match="output format"):
         nandlab.trace_convert(src, tmp_path / "t.out")
     src.write_text("0 0 0 8 1\nbad\n")
-    with pytest.raises(fake_core.NandlabError, match=":2:"):
+    with pytest.raises(nandlab.TraceError, match=":2:"):
         nandlab.trace_convert(src, tmp_path / "u.trace")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.trace"]
 
@@ -135,3 +136,57 @@ def test_result_repr_is_short(fake_core):
     r = nandlab.run(CFG, progress=False)
     assert repr(r).startswith("Result(requests=500, seed=3, p99_ns=")
     assert len(repr(r)) < 200
+
+
+def test_op_is_a_read_write_trim_enum_in_every_output(fake_core, tmp_path):
+    r = nandlab.run(CFG, out=tmp_path / "p", progress=False)
+    assert r.requests.schema["op"] == pl.Enum(["read", "write", "trim"])
+    # The double draws op codes 0 (read) and 1 (write): both names appear, counted as
+    # the summary counts them.
+    counts = dict(r.requests["op"].value_counts().iter_rows())
+    assert counts == {"read": r.summary["requests"]["reads"],
+                      "write": r.summary["requests"]["writes"]}
+    assert pl.read_parquet(tmp_path / "p" / "requests.parquet").schema["op"] == pl.Enum(
+        ["read", "write", "trim"])
+    nandlab.run(CFG, out=tmp_path / "c", progress=False, requests_format="csv")
+    ops = pl.read_csv(tmp_path / "c" / "requests.csv")["op"]
+    assert set(ops.unique()) == {"read", "write"}
+
+
+def test_requests_frame_maps_codes_to_names():
+    from nandlab.api import requests_frame
+
+    df = requests_frame({"arrival_ns": [3, 1, 2], "latency_ns": [1, 1, 1],
+                         "offset_bytes": [0, 0, 0], "size_bytes": [512, 512, 512],
+                         "op": np.array([2, 0, 1], dtype=np.uint8)})
+    assert df["op"].to_list() == ["read", "write", "trim"]  # sorted by arrival: 1, 2, 3
+    assert dict(df.schema) == REQUEST_SCHEMA
+
+
+def test_a_second_run_into_one_out_leaves_no_file_of_the_first(fake_core, tmp_path):
+    out = tmp_path / "o"
+    nandlab.run(CFG, out=out, progress=False, requests_format="parquet")
+    r = nandlab.run(CFG, overrides={"seed": 4}, out=out, progress=False,
+                    requests_format="csv")
+    assert sorted(p.name for p in out.iterdir()) == ["requests.csv", "summary.json"]
+    assert json.loads((out / "summary.json").read_text())["seed"] == 4 == r.seed
+    nandlab.run(CFG, overrides={"output.record_requests": False}, out=out, progress=False)
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]
+
+
+def test_out_is_checked_before_the_run(fake_core, tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(fake_core, "simulate", lambda *a: calls.append(a))
+    f = tmp_path / "file"
+    f.write_text("")
+    with pytest.raises(nandlab.ConfigError, match="exists and is not a directory"):
+        nandlab.run(CFG, out=f, progress=False)
+    with pytest.raises(nandlab.ConfigError, match="/proc/nandlab-out: cannot write there"):
+        nandlab.run(CFG, out="/proc/nandlab-out", progress=False)
+    assert calls == [], "nothing was simulated"
+
+
+def test_a_failed_run_removes_the_out_folder_it_made(fake_core, tmp_path):
+    with pytest.raises(nandlab.NandlabError, match="simulated failure"):
+        nandlab.run(CFG + "fail_after = 200\n", out=tmp_path / "a" / "b", progress=False)
+    assert list(tmp_path.iterdir()) == []

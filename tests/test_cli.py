@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import tomllib
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from nandlab import progress as progress_mod
 from nandlab.cli import app
+from plain_text import plain
 
 runner = CliRunner()
 CFG = "seed = 3\n[workload]\ncount = 500\n"
@@ -142,3 +145,46 @@ def test_version(fake_core):
     r = invoke("version")
     assert r.exit_code == 0
     assert r.stdout.startswith("nandlab ") and fake_core.__version__ in r.stdout
+
+
+@pytest.mark.parametrize("where", ["file", "proc", "readonly"])
+def test_unwritable_out_is_one_line_before_the_run(fake_core, cfg_file, tmp_path, monkeypatch,
+                                                   where):
+    calls = []
+    monkeypatch.setattr(fake_core, "simulate", lambda *a: calls.append(a))
+    if where == "file":
+        out = tmp_path / "f"
+        out.write_text("")
+        needle = "exists and is not a directory"
+    elif where == "proc":
+        out = Path("/proc/nandlab-out")
+        needle = "cannot write there"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into read-only directories")
+        ro = tmp_path / "ro"
+        ro.mkdir(mode=0o555)
+        out = ro / "o"
+        needle = "Permission denied"
+    assert_one_line_error(invoke("run", cfg_file, "--out", out), str(out), needle)
+    assert calls == [], "the run did not start"
+
+
+def test_trace_info_table_is_complete_and_unit_labelled(fake_core, tmp_path):
+    t = tmp_path / "t.trace"
+    t.write_text("0 0 0 8 1\n10 0 8 8 0\n")
+    r = invoke("trace", "info", t)
+    assert r.exit_code == 0, r.stderr
+    out = plain(r.stdout)
+    # The double reports max_offset_end_bytes 8192, footprint 1 page of 4 KiB and one
+    # size bucket [4096, 8191] B holding both requests.
+    assert "max offset + size 8.0 KiB" in out
+    assert "footprint (distinct 4 KiB pages touched) 1 pages = 4.0 KiB" in out
+    assert "request sizes" in out and "4.0 KiB – 8.0 KiB 2" in out
+    assert "—" not in out
+
+
+def test_device_table_names_both_page_read_counts(fake_core, cfg_file):
+    r = invoke("run", cfg_file)
+    assert r.exit_code == 0, r.stderr
+    assert "page reads, host + GC" in r.stdout

@@ -79,8 +79,8 @@ def test_run_counts_and_records(real_core, tmp_path):
     assert {k: df.schema[k] for k in REQUEST_SCHEMA} == REQUEST_SCHEMA
     assert df["size_bytes"].unique().to_list() == [PAGE]
     assert (df["offset_bytes"] % PAGE == 0).all()
-    assert set(df["op"].unique().to_list()) <= {0, 1}
-    assert int((df["op"] == 0).sum()) == req["reads"]
+    assert set(df["op"].unique().to_list()) <= {"read", "write"}
+    assert int((df["op"] == "read").sum()) == req["reads"]
     assert (df["latency_ns"] > 0).all()
     assert df["arrival_ns"].is_sorted()
     # outputs on disk

@@ -23,7 +23,7 @@ from .api import (
     trace_info,
 )
 from .config import apply_overrides, deep_merge, load_config, parse_override
-from .errors import ConfigError
+from .errors import ConfigError, NandlabError, TraceError
 
 __all__ = [
     "OP_NAMES",
@@ -31,6 +31,7 @@ __all__ = [
     "ConfigError",
     "NandlabError",
     "Result",
+    "TraceError",
     "__version__",
     "apply_overrides",
     "calibrate_ldpc",
@@ -60,8 +61,4 @@ def __getattr__(name: str) -> Any:
     # Resolved lazily so that importing nandlab does not need the compiled core.
     if name == "__version__":
         return _package_version()
-    if name == "NandlabError":
-        from . import _native
-
-        return _native.core().NandlabError
     raise AttributeError(f"module 'nandlab' has no attribute {name!r}")

@@ -8,11 +8,12 @@ by placing it in ``sys.modules["nandlab._core"]``.
 from __future__ import annotations
 
 import importlib
-import sys
 from types import ModuleType
 
+from .errors import NandlabError
 
-class CoreMissingError(ImportError):
+
+class CoreMissingError(NandlabError, ImportError):
     """The compiled extension is not built or not importable."""
 
 
@@ -25,10 +26,3 @@ def core() -> ModuleType:
             "the compiled core nandlab._core is not importable "
             f"({e}); build it with `pip install -e .` or `maturin develop`"
         ) from e
-
-
-def is_core_error(exc: BaseException) -> bool:
-    """True when ``exc`` is a ``NandlabError`` raised by the loaded core."""
-    mod = sys.modules.get("nandlab._core")
-    err = getattr(mod, "NandlabError", None) if mod is not None else None
-    return isinstance(err, type) and isinstance(exc, err)

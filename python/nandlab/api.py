@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -14,24 +14,32 @@ import polars as pl
 
 from . import _native
 from .config import ConfigSource, load_config
-from .errors import ConfigError
-from .io import atomic_path, write_json
+from .errors import ConfigError, NandlabError
+from .io import atomic_path, check_writable_dir, json_text, remove_created, replace_outputs
 from .progress import ProgressFn, ProgressReporter
 
-#: Columns of per-request records, in order, with their types.
+#: The operations of the ``op`` column, in the order of the core's codes (0, 1, 2).
+OP_NAMES = ("read", "write", "trim")
+
+#: Columns of per-request records (``Result.requests``, ``requests.parquet``/``.csv``), in
+#: order, with their types. ``arrival_ns``: arrival time, ns after the first request's;
+#: ``latency_ns``: response time (completion − arrival), ns; ``offset_bytes``: start
+#: address in the logical space, bytes; ``size_bytes``: length, bytes; ``op``: ``read``,
+#: ``write`` or ``trim`` (a polars Enum; strings in CSV, a dictionary column in Parquet).
 REQUEST_SCHEMA: dict[str, pl.DataType] = {
     "arrival_ns": pl.UInt64(),
     "latency_ns": pl.UInt64(),
     "offset_bytes": pl.UInt64(),
     "size_bytes": pl.UInt64(),
-    "op": pl.UInt8(),
+    "op": pl.Enum(OP_NAMES),
 }
-#: Meaning of the ``op`` column's codes.
-OP_NAMES = ("read", "write", "trim")
 
 RequestsFormat = Literal["parquet", "csv", "none"]
 REQUESTS_FORMATS = ("parquet", "csv", "none")
 SUMMARY_FILE = "summary.json"
+#: Every file a run writes into its output directory; a new run removes all of them, so
+#: a directory never holds files of two runs (the summary, which means "complete", first).
+OWNED_FILES = (SUMMARY_FILE, *(f"requests.{f}" for f in REQUESTS_FORMATS if f != "none"))
 
 
 @dataclass
@@ -68,21 +76,23 @@ class Result:
     def save(
         self, directory: str | os.PathLike, requests_format: RequestsFormat = "parquet"
     ) -> Path:
-        """Writes ``summary.json`` (and recorded requests) into ``directory``, atomically.
+        """Writes ``summary.json`` (and recorded requests) into ``directory``.
 
-        The requests file is written first, so a ``summary.json`` present means the
-        outputs are complete. Returns the directory.
+        Files an earlier run left there (:data:`OWNED_FILES`) are replaced or removed, so
+        the directory never mixes two runs; the summary is moved in last, so a
+        ``summary.json`` present means the outputs are complete. Returns the directory.
         """
         _check_requests_format(requests_format)
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
+        files: dict[str, Callable[[Path], None]] = {}
         if self.recorded and requests_format != "none":
-            with atomic_path(d / f"requests.{requests_format}") as tmp:
-                if requests_format == "parquet":
-                    self.requests.write_parquet(tmp)
-                else:
-                    self.requests.write_csv(tmp)
-        write_json(d / SUMMARY_FILE, self.summary)
+            write = self.requests.write_parquet if requests_format == "parquet" else (
+                self.requests.write_csv
+            )
+            files[f"requests.{requests_format}"] = write
+        files[SUMMARY_FILE] = lambda p: p.write_text(json_text(self.summary), encoding="utf-8")
+        replace_outputs(d, OWNED_FILES, files)
         self.out = d
         return d
 
@@ -103,11 +113,24 @@ def run(
     ``{"ftl.gc_policy": "greedy"}``, applied last. ``progress``: show a bar on runs
     longer than ~2 s (``True``), nothing (``False``), or a callable ``(done, total)``
     that may return ``False`` to cancel. ``out``: directory to save results into
-    (see :meth:`Result.save`); nothing is written there if the run fails.
+    (see :meth:`Result.save`), checked for writing before the run; nothing is written
+    there if the run fails.
     """
     _check_requests_format(requests_format)
     cfg = load_config(config, overrides, trace=trace, trace_format=trace_format)
     core = _native.core()
+    created = check_writable_dir(out) if out is not None else []
+    try:
+        result = _simulate(core, cfg, progress)
+    except BaseException:
+        remove_created(created)
+        raise
+    if out is not None:
+        result.save(out, requests_format)
+    return result
+
+
+def _simulate(core: Any, cfg: dict[str, Any], progress: bool | ProgressFn) -> Result:
     user = progress if callable(progress) else None
     reporter = ProgressReporter(
         show=progress is not False and user is None,
@@ -125,15 +148,12 @@ def run(
     if reporter.interrupted:
         raise KeyboardInterrupt
     summary = json.loads(summary_json)
-    result = Result(
+    return Result(
         summary=summary,
         requests=requests_frame(columns),
         config=summary.get("config", cfg),
         recorded=columns is not None,
     )
-    if out is not None:
-        result.save(out, requests_format)
-    return result
 
 
 def check_config(
@@ -225,6 +245,10 @@ def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
     if columns is None:
         return pl.DataFrame(schema=REQUEST_SCHEMA)
     df = pl.DataFrame({k: columns[k] for k in columns})
+    if "op" in df.columns and df.schema["op"].is_integer():
+        # The core's codes 0, 1, 2 are the Enum's physical values.
+        codes = df["op"].cast(pl.UInt32)
+        df = df.with_columns(op=pl.Series("op", OP_NAMES, dtype=REQUEST_SCHEMA["op"]).gather(codes))
     casts = {k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t}
     if casts:
         df = df.cast(casts)
@@ -266,7 +290,7 @@ def _json_default(o: Any) -> Any:
 
 
 def _cancelled(e: Exception) -> bool:
-    return _native.is_core_error(e) and str(e).strip().endswith("cancelled")
+    return isinstance(e, NandlabError) and str(e).strip().endswith("cancelled")
 
 
 def _existing_file(path: str | os.PathLike) -> Path:

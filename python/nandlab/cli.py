@@ -1,14 +1,16 @@
 """The ``nandlab`` command line (typer + rich).
 
-Mistakes a person can fix (bad config key, missing file, TOML syntax, bad ``--set``)
-print one line ``error: ...`` to stderr and exit 2; Ctrl-C prints ``interrupted`` and
-exits 130. Anything else is a bug and keeps its traceback.
+Mistakes a person can fix (bad config key, missing file, TOML syntax, bad ``--set``, an
+unknown option or a missing argument) print one line ``error: ...`` to stderr and exit 2;
+Ctrl-C prints ``interrupted`` and exits 130. Anything else is a bug and keeps its
+traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import tomllib
 from collections.abc import Iterator
 from enum import StrEnum
@@ -20,9 +22,14 @@ from rich.console import Console
 
 from . import _native, api, tomlout
 from .config import parse_overrides
-from .errors import ConfigError
+from .errors import ConfigError, NandlabError
 from .progress import ProgressReporter
 from .report import states_view, summary_view, trace_view
+
+try:  # newer typer runs on its own copy of click; older typer on click itself
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click import exceptions as click_errors  # type: ignore[no-redef]
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -52,7 +59,7 @@ class RequestsOut(StrEnum):
 
 def user_message(e: BaseException) -> str | None:
     """The one-line message for an error a person can act on, or None for a bug."""
-    if isinstance(e, ConfigError | _native.CoreMissingError) or _native.is_core_error(e):
+    if isinstance(e, NandlabError):
         msg = str(e)
     elif isinstance(e, tomllib.TOMLDecodeError):
         msg = f"invalid TOML: {e}"
@@ -292,6 +299,28 @@ def version() -> None:
         typer.echo(f"nandlab {_package_version()} (core {core_version})")
 
 
-def main() -> None:
-    """Console-script entry point."""
-    app(prog_name="nandlab")
+def usage_line(e: click_errors.UsageError) -> str:
+    """A usage error (unknown option, missing argument, bad value) as one line."""
+    msg = " ".join(e.format_message().split())
+    path = e.ctx.command_path if e.ctx is not None else "nandlab"
+    return f"{msg} (see `{path} --help`)"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point. Click's usage errors, which typer prints as a box
+    with the usage, become one line like every other mistake."""
+    try:
+        code = app(args=argv, prog_name="nandlab", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as e:
+        e.show()  # the help text, as asked for
+        code = e.exit_code
+    except click_errors.UsageError as e:
+        error(usage_line(e))
+        code = EXIT_USER_ERROR
+    except click_errors.ClickException as e:
+        error(" ".join(e.format_message().split()))
+        code = e.exit_code
+    except click_errors.Abort:
+        typer.echo("interrupted", err=True)
+        code = EXIT_INTERRUPTED
+    sys.exit(code if isinstance(code, int) else 0)

@@ -42,6 +42,7 @@ def load_config(
     ``config`` is a path to a TOML file (``str`` or ``Path``), a TOML string (a ``str``
     containing ``=`` or a newline that is not an existing file), or a dict (copied).
     ``overrides`` maps dotted keys to values: ``{"ftl.gc_policy": "greedy"}``.
+    ``trace_format`` without ``trace`` needs a config whose workload is a trace.
     """
     if isinstance(config, Mapping):
         cfg = _with_extends(copy.deepcopy(dict(config)), Path.cwd(), "<dict>", ())
@@ -60,6 +61,13 @@ def load_config(
         cfg = set_trace(cfg, trace, trace_format)
     if overrides:
         cfg = apply_overrides(cfg, overrides)
+    if trace is None and trace_format is not None:
+        wl = cfg.get("workload")
+        if not (isinstance(wl, Mapping) and wl.get("kind") == "trace"):
+            raise ConfigError(
+                f"trace format {trace_format!r} given without a trace: give the trace too "
+                '(--trace FILE, trace=...) or set workload.kind = "trace" and workload.path'
+            )
     return cfg
 
 

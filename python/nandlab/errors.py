@@ -1,9 +1,25 @@
-"""Errors raised by the Python front end for mistakes a person can fix.
+"""The exceptions nandlab raises for mistakes a person can fix; each carries a one-line
+message naming the file, line or key.
 
-Errors found by the Rust core arrive as ``nandlab._core.NandlabError`` (re-exported as
-``nandlab.NandlabError``); both carry a one-line message naming the file, line or key.
+One hierarchy for the Python front end and the compiled core (which raises these same
+classes; ``nandlab._core.NandlabError`` is :class:`NandlabError`)::
+
+    NandlabError                 any input nandlab cannot use (an unreadable path, ...)
+    ├── ConfigError (ValueError) a config key or value, a config file, an override, an
+    │                            argument, a device too large for memory
+    └── TraceError (ValueError)  a malformed trace line (``FILE:LINE: field ...``)
+
+Anything else that escapes (``TypeError``, ``AssertionError``, ...) is a bug.
 """
 
 
-class ConfigError(ValueError):
-    """A config file, config string or override that cannot be used as given."""
+class NandlabError(Exception):
+    """Input nandlab cannot use; the message is one line naming the file, line or key."""
+
+
+class ConfigError(NandlabError, ValueError):
+    """A config file, config string, override or argument that cannot be used as given."""
+
+
+class TraceError(NandlabError, ValueError):
+    """A malformed line of a trace file (the message starts ``FILE:LINE:``)."""

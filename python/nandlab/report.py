@@ -107,7 +107,7 @@ def device_table(summary: Mapping[str, Any]) -> Table:
             "reads / writes / trims",
             " / ".join(fmt_num(req.get(k)) for k in ("reads", "writes", "trims")),
         ),
-        ("page reads", fmt_num(flash.get("page_reads"))),
+        ("page reads, host + GC", fmt_num(flash.get("page_reads_incl_gc"))),
         ("page programs", fmt_num(flash.get("page_programs"))),
         ("erases", fmt_num(flash.get("erases"))),
         ("GC page moves / erases", f"{fmt_num(flash.get('gc_page_moves'))} / "
@@ -122,6 +122,14 @@ def device_table(summary: Mapping[str, Any]) -> Table:
     return _kv_table("device", rows)
 
 
+#: Row labels of summary keys whose name alone could be misread (key → label).
+LABELS = {
+    # The reliability section counts the host page reads the error model judged; GC
+    # moves read pages too, which the device table's count includes.
+    "page_reads": "page_reads (host, judged)",
+}
+
+
 def section_table(title: str, section: Mapping[str, Any]) -> Table:
     """Scalar entries of a summary section (one level of nesting flattened)."""
     rows: list[tuple[str, str]] = []
@@ -130,7 +138,7 @@ def section_table(title: str, section: Mapping[str, Any]) -> Table:
             rows += [(f"{k}.{k2}", fmt_num(v2)) for k2, v2 in v.items()
                      if not isinstance(v2, Mapping | list)]
         elif not isinstance(v, list):
-            rows.append((k, fmt_num(v)))
+            rows.append((LABELS.get(k, k), fmt_num(v)))
     return _kv_table(title, rows)
 
 
@@ -149,43 +157,48 @@ def summary_view(summary: Mapping[str, Any]) -> Group:
 
 
 def _histogram_rows(hist: Any) -> list[tuple[str, str]]:
-    if isinstance(hist, Mapping):
-        items = list(hist.items())
-    elif isinstance(hist, list) and all(isinstance(x, list | tuple) and len(x) == 2 for x in hist):
-        items = [tuple(x) for x in hist]
-    else:
+    """Rows of the core's size histogram: buckets ``{min_bytes, max_bytes, count}``."""
+    if not isinstance(hist, list):
         return []
-    out = []
-    for size, count in items:
-        label = fmt_bytes(int(size)) if str(size).isdigit() else str(size)
-        out.append((label, fmt_num(count)))
-    return out
+    return [
+        (f"{fmt_bytes(b['min_bytes'])} – {fmt_bytes(b['max_bytes'] + 1)}", fmt_num(b["count"]))
+        for b in hist
+        if isinstance(b, Mapping) and {"min_bytes", "max_bytes", "count"} <= b.keys()
+    ]
 
 
 def trace_view(path: str, info: Mapping[str, Any]) -> Group:
-    """Trace statistics as rich tables."""
+    """Trace statistics as rich tables; every quantity with its unit."""
     ratio = info.get("read_ratio")
     bratio = info.get("read_bytes_ratio")
+    pages = info.get("footprint_pages")
     rows = [
+        ("format", f"{info.get('format', DASH)} (time in {info.get('time_unit', DASH)})"),
         ("requests", fmt_num(info.get("requests"))),
         (
             "reads / writes / trims",
             " / ".join(fmt_num(info.get(k)) for k in ("reads", "writes", "trims")),
         ),
-        ("read ratio", f"{ratio:.1%}" if isinstance(ratio, int | float) else DASH),
-        ("read bytes ratio", f"{bratio:.1%}" if isinstance(bratio, int | float) else DASH),
-        ("total bytes", fmt_bytes(info.get("total_bytes"))),
-        ("footprint", fmt_bytes(info.get("footprint_bytes"))),
-        ("max offset end", fmt_bytes(info.get("max_offset_end"))),
+        ("read ratio (by count)", f"{ratio:.1%}" if isinstance(ratio, int | float) else DASH),
+        ("read ratio (by bytes)", f"{bratio:.1%}" if isinstance(bratio, int | float) else DASH),
+        ("total bytes (all requests)", fmt_bytes(info.get("total_bytes"))),
+        ("mean request size", fmt_bytes(info.get("mean_size_bytes"))),
+        (
+            "footprint (distinct 4 KiB pages touched)",
+            f"{fmt_num(pages)} pages = {fmt_bytes(info.get('footprint_bytes'))}"
+            if isinstance(pages, int) else fmt_bytes(info.get("footprint_bytes")),
+        ),
+        ("max offset + size", fmt_bytes(info.get("max_offset_end_bytes"))),
         ("duration", fmt_ns(info.get("duration_ns"))),
         ("mean inter-arrival", fmt_ns(info.get("mean_interarrival_ns"))),
         ("streams", fmt_num(info.get("streams"))),
+        ("arrivals earlier than the one before", fmt_num(info.get("backwards_arrivals"))),
     ]
     parts: list[Any] = [_kv_table(path, rows)]
     hist = _histogram_rows(info.get("size_histogram"))
     if hist:
         t = Table(title="request sizes", title_justify="left")
-        t.add_column("size", justify="right")
+        t.add_column("size (from – below)", justify="right")
         t.add_column("requests", justify="right")
         for r in hist:
             t.add_row(*r)

@@ -141,7 +141,7 @@ strategy = "progressive"
     let out = sim.run_requests(reqs).unwrap();
     let s = &out.summary;
     assert!(s["flash"]["gc_erases"].as_u64().unwrap() > 100);
-    let host_reads = s["flash"]["page_reads"].as_u64().unwrap() - s["flash"]["gc_page_reads"].as_u64().unwrap();
+    let host_reads = s["flash"]["page_reads_incl_gc"].as_u64().unwrap() - s["flash"]["gc_page_reads"].as_u64().unwrap();
     assert_eq!(s["reliability"]["page_reads"].as_u64().unwrap(), host_reads);
 }
 

@@ -3,29 +3,32 @@
 
 use nandlab_core::content::{analyse_files, CellMapping};
 use nandlab_core::reliability::vth::{VthModel, VthParams};
-use nandlab_core::workload::{self, TimeUnit, TraceFormat};
+use nandlab_core::workload::{self, TimeUnit, TraceFormat, WorkloadContext};
 use nandlab_core::{NandError, SimConfig, Simulator};
 use nandlab_ldpc::{calibrate, CalibrationConfig, QcCode};
 use numpy::PyArray1;
-use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-create_exception!(
-    _core,
-    NandlabError,
-    PyException,
-    "A user-actionable nandlab error (one line)."
-);
+// The front end's exception hierarchy (`nandlab.errors`): errors of the core are raised as
+// those classes, so one `except nandlab.NandlabError` (or `ConfigError`) catches both.
+import_exception!(nandlab.errors, NandlabError);
+import_exception!(nandlab.errors, ConfigError);
+import_exception!(nandlab.errors, TraceError);
 
 fn err(e: NandError) -> PyErr {
-    NandlabError::new_err(e.to_string())
+    let msg = e.to_string();
+    match e {
+        NandError::Config { .. } => ConfigError::new_err(msg),
+        NandError::Parse { .. } => TraceError::new_err(msg),
+        NandError::Io { .. } | NandError::Invalid(_) => NandlabError::new_err(msg),
+    }
 }
 
 fn parse_enum<T: serde::de::DeserializeOwned>(what: &str, value: &str) -> PyResult<T> {
     serde_json::from_value(serde_json::Value::String(value.to_string()))
-        .map_err(|_| NandlabError::new_err(format!("unknown {what} `{value}`")))
+        .map_err(|_| ConfigError::new_err(format!("unknown {what} `{value}`")))
 }
 
 /// Runs a simulation. Returns (summary JSON, request columns or None).
@@ -70,11 +73,20 @@ fn simulate(py: Python<'_>, config_json: &str, progress: Option<PyObject>) -> Py
     Ok((out.summary.to_string(), columns))
 }
 
-/// Validates a config and returns it resolved (every default filled in) as JSON.
+/// Validates a config as a run does — builds the device and opens the workload (a trace's
+/// file and format) — and returns it resolved (every default filled in) as JSON.
 #[pyfunction]
-fn validate_config(config_json: &str) -> PyResult<String> {
+fn validate_config(py: Python<'_>, config_json: &str) -> PyResult<String> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
-    Simulator::new(cfg.clone()).map_err(err)?;
+    py.allow_threads(|| {
+        let sim = Simulator::new(cfg.clone())?;
+        let ctx = WorkloadContext {
+            logical_bytes: sim.logical_bytes(),
+            seed: cfg.seed,
+        };
+        workload::open(&cfg.workload, &ctx).map(drop)
+    })
+    .map_err(err)?;
     Ok(cfg.to_json().to_string())
 }
 
@@ -142,13 +154,13 @@ fn calibrate_ldpc(
     }
     if let Some(v) = levels {
         if v.iter().any(|&k| k > 6) || v.is_empty() {
-            return Err(NandlabError::new_err("levels must be a non-empty list of 0 … 6"));
+            return Err(ConfigError::new_err("levels must be a non-empty list of 0 … 6"));
         }
         cfg.levels = v;
     }
     if let Some(v) = rber_grid {
         if v.is_empty() || v.iter().any(|&r| !(r > 0.0 && r < 0.5)) {
-            return Err(NandlabError::new_err("rber grid values must lie in (0, 0.5)"));
+            return Err(ConfigError::new_err("rber grid values must lie in (0, 0.5)"));
         }
         cfg.rber_grid = v;
     }
@@ -181,6 +193,8 @@ fn calibrate_ldpc(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", nandlab_core::VERSION)?;
     m.add("NandlabError", m.py().get_type::<NandlabError>())?;
+    m.add("ConfigError", m.py().get_type::<ConfigError>())?;
+    m.add("TraceError", m.py().get_type::<TraceError>())?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(validate_config, m)?)?;
     m.add_function(wrap_pyfunction!(trace_info, m)?)?;

@@ -1,5 +1,6 @@
 //! Device geometry (channel → chip → die → plane → block → page) and address arithmetic.
 
+use super::block::BlockState;
 use super::cell::CellType;
 use super::page_map::{PageMap, PageMapSpec};
 use crate::error::{NandError, Result};
@@ -54,6 +55,16 @@ impl Default for DeviceConfig {
         }
     }
 }
+
+/// Memory the simulator's set-up tables take per block (bytes): the block's state, its
+/// read count (`u32`), its OOB slot index (`u32`) and its entry in its plane's free-block
+/// heap (`(P/E, block)`, two `u32`).
+const TABLE_BYTES_PER_BLOCK: u64 = std::mem::size_of::<BlockState>() as u64 + 4 + 4 + 8;
+/// Per plane: its location, its allocator (heap header, active blocks) and its die's
+/// resource state, rounded up.
+const TABLE_BYTES_PER_PLANE: u64 = 128;
+/// Logical pages per slot of the mapping directory (one `u32` slot each).
+const PAGES_PER_MAPPING_SLOT: u64 = 16;
 
 /// Physical page address: a global block index and the page in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -139,6 +150,12 @@ impl Geometry {
             ));
         }
         let pages = blocks * u64::from(cfg.pages_per_block);
+        check_memory(
+            setup_bytes(planes, blocks, pages),
+            physical_memory_bytes(),
+            blocks,
+            cfg.pages_per_block,
+        )?;
         let page_map = PageMap::build(&cfg.page_map, cfg.cell_type, cfg.pages_per_block)?;
         let mut g = Geometry {
             cfg: cfg.clone(),
@@ -217,9 +234,95 @@ impl Geometry {
     }
 }
 
+/// Bytes of the tables the simulator allocates when it builds a device of `planes`,
+/// `blocks` and `pages` (before any request: pages a workload writes add their OOB
+/// records and mapping entries as they go).
+pub fn setup_bytes(planes: u64, blocks: u64, pages: u64) -> u64 {
+    planes * TABLE_BYTES_PER_PLANE + blocks * TABLE_BYTES_PER_BLOCK + pages.div_ceil(PAGES_PER_MAPPING_SLOT) * 4
+}
+
+/// Refuses a device whose tables need more than `available` bytes (`None`: unknown), or
+/// more than the allocator will reserve, naming the key that sets the block count. The
+/// reservation is released at once: it only asks whether that much can be had, so a
+/// device that cannot be built is an error here instead of an abort when its tables are
+/// allocated.
+fn check_memory(need: u64, available: Option<u64>, blocks: u64, pages_per_block: u32) -> Result<()> {
+    const GB: f64 = 1e9;
+    let refuse = |limit: String| {
+        NandError::config(
+            "device.blocks_per_plane",
+            format!(
+                "the device ({blocks} blocks of {pages_per_block} pages) needs about {:.1} GB of memory for its tables, more than {limit}",
+                need as f64 / GB
+            ),
+        )
+    };
+    if let Some(avail) = available.filter(|&a| need > a) {
+        return Err(refuse(format!("the {:.1} GB this machine has", avail as f64 / GB)));
+    }
+    let fits = usize::try_from(need)
+        .ok()
+        .is_some_and(|n| Vec::<u8>::new().try_reserve_exact(n).is_ok());
+    if !fits {
+        return Err(refuse("the memory allocator will reserve".to_string()));
+    }
+    Ok(())
+}
+
+/// Physical memory of the machine (bytes), where the system says.
+fn physical_memory_bytes() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf only reads system constants.
+        let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        if pages > 0 && page_size > 0 {
+            return Some((pages as u64).saturating_mul(page_size as u64));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn setup_memory_estimate_by_hand() {
+        // The default device: 32 planes x 256 blocks = 8192 blocks of 128 pages = 1,048,576
+        // pages. 32 x 128 B + 8192 x (12 + 4 + 4 + 8) B + 1,048,576 / 16 x 4 B
+        // = 4,096 + 229,376 + 262,144 = 495,616 B.
+        assert_eq!(std::mem::size_of::<BlockState>(), 12);
+        assert_eq!(setup_bytes(32, 8192, 1 << 20), 495_616);
+        assert!(check_memory(495_616, Some(1 << 30), 8192, 128).is_ok());
+    }
+
+    #[test]
+    fn a_device_too_large_for_memory_is_refused_with_its_key() {
+        // 4 x 2 x 2 x 2 planes x 130,000,000 blocks: under 2^32 blocks, but
+        // 4.16e9 x 28 B + 532.48e9 pages / 16 x 4 B = 116.48 GB + 133.12 GB = 249.6 GB.
+        let blocks = 32 * 130_000_000u64;
+        let need = setup_bytes(32, blocks, blocks * 128);
+        assert_eq!(need, 32 * 128 + 116_480_000_000 + 133_120_000_000);
+        let e = check_memory(need, Some(16_000_000_000), blocks, 128)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "config key `device.blocks_per_plane`: the device (4160000000 blocks of 128 pages) \
+             needs about 249.6 GB of memory for its tables, more than the 16.0 GB this machine has"
+        );
+        // Whatever this machine has, the config is refused, not aborted on.
+        let cfg = DeviceConfig {
+            blocks_per_plane: 130_000_000,
+            ..DeviceConfig::default()
+        };
+        let e = Geometry::new(&cfg).unwrap_err().to_string();
+        assert!(e.starts_with("config key `device.blocks_per_plane`: "), "{e}");
+        assert!(e.contains("249.6 GB"), "{e}");
+        // More than any allocator reserves: refused even when the machine's size is unknown.
+        let e = check_memory(u64::MAX, None, 1, 1).unwrap_err().to_string();
+        assert!(e.ends_with("more than the memory allocator will reserve"), "{e}");
+    }
 
     #[test]
     fn sizes_and_coordinates() {

@@ -34,7 +34,7 @@ impl Simulator {
             "write": self.latency[1].summary(span),
             "all": all.summary(span),
             "flash": {
-                "page_reads": self.counters.page_reads,
+                "page_reads_incl_gc": self.counters.page_reads,
                 "gc_page_reads": self.counters.gc_page_reads,
                 "soft_senses": self.counters.soft_senses,
                 "page_programs": self.counters.page_programs,

@@ -1,8 +1,9 @@
 //! The block-trace formats: names, time units, the per-line parsers and format detection.
 
 use super::parse::{
-    err, mul, parse_hex_u8, parse_size, parse_time, parse_u32, parse_u64, show, trim, FieldResult, Fields,
+    err, mul, parse_hex_u8, parse_size, parse_time, parse_u32, parse_u64, show, trim, FieldError, FieldResult, Fields,
 };
+use super::reader::{long_line, MAX_LINE_BYTES};
 use crate::error::{NandError, Result};
 use crate::host::request::Op;
 use serde::{Deserialize, Serialize};
@@ -372,15 +373,23 @@ fn ext_hint(path: &str) -> Option<TraceFormat> {
 /// Detects the format of a trace from its first bytes (`sample`, up to a few tens of KiB)
 /// and its name. A header line decides at once; otherwise the formats that parse every
 /// sampled line are candidates, the extension breaks a tie, then [`CONCRETE_FORMATS`] order.
-pub fn sniff(sample: &[u8], name: &str) -> Option<TraceFormat> {
-    let mut lines: Vec<&[u8]> = Vec::new();
+///
+/// When no format parses every sampled line, the error is the parse error of the closest
+/// format (the one that parses the most lines before its first failure), naming `name`
+/// and the line, so a bad line among the first ones reads as it would with that format.
+pub fn sniff(sample: &[u8], name: &str) -> Result<TraceFormat> {
+    // (1-based line number, content) of up to 32 content lines.
+    let mut lines: Vec<(u64, &[u8])> = Vec::new();
     let complete = match sample.iter().rposition(|&b| b == b'\n') {
         // When the sample was cut mid-line, drop the partial last line.
         Some(i) if sample.len() >= SNIFF_BYTES => &sample[..i],
         _ => sample,
     };
+    if complete.len() as u64 > MAX_LINE_BYTES && !complete.contains(&b'\n') {
+        return Err(long_line(name, 1));
+    }
     let mut first = true;
-    for raw in complete.split(|&b| b == b'\n') {
+    for (i, raw) in complete.split(|&b| b == b'\n').enumerate() {
         let mut line = trim(raw);
         if first {
             if let Some(rest) = line.strip_prefix(b"\xEF\xBB\xBF".as_slice()) {
@@ -394,39 +403,77 @@ pub fn sniff(sample: &[u8], name: &str) -> Option<TraceFormat> {
             first = false;
             if is_header(line) {
                 if let Some(f) = from_header(line) {
-                    return Some(f);
+                    return Ok(f);
                 }
                 continue;
             }
         }
-        lines.push(line);
+        lines.push((i as u64 + 1, line));
         if lines.len() >= 32 {
             break;
         }
     }
     if lines.is_empty() {
-        return ext_hint(name);
+        return ext_hint(name).ok_or_else(|| {
+            NandError::Invalid(if sample.len() < SNIFF_BYTES {
+                format!("{name}: the trace has no requests")
+            } else {
+                format!("{name}: no request in the first {SNIFF_BYTES} bytes; name the format to read it")
+            })
+        });
     }
-    let ok: Vec<TraceFormat> = CONCRETE_FORMATS
-        .into_iter()
-        .filter(|&f| {
-            lines
-                .iter()
-                .all(|l| parse_line(f, l, f.default_time_unit().ns()).is_ok())
-        })
-        .collect();
-    match ok.len() {
-        0 => None,
-        1 => Some(ok[0]),
-        _ => match ext_hint(name) {
-            Some(h) if ok.contains(&h) => Some(h),
-            _ => Some(ok[0]),
-        },
+    let hint = ext_hint(name);
+    let mut ok: Vec<TraceFormat> = Vec::new();
+    let mut closest: Option<Failure> = None;
+    for f in CONCRETE_FORMATS {
+        let unit = f.default_time_unit().ns();
+        let failed = lines
+            .iter()
+            .enumerate()
+            .find_map(|(k, (no, l))| parse_line(f, l, unit).err().map(|err| (k, *no, err)));
+        let Some((parsed, line, err)) = failed else {
+            ok.push(f);
+            continue;
+        };
+        // More lines parsed wins; on a tie the extension's format, then priority order.
+        let better = closest
+            .as_ref()
+            .is_none_or(|c| parsed > c.parsed || (parsed == c.parsed && Some(f) == hint && Some(c.format) != hint));
+        if better {
+            closest = Some(Failure {
+                format: f,
+                parsed,
+                line,
+                err,
+            });
+        }
     }
+    if let Some(&f) = ok.iter().find(|&&f| Some(f) == hint).or(ok.first()) {
+        return Ok(f);
+    }
+    let c = closest.expect("a format that does not parse every line failed on one");
+    Err(NandError::parse(
+        name,
+        c.line,
+        format!(
+            "{} (format auto: read as {}, the closest match; name the format to read it as another)",
+            c.err, c.format
+        ),
+    ))
 }
 
-/// How many bytes [`detect_format`] reads.
-pub const SNIFF_BYTES: usize = 64 * 1024;
+/// How far a format got through the sampled lines before failing.
+struct Failure {
+    format: TraceFormat,
+    /// Lines it parsed before the failing one.
+    parsed: usize,
+    /// 1-based number of the failing line.
+    line: u64,
+    err: FieldError,
+}
+
+/// How many bytes [`detect_format`] reads (more than the longest line).
+pub const SNIFF_BYTES: usize = 2 * MAX_LINE_BYTES as usize;
 
 /// Detects the format of the trace file at `path` (see [`sniff`]).
 pub fn detect_format(path: &str) -> Result<TraceFormat> {
@@ -443,12 +490,7 @@ pub fn detect_format(path: &str) -> Result<TraceFormat> {
         }
     }
     buf.truncate(n);
-    sniff(&buf, path).ok_or_else(|| {
-        NandError::Invalid(format!(
-            "{path}: cannot detect the trace format from its first lines; set the format explicitly (one of {})",
-            CONCRETE_FORMATS.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-        ))
-    })
+    sniff(&buf, path)
 }
 
 /// `format`, or the detected format of `path` when `format` is `Auto`.
@@ -616,30 +658,51 @@ mod tests {
     #[test]
     fn sniffs_formats() {
         assert_eq!(
-            sniff(b"0 0 303567 7 0\n0 1 55590 6 0\n", "x"),
+            sniff(b"0 0 303567 7 0\n0 1 55590 6 0\n", "x").ok(),
             Some(TraceFormat::Disksim)
         );
         assert_eq!(
-            sniff(b"0 128166385295514663,hm,0,Write,9056014336,2048,2833\n", "x.csv"),
+            sniff(b"0 128166385295514663,hm,0,Write,9056014336,2048,2833\n", "x.csv").ok(),
             Some(TraceFormat::Msr)
         );
         assert_eq!(
-            sniff(b"version,time,op,size,lbn\n1,5,28,512,1\n", "x.csv"),
+            sniff(b"version,time,op,size,lbn\n1,5,28,512,1\n", "x.csv").ok(),
             Some(TraceFormat::Cloudphysics)
         );
-        assert_eq!(sniff(b"1,5,2a,512,1\n", "x.csv"), Some(TraceFormat::Cloudphysics));
-        assert_eq!(sniff(b"0,20941264,8192,W,0.551706\n", "x"), Some(TraceFormat::Spc));
+        assert_eq!(sniff(b"1,5,2a,512,1\n", "x.csv").ok(), Some(TraceFormat::Cloudphysics));
+        assert_eq!(sniff(b"0,20941264,8192,W,0.551706\n", "x").ok(), Some(TraceFormat::Spc));
         assert_eq!(
-            sniff(b"Timestamp,Response,IOType,LUN,Offset,Size\n", "x"),
+            sniff(b"Timestamp,Response,IOType,LUN,Offset,Size\n", "x").ok(),
             Some(TraceFormat::Systor)
         );
-        assert_eq!(sniff(b"1.5,0.1,R,0,512,512\n", "x"), Some(TraceFormat::Systor));
+        assert_eq!(sniff(b"1.5,0.1,R,0,512,512\n", "x").ok(), Some(TraceFormat::Systor));
         assert_eq!(
-            sniff(b"7,R,126703644672,4096,1577808000000123\n", "x"),
+            sniff(b"7,R,126703644672,4096,1577808000000123\n", "x").ok(),
             Some(TraceFormat::Alibaba)
         );
-        assert_eq!(sniff(b"1538323200,2048,16,1,1063\n", "x"), Some(TraceFormat::Tencent));
-        assert_eq!(sniff(b"# only a comment\n", "t.spc"), Some(TraceFormat::Spc));
-        assert_eq!(sniff(b"garbage here\nmore garbage\n", "x"), None);
+        assert_eq!(
+            sniff(b"1538323200,2048,16,1,1063\n", "x").ok(),
+            Some(TraceFormat::Tencent)
+        );
+        assert_eq!(sniff(b"# only a comment\n", "t.spc").ok(), Some(TraceFormat::Spc));
+        // No format reads the lines: the closest one's error, with the line. Line 1 is a
+        // header (it starts with a letter); every format fails on line 2 at once, so the
+        // first in priority order (disksim) reports it.
+        let e = sniff(b"garbage here\nmore garbage\n", "x").unwrap_err().to_string();
+        assert!(e.starts_with("x:2: field `time`: "), "{e}");
+        assert!(e.contains("read as disksim, the closest"), "{e}");
+        // Two good MSR lines, then a bad one: MSR parses the most lines, so its error
+        // names line 3 and the field.
+        let text = b"1,hm,0,Read,0,512,1\n2,hm,0,Write,512,512,1\n3,hm,0,Flush,0,512,1\n";
+        let e = sniff(text, "t.csv").unwrap_err().to_string();
+        assert!(e.starts_with("t.csv:3: field `Type`: "), "{e}");
+        assert!(e.contains("read as msr"), "{e}");
+        assert_eq!(e.lines().count(), 1);
+        // A first line longer than the cap (a file of NUL bytes) is named as such.
+        let e = sniff(&vec![0u8; SNIFF_BYTES], "z").unwrap_err().to_string();
+        assert!(e.starts_with("z:1: line longer than 65536 bytes"), "{e}");
+        // An empty file has no requests.
+        let e = sniff(b"", "empty").unwrap_err().to_string();
+        assert_eq!(e, "empty: the trace has no requests");
     }
 }

@@ -24,10 +24,18 @@ impl fmt::Display for FieldError {
 /// Result of parsing one field.
 pub type FieldResult<T> = std::result::Result<T, FieldError>;
 
-/// A field value for an error message: lossy UTF-8, at most 40 characters.
+/// A field value for an error message: lossy UTF-8, control characters escaped (`\u{0}`),
+/// at most 40 characters.
 pub fn show(s: &[u8]) -> String {
     let text = String::from_utf8_lossy(s);
-    let mut out: String = text.chars().take(40).collect();
+    let mut out = String::new();
+    for c in text.chars().take(40) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
     if text.chars().count() > 40 {
         out.push('…');
     }
@@ -308,6 +316,12 @@ pub fn parse_hex_u8(s: &[u8], field: &'static str) -> FieldResult<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shown_values_escape_control_characters_and_stop_at_40() {
+        assert_eq!(show(b"a\0b\x01"), "a\\u{0}b\\u{1}");
+        assert_eq!(show(&[b'x'; 41]), format!("{}…", "x".repeat(40)));
+    }
 
     #[test]
     fn splits_fields() {

@@ -6,10 +6,24 @@ use super::parse::trim;
 use crate::error::{NandError, Result};
 use crate::host::request::Request;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Cursor};
+use std::io::{BufRead, BufReader, Cursor, Read};
 
 /// Read-buffer size of file readers.
 const BUF_BYTES: usize = 256 * 1024;
+
+/// The longest line read (bytes): trace lines are tens of bytes, so a longer one means a
+/// file that is not a trace (a binary file has no newline for gigabytes), and reading it
+/// whole would take that much memory.
+pub const MAX_LINE_BYTES: u64 = 64 * 1024;
+
+/// The error for a line longer than [`MAX_LINE_BYTES`].
+pub(super) fn long_line(name: &str, line_no: u64) -> NandError {
+    NandError::parse(
+        name,
+        line_no,
+        format!("line longer than {MAX_LINE_BYTES} bytes (not a trace?); lines are read up to that length"),
+    )
+}
 
 /// How a trace is read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -27,7 +41,9 @@ pub struct TraceOptions {
 /// Blank lines, `#` comments and one header line (a first content line that starts with a
 /// letter) are skipped. Times are rebased so the first yielded request arrives at 0; a time
 /// earlier than the first request's becomes 0 (times that go backwards are kept otherwise).
-/// The first bad line ends the stream with an error naming `file:line` and the field.
+/// The first bad line ends the stream with an error naming `file:line` and the field; so
+/// does a line longer than [`MAX_LINE_BYTES`]. A stream that ends before its first request
+/// (an empty trace, or no request of the chosen `stream`) ends with an error too.
 pub struct TraceReader<R> {
     name: String,
     src: R,
@@ -62,8 +78,7 @@ impl TraceReader<Cursor<Vec<u8>>> {
     /// A reader over bytes in memory (tests, fuzzing); `format` `Auto` detects it.
     pub fn from_bytes(name: &str, bytes: Vec<u8>, format: TraceFormat, opts: &TraceOptions) -> Result<Self> {
         let format = match format {
-            TraceFormat::Auto => super::format::sniff(&bytes, name)
-                .ok_or_else(|| NandError::Invalid(format!("{name}: cannot detect the trace format")))?,
+            TraceFormat::Auto => super::format::sniff(&bytes, name)?,
             f => f,
         };
         Ok(Self::from_reader(name, Cursor::new(bytes), format, opts))
@@ -121,6 +136,13 @@ impl<R: BufRead> TraceReader<R> {
     pub fn base_ns(&self) -> Option<u64> {
         self.base_ns
     }
+
+    fn no_requests(&self) -> NandError {
+        NandError::Invalid(match self.stream {
+            Some(s) => format!("{}: no requests of stream {s} (workload.stream)", self.name),
+            None => format!("{}: the trace has no requests", self.name),
+        })
+    }
 }
 
 impl<R: BufRead> Iterator for TraceReader<R> {
@@ -133,10 +155,15 @@ impl<R: BufRead> Iterator for TraceReader<R> {
         let unit_ns = self.unit.ns();
         loop {
             self.buf.clear();
-            match self.src.read_until(b'\n', &mut self.buf) {
+            match self
+                .src
+                .by_ref()
+                .take(MAX_LINE_BYTES + 1)
+                .read_until(b'\n', &mut self.buf)
+            {
                 Ok(0) => {
                     self.done = true;
-                    return None;
+                    return (self.emitted == 0).then(|| Err(self.no_requests()));
                 }
                 Ok(_) => {}
                 Err(e) => {
@@ -145,6 +172,10 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                 }
             }
             self.line_no += 1;
+            if self.buf.len() as u64 > MAX_LINE_BYTES {
+                self.done = true;
+                return Some(Err(long_line(&self.name, self.line_no)));
+            }
             let mut line = trim(&self.buf);
             if self.line_no == 1 {
                 if let Some(rest) = line.strip_prefix(b"\xEF\xBB\xBF".as_slice()) {
@@ -258,11 +289,8 @@ impl Iterator for RepeatedTrace {
                     return Some(Err(e));
                 }
                 None => {
+                    // The first copy has requests: a trace without any ends in an error.
                     if self.copy == 0 {
-                        if self.count == 0 {
-                            self.done = true;
-                            return None;
-                        }
                         let mean_gap = if self.count > 1 {
                             self.last_ns / (self.count - 1)
                         } else {
@@ -426,6 +454,55 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("t:2: field `time`"));
+    }
+
+    #[test]
+    fn a_trace_without_requests_is_an_error() {
+        for text in ["", "# only a comment\n\n", "time dev lba size type\n"] {
+            let got = read("e.trace", text, TraceFormat::Disksim, TraceOptions::default());
+            assert_eq!(got.len(), 1, "{text:?}");
+            assert_eq!(
+                got[0].as_ref().unwrap_err().to_string(),
+                "e.trace: the trace has no requests"
+            );
+        }
+        let opts = TraceOptions {
+            stream: Some(7),
+            ..Default::default()
+        };
+        let got = read("e.trace", "0 0 0 1 1\n", TraceFormat::Disksim, opts);
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "e.trace: no requests of stream 7 (workload.stream)"
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_cap_is_an_error_after_reading_only_the_cap() {
+        // One good line, then MAX_LINE_BYTES + 1 NUL bytes with no newline: the error names
+        // line 2 and the reader has taken MAX_LINE_BYTES + 1 bytes of it, not the rest.
+        let mut bytes = b"0 0 0 1 1\n".to_vec();
+        bytes.resize(bytes.len() + 3 * MAX_LINE_BYTES as usize, 0);
+        let mut rd = TraceReader::from_bytes("z.trace", bytes, TraceFormat::Disksim, &TraceOptions::default()).unwrap();
+        assert!(rd.next().unwrap().is_ok());
+        let e = rd.next().unwrap().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "z.trace:2: line longer than {MAX_LINE_BYTES} bytes (not a trace?); lines are read up to that length"
+            )
+        );
+        assert_eq!(rd.src.position(), 10 + MAX_LINE_BYTES + 1);
+        assert!(rd.next().is_none());
+        // A line of exactly the cap is read.
+        let mut line = b"0 0 0 1 1".to_vec();
+        line.resize(MAX_LINE_BYTES as usize - 1, b' ');
+        line.push(b'\n');
+        let got: Vec<_> = TraceReader::from_bytes("ok.trace", line, TraceFormat::Disksim, &TraceOptions::default())
+            .unwrap()
+            .collect();
+        assert_eq!(got.len(), 1);
+        assert!(got[0].is_ok());
     }
 
     #[test]
