@@ -38,12 +38,15 @@ def test_trace_info_by_hand(real_core, tmp_path):
     assert info["footprint_pages"] == 3 and info["footprint_bytes"] == 3 * 4096
     assert info["max_offset_end_bytes"] == 9216
     assert info["duration_ns"] == 30 and info["streams"] == 2
+    # Pages 0 and 2 are read, each once: nothing read twice.
+    assert info["read_footprint_pages"] == 2 and info["repeated_address_ratio"] == 0
     buckets = [(b["min_bytes"], b["count"]) for b in info["size_histogram"]]
     assert buckets == [(512, 1), (4096, 2)]
     r = CliRunner().invoke(app, ["trace", "info", str(t)])
     assert r.exit_code == 0, r.stderr
     out = plain(r.stdout)
     assert "max offset + size 9.0 KiB" in out
+    assert "repeated-address ratio (pages read twice or more / pages read) 0.00% of 2 pages" in out
     assert "footprint (distinct 4 KiB pages touched) 3 pages = 12.0 KiB" in out
     assert "512 B – 1.0 KiB 1" in out and "4.0 KiB – 8.0 KiB 2" in out
 

@@ -188,6 +188,11 @@ def trace_view(path: str, info: Mapping[str, Any]) -> Group:
             f"{fmt_num(pages)} pages = {fmt_bytes(info.get('footprint_bytes'))}"
             if isinstance(pages, int) else fmt_bytes(info.get("footprint_bytes")),
         ),
+        (
+            "repeated-address ratio (pages read twice or more / pages read)",
+            f"{rep:.2%} of {fmt_num(info.get('read_footprint_pages'))} pages"
+            if isinstance(rep := info.get("repeated_address_ratio"), int | float) else DASH,
+        ),
         ("max offset + size", fmt_bytes(info.get("max_offset_end_bytes"))),
         ("duration", fmt_ns(info.get("duration_ns"))),
         ("mean inter-arrival", fmt_ns(info.get("mean_interarrival_ns"))),
