@@ -354,13 +354,9 @@ impl Simulator {
         let logical = self.ftl.logical_pages();
         for lpn in first..=last {
             let lpn = wrap(lpn, logical);
-            // The codec encodes the page on its way to the flash; its tag bits go into the
-            // page's OOB area (pages of up to 64 units).
-            let oob = self
-                .read_path
-                .encode_program(lpn, tag)?
-                .and_then(|t| t.to_oob())
-                .unwrap_or(0);
+            // The codec encodes the page on its way to the flash; its word goes into the
+            // page's OOB area.
+            let oob = self.read_path.encode_program(lpn, tag)?;
             let ppa = self.ftl.write(lpn, tag, oob, now as i64, &mut self.bg_ops)?;
             self.run_background(now);
             let channel = self.geo.loc_of_block(ppa.block).channel;
@@ -465,7 +461,7 @@ impl Simulator {
         }
         let content = self.read_path.needs_content().then(|| {
             let m = self.ftl.page_meta(ppa).expect("a mapped page has metadata");
-            (m.lpn, m.tag)
+            (m.lpn, m.tag, m.oob_tags)
         });
         let aged = self.read_path.needs_wear_and_age();
         Some(PageState {
@@ -490,7 +486,7 @@ impl Simulator {
                 let channel = self.geo.loc_of_block(ppa.block).channel;
                 let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
                 let dec = self.backend.decode(channel, xfer.end, self.decode_page_ns);
-                self.finish_page(req, dec.end);
+                self.finish_page(req, dec.end + self.read_path.codec_decode_ns_per_page());
                 return;
             }
         };
@@ -553,7 +549,7 @@ impl Simulator {
                     .array(loc.die, loc.plane_in_die, ArrayOp::Read, ends.sense, held);
             }
         }
-        self.finish_page(req, ends.decode);
+        self.finish_page(req, ends.decode + self.read_path.codec_decode_ns_per_page());
     }
 
     /// A host page reached its die. A data codec's encoder runs first, in the controller

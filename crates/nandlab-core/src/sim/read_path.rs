@@ -2,12 +2,12 @@
 //! model, and the ECC read plan (levels, retries, energy). The simulator charges the plan's
 //! sensing, transfers and decodes to the back end.
 //!
-//! With a data codec (`[codec] kind = "bitflip"`) the page's cell states are those of its
-//! encoded bytes: each host program encodes the page (`encode_program`, which counts the
-//! flipped units), and each read judges the histogram of the encoded page, recomputed
-//! from the content source when it is not in a small per-logical-page memo.
+//! The page's stored cell states are the data codec's ([`Codec`], `[codec] kind`): each
+//! host program encodes the page (`encode_program`, which returns the OOB word the FTL
+//! keeps with it), and each read decodes them from that stored word, from a small
+//! per-logical-page memo when the same version was judged before.
 
-use crate::codec::{BitFlip, TagBits};
+use crate::codec::Codec;
 use crate::config::SimConfig;
 use crate::content::{ContentSource, StateHist, MAX_STATES};
 use crate::ecc::{EnergyParams, FailGrid, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
@@ -17,51 +17,47 @@ use crate::error::Result;
 use crate::metrics::ReliabilityStats;
 use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
 use rustc_hash::FxHashMap;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::Path;
 
-/// Most logical pages whose encoded histogram is memoised (≈ 60 B each); the memo is
+/// Most logical pages whose stored histogram is memoised (≈ 70 B each); the memo is
 /// emptied when full.
 const CODEC_MEMO_CAP: usize = 1 << 18;
 
-/// What the codec did during the run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CodecStats {
-    /// Host page programs encoded.
-    pub pages_encoded: u64,
-    /// Units of those pages.
-    pub units_encoded: u64,
-    /// Units flipped (tag bit 1).
-    pub units_flipped: u64,
-}
-
-/// The data codec of the read path: the codec, its per-page encode time, a memo of
-/// encoded histograms (logical page → (content tag, histogram)) and a page buffer.
-struct Codec {
-    bitflip: BitFlip,
-    encode_ns_per_page: u64,
-    memo: FxHashMap<u64, (u64, StateHist)>,
+/// The data codec of the read path, a memo of stored histograms (logical page → (content
+/// tag, OOB word, histogram)) and a page buffer.
+struct CodecPath {
+    codec: Box<dyn Codec>,
+    memo: FxHashMap<u64, (u64, u64, StateHist)>,
     buf: Vec<u8>,
-    stats: CodecStats,
 }
 
-impl Codec {
-    /// Encodes version `tag` of `lpn`: its stored histogram and tag bits.
-    fn encode(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<(StateHist, TagBits)> {
-        content.page_data(lpn, tag, &mut self.buf)?;
-        let (hist, tags) = self.bitflip.encoded_hist(&self.buf);
+impl CodecPath {
+    fn remember(&mut self, lpn: u64, tag: u64, oob: u64, hist: StateHist) {
         if self.memo.len() >= CODEC_MEMO_CAP {
             self.memo.clear();
         }
-        self.memo.insert(lpn, (tag, hist));
-        Ok((hist, tags))
+        self.memo.insert(lpn, (tag, oob, hist));
     }
 
-    /// The stored histogram of version `tag` of `lpn` (memoised).
-    fn stored_hist(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<StateHist> {
+    /// Encodes version `tag` of `lpn` for its program: its OOB word.
+    fn encode(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<u64> {
+        content.page_data(lpn, tag, &mut self.buf)?;
+        let (oob, hist) = self.codec.encode(&self.buf);
+        self.remember(lpn, tag, oob, hist);
+        Ok(oob)
+    }
+
+    /// The stored histogram of version `tag` of `lpn` stored with OOB word `oob`.
+    fn stored_hist(&mut self, content: &ContentSource, lpn: u64, tag: u64, oob: u64) -> Result<StateHist> {
         match self.memo.get(&lpn) {
-            Some(&(t, h)) if t == tag => Ok(h),
-            _ => Ok(self.encode(content, lpn, tag)?.0),
+            Some(&(t, o, h)) if t == tag && o == oob => Ok(h),
+            _ => {
+                content.page_data(lpn, tag, &mut self.buf)?;
+                let hist = self.codec.stored_hist(&self.buf, oob);
+                self.remember(lpn, tag, oob, hist);
+                Ok(hist)
+            }
         }
     }
 }
@@ -69,8 +65,9 @@ impl Codec {
 /// What a read of one page needs from the flash state.
 #[derive(Debug, Clone, Copy)]
 pub struct PageState {
-    /// Owner and content tag of the data, when the content model needs them.
-    pub content: Option<(u64, u64)>,
+    /// Owner, content tag and OOB word of the data, when the content model or the codec
+    /// needs them.
+    pub content: Option<(u64, u64, u64)>,
     /// Program time (ns; negative for data older than the run).
     pub program_ns: i64,
     /// P/E cycles of its block.
@@ -120,8 +117,9 @@ pub struct ReadPath {
     blind_rber: [f64; MAX_STATES],
     /// Page failure probabilities per level, tabulated over RBER.
     fail_grid: FailGrid,
-    /// The data codec, when `[codec]` configures one.
-    codec: Option<Codec>,
+    /// The data codec, when it changes the stored states (`None` for `codec.kind = "none"`,
+    /// whose stored states are the content's own).
+    codec: Option<CodecPath>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -138,16 +136,12 @@ impl ReadPath {
         let page_bytes = cfg.device.page_size_bytes;
         let content = ContentSource::new(&cfg.content, bits, page_bytes as usize, cfg.seed)?;
         let model = cfg.reliability.build(bits)?;
-        let codec = cfg
-            .codec
-            .build(page_bytes, bits, cfg.content.mapping)?
-            .map(|bitflip| Codec {
-                encode_ns_per_page: cfg.codec.encode_ns_per_unit * bitflip.units_per_page() as u64,
-                bitflip,
-                memo: FxHashMap::default(),
-                buf: vec![0; page_bytes as usize],
-                stats: CodecStats::default(),
-            });
+        let codec = cfg.codec.build(page_bytes, bits, cfg.content.mapping)?;
+        let codec = codec.transforms().then(|| CodecPath {
+            codec,
+            memo: FxHashMap::default(),
+            buf: vec![0; page_bytes as usize],
+        });
         let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
         let variation = cfg.reliability.variation(cfg.seed);
         let energy = cfg.ecc.energy;
@@ -202,11 +196,11 @@ impl ReadPath {
         })
     }
 
-    /// Cell-state histogram of version `tag` of `lpn` as stored: the content's own, or
-    /// that of its encoded bytes when a codec is on.
-    pub fn stored_hist(&mut self, lpn: u64, tag: u64) -> Result<StateHist> {
+    /// Cell-state histogram of version `tag` of `lpn` as stored with OOB word `oob`: the
+    /// content's own, or as the codec decodes it.
+    pub fn stored_hist(&mut self, lpn: u64, tag: u64, oob: u64) -> Result<StateHist> {
         match self.codec.as_mut() {
-            Some(c) => c.stored_hist(&self.content, lpn, tag),
+            Some(c) => c.stored_hist(&self.content, lpn, tag, oob),
             None => Ok(self.content.page_hist(lpn, tag)),
         }
     }
@@ -214,7 +208,7 @@ impl ReadPath {
     /// Page RBER of a read at `now_ns` (an error only when the content cannot be read).
     pub fn rber(&mut self, page: &PageState, now_ns: u64) -> Result<f64> {
         let hist = match page.content {
-            Some((lpn, tag)) => Some(self.stored_hist(lpn, tag)?),
+            Some((lpn, tag, oob)) => Some(self.stored_hist(lpn, tag, oob)?),
             None => None,
         };
         let variation = self.chip_factors[page.chip as usize]
@@ -277,43 +271,29 @@ impl ReadPath {
         !self.blind
     }
 
-    /// Encoder time added to each host page program (ns; 0 without a codec).
+    /// Encoder time added to each host page program (ns).
     pub fn encode_ns_per_page(&self) -> u64 {
-        self.codec.as_ref().map_or(0, |c| c.encode_ns_per_page)
+        self.codec.as_ref().map_or(0, |c| c.codec.encode_ns_per_page())
     }
 
-    /// Encodes the host program of version `tag` of `lpn` (Algorithm 1) and counts it;
-    /// returns the page's tag bits (`None` without a codec).
-    pub fn encode_program(&mut self, lpn: u64, tag: u64) -> Result<Option<TagBits>> {
-        let Some(c) = self.codec.as_mut() else {
-            return Ok(None);
-        };
-        let (_, tags) = c.encode(&self.content, lpn, tag)?;
-        c.stats.pages_encoded += 1;
-        c.stats.units_encoded += tags.len() as u64;
-        c.stats.units_flipped += tags.count_ones() as u64;
-        Ok(Some(tags))
+    /// Codec decoder time added to each page read after its ECC decode (ns).
+    pub fn codec_decode_ns_per_page(&self) -> u64 {
+        self.codec.as_ref().map_or(0, |c| c.codec.decode_ns_per_page())
     }
 
-    /// The `codec` section of the run summary (`None` without a codec).
+    /// Encodes the host program of version `tag` of `lpn`: the word for the page's OOB
+    /// area (0 for a codec that stores data as written).
+    pub fn encode_program(&mut self, lpn: u64, tag: u64) -> Result<u64> {
+        match self.codec.as_mut() {
+            Some(c) => c.encode(&self.content, lpn, tag),
+            None => Ok(0),
+        }
+    }
+
+    /// The `codec` section of the run summary (`None` for a codec that stores data as
+    /// written).
     pub fn codec_summary(&self) -> Option<Value> {
-        let c = self.codec.as_ref()?;
-        let s = c.stats;
-        Some(json!({
-            "kind": "bitflip",
-            "unit_bytes": c.bitflip.unit_bytes(),
-            "units_per_page": c.bitflip.units_per_page(),
-            "storage_overhead": c.bitflip.storage_overhead(),
-            "encode_ns_per_page": c.encode_ns_per_page,
-            "pages_encoded": s.pages_encoded,
-            "units_encoded": s.units_encoded,
-            "units_flipped": s.units_flipped,
-            "flipped_unit_share": if s.units_encoded == 0 {
-                0.0
-            } else {
-                s.units_flipped as f64 / s.units_encoded as f64
-            },
-        }))
+        self.codec.as_ref()?.codec.summary()
     }
 
     /// Whether plan `i` is one hard attempt with nothing speculative: timed like an
