@@ -90,6 +90,31 @@ fn cancelled_look_ahead_holds_the_plane_until_the_decode() {
 }
 
 #[test]
+fn last_level_starts_where_the_block_last_decoded() {
+    // 0.006 < 0.007 <= 0.008: level 2. The first read of LPN 0 finds no memo for its block
+    // and escalates progressively (two retries). Read again, it starts at level 2: one
+    // attempt sensing t_R + 2 extra levels, the hard page + 2 soft planes over the bus, one
+    // decode. LPN 1 lies in another block (another plane): no memo there.
+    let (l, s) = run(0.007, "last-level", &[(0, 0), (1_000_000, 0), (2_000_000, 1)]);
+    let first = HARD + 2 * (EXTRA + XFER + DEC);
+    assert_eq!(first, 154_440);
+    assert_eq!(l, vec![first, T_R + 2 * EXTRA + 3 * XFER + DEC, first]);
+    assert_eq!(T_R + 2 * EXTRA + 3 * XFER + DEC, 138_440);
+    let r = &s["reliability"];
+    assert_eq!(r["decoded_at_level"], serde_json::json!([0, 0, 3]));
+    assert_eq!(r["retries"], 4);
+    // Energy (001 §5.5): each read senses hard + 2 levels (2.4 + 2 x 0.7 µJ) and moves 3
+    // pages (3 x 3.7 µJ); decodes: 3 + 1 + 3 (0.8 µJ each).
+    let e = &s["energy_uj"];
+    assert!((e["sense"].as_f64().unwrap() - 3.0 * (2.4 + 2.0 * 0.7)).abs() < 1e-9);
+    assert!((e["transfer"].as_f64().unwrap() - 9.0 * 3.7).abs() < 1e-9);
+    assert!((e["decode"].as_f64().unwrap() - 7.0 * 0.8).abs() < 1e-9);
+    // Two-step would pay its full retry on every read.
+    let (l, _) = run(0.007, "two-step", &[(0, 0), (1_000_000, 0)]);
+    assert_eq!(l, vec![HARD + 6 * EXTRA + 6 * XFER + DEC; 2]);
+}
+
+#[test]
 fn past_the_last_level_is_uncorrectable() {
     let (l, s) = run(0.02, "two-step", &[(0, 0)]);
     assert_eq!(l, vec![HARD + 6 * EXTRA + 6 * XFER + DEC]);

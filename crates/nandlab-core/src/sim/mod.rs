@@ -432,13 +432,20 @@ impl Simulator {
                 continue;
             };
             let (ppa, loc) = (p.ppa, p.loc);
-            let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
-            let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
-            self.counters.page_reads += 1;
-            let verdict = match p.state {
-                Some(_) => Verdict::Plan(self.read_path.judge(p.rber) as u16),
-                None => Verdict::Unjudged,
+            let (verdict, extra) = match &p.state {
+                Some(st) => {
+                    let plan = self.read_path.judge(p.rber, st);
+                    (Verdict::Plan(plan as u16), self.read_path.first_extra_levels(plan))
+                }
+                None => (Verdict::Unjudged, 0),
             };
+            // The first attempt senses the hard page and, when the strategy starts higher,
+            // its extra levels.
+            let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
+            let sense = t_r + u64::from(extra) * self.timing.extra_sense_ns;
+            let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, sense);
+            self.counters.page_reads += 1;
+            self.counters.soft_senses += u64::from(extra > 0);
             self.events.push(
                 s.end,
                 Event::SenseDone {
@@ -499,7 +506,7 @@ impl Simulator {
     }
 
     /// Charges attempts `from..` of a read plan: sensing on the die (the first attempt's
-    /// hard sensing is already done), the transfer on the channel, the decode. An attempt
+    /// sensing is already done), the transfer on the channel, the decode. An attempt
     /// that waits for the previous decode is resumed by a `Retry` event at that time; a
     /// look-ahead attempt senses right after the previous sensing when the die is idle.
     fn run_attempts(&mut self, now: u64, req: u32, ppa: Ppa, plan: usize, from: usize, mut ends: AttemptEnds) {

@@ -10,7 +10,9 @@
 use crate::codec::Codec;
 use crate::config::SimConfig;
 use crate::content::{ContentSource, StateHist, MAX_STATES};
-use crate::ecc::{EnergyParams, FailGrid, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
+use crate::ecc::{
+    EnergyParams, FailGrid, ReadContext, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, ReadStrategy, Scheme,
+};
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
@@ -99,9 +101,17 @@ pub struct ReadPath {
     /// Judged reads that followed each plan.
     plan_reads: Vec<u64>,
     random_content: bool,
-    /// The read plan for each needed level (index `L`) and for no level decoding (last
-    /// entry), built once: reads share them by index.
+    /// The read strategy.
+    strategy: Box<dyn ReadStrategy>,
+    /// Whether the strategy's first level depends on the page's history.
+    history: bool,
+    /// The read plans, built once: reads share them by index. Row `f` (of `max_level + 2`
+    /// plans) holds the plans of reads whose first attempt senses at level `f`, one per
+    /// needed level (index `L`) and, last, for no level decoding. A strategy without
+    /// history has only row 0.
     pub plans: Vec<ReadPlan>,
+    /// Plans per row.
+    row: usize,
     /// What each of those plans yields: the decoded level, attempts, energy.
     outcomes: Vec<Outcome>,
     /// Plans that are a single hard attempt with no speculative sensing.
@@ -145,10 +155,18 @@ impl ReadPath {
         let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
         let variation = cfg.reliability.variation(cfg.seed);
         let energy = cfg.ecc.energy;
-        let plans: Vec<ReadPlan> = (0..=planner.max_level())
-            .map(Some)
-            .chain([None])
-            .map(|n| planner.plan_for_needed(n))
+        let k = planner.max_level();
+        let strategy = planner.strategy.build(k);
+        let history = strategy.has_history();
+        let firsts = if history { k } else { 0 };
+        let plans: Vec<ReadPlan> = (0..=firsts)
+            .flat_map(|first| {
+                let (planner, strategy) = (&planner, strategy.as_ref());
+                (0..=k)
+                    .map(Some)
+                    .chain([None])
+                    .map(move |n| planner.plan_with(strategy, first, n))
+            })
             .collect();
         let outcomes = plans
             .iter()
@@ -166,9 +184,17 @@ impl ReadPath {
             .collect();
         let simple = plans
             .iter()
-            .map(|p| p.attempts.len() == 1 && !p.attempts[0].look_ahead && p.cancelled_look_ahead_levels == 0)
+            .map(|p| {
+                p.attempts.len() == 1
+                    && p.attempts[0].level == 0
+                    && !p.attempts[0].look_ahead
+                    && p.cancelled_look_ahead_levels == 0
+            })
             .collect();
         Ok(ReadPath {
+            strategy,
+            history,
+            row: usize::from(k) + 2,
             plan_reads: vec![0; plans.len()],
             simple,
             idle_s: cfg.aging.idle_days * 86_400.0,
@@ -237,14 +263,24 @@ impl ReadPath {
         Ok(rber)
     }
 
-    /// Index into [`ReadPath::plans`] of the plan of a page read at `rber` (from the lowest
-    /// ECC level that decodes it); records the read's statistics.
-    pub fn judge(&mut self, rber: f64) -> usize {
+    /// Index into [`ReadPath::plans`] of the plan of a read of `page` at `rber` (from the
+    /// lowest ECC level that decodes it and, for a strategy with history, the page's first
+    /// level); records the read's statistics.
+    pub fn judge(&mut self, rber: f64, page: &PageState) -> usize {
         let planner = &self.planner;
         let fail = self.fail_grid.probs(rber, |r| planner.page_fail_probs(r));
         let needed = planner.decide(rber, |l| fail.at(l), &mut self.rng);
         let p_unc = fail.at(usize::from(planner.max_level()));
-        let idx = needed.map_or(self.plans.len() - 1, usize::from);
+        let mut idx = needed.map_or(self.row - 1, usize::from);
+        if self.history {
+            let ctx = ReadContext {
+                block: page.block,
+                pe_cycles: page.pe_cycles,
+                page_type: page.page_type,
+            };
+            idx += usize::from(self.strategy.first_level(&ctx)) * self.row;
+            self.strategy.record(&ctx, self.outcomes[idx].level);
+        }
         self.stats.record_rber(rber, p_unc);
         self.plan_reads[idx] += 1;
         idx
@@ -266,9 +302,10 @@ impl ReadPath {
         !self.random_content || self.codec.is_some()
     }
 
-    /// Whether the error model reads a page's wear, age and read count.
+    /// Whether the error model reads a page's wear, age and read count, or the read
+    /// strategy its block's wear (to tell an erase).
     pub fn needs_wear_and_age(&self) -> bool {
-        !self.blind
+        !self.blind || self.history
     }
 
     /// Encoder time added to each host page program (ns).
@@ -294,6 +331,16 @@ impl ReadPath {
     /// written).
     pub fn codec_summary(&self) -> Option<Value> {
         self.codec.as_ref()?.codec.summary()
+    }
+
+    /// Extra levels the first attempt of plan `i` senses after the hard sensing (0 unless
+    /// the strategy has history).
+    pub fn first_extra_levels(&self, i: usize) -> u8 {
+        if self.history {
+            self.plans[i].attempts[0].extra_levels_sensed
+        } else {
+            0
+        }
     }
 
     /// Whether plan `i` is one hard attempt with nothing speculative: timed like an
