@@ -114,6 +114,34 @@ fn last_level_starts_where_the_block_last_decoded() {
     assert_eq!(l, vec![HARD + 6 * EXTRA + 6 * XFER + DEC; 2]);
 }
 
+/// Without ECC (`ecc.scheme = "none"`) no decoder runs: an idle read of an LSB page is
+/// t_R + transfer = 41 + 20.48 = 61.48 µs, judged by an error model or not, with no decode
+/// energy; BCH decodes one 4 KiB codeword (8 µs, 0.8 µJ).
+#[test]
+fn no_ecc_no_decode_time() {
+    let read = |text: &str| {
+        let cfg = SimConfig::from_toml_str(&format!("[aging]\nfill_fraction = 1.0\n{text}")).unwrap();
+        let reqs = vec![Request {
+            arrival_ns: 0,
+            offset_bytes: 0,
+            size_bytes: 4096,
+            op: Op::Read,
+            stream: 0,
+        }];
+        let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+        (
+            out.requests.unwrap().latency_ns[0],
+            out.summary["energy_uj"]["decode"].as_f64().unwrap(),
+        )
+    };
+    assert_eq!(read(""), (T_R + XFER, 0.0));
+    assert_eq!(T_R + XFER, 61_480);
+    let judged = "[reliability]\nmodel = \"nominal\"\nnominal_rber = 1e-9\nerror_draw = \"expected\"\n";
+    assert_eq!(read(judged), (T_R + XFER, 0.0));
+    let bch = "[ecc]\nscheme = \"bch\"\n";
+    assert_eq!(read(bch), (T_R + XFER + DEC, 0.8));
+}
+
 #[test]
 fn past_the_last_level_is_uncorrectable() {
     let (l, s) = run(0.02, "two-step", &[(0, 0)]);

@@ -32,7 +32,8 @@ fn latencies(cfg_text: &str, reqs: Vec<Request>) -> Vec<u64> {
         .collect()
 }
 
-const FILLED: &str = "[aging]\nfill_fraction = 1.0\n";
+/// A full device whose pages carry an ECC (BCH), so that every read is decoded.
+const FILLED: &str = "[aging]\nfill_fraction = 1.0\n[ecc]\nscheme = \"bch\"\n";
 /// Logical page n of the fill lives in plane n mod 32 (32 planes), position n div 32.
 const PLANES: u64 = 32;
 

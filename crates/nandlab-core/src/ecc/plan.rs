@@ -137,6 +137,15 @@ impl ReadPlanner {
         }
     }
 
+    /// Codewords an attempt decodes: every codeword of the page, none without ECC (no
+    /// decoder runs, so no decode time or energy).
+    pub fn codewords_decoded(&self) -> u32 {
+        match self.code {
+            EccCode::None => 0,
+            _ => self.codewords_per_page,
+        }
+    }
+
     /// Mean raw bit errors of a page at `rber`.
     pub fn expected_page_errors(&self, rber: f64) -> f64 {
         expected_codeword_errors(self.codeword_bits, rber) * f64::from(self.codewords_per_page)
@@ -217,7 +226,7 @@ impl ReadPlanner {
                 hard_sense: hard,
                 extra_levels_sensed: new_levels,
                 xfer_bytes: self.xfer_bytes(level, new_levels, hard),
-                codewords_decoded: self.codewords_per_page,
+                codewords_decoded: self.codewords_decoded(),
                 look_ahead: !hard && strategy.look_ahead(),
             });
             prev = level;

@@ -163,7 +163,7 @@ impl Simulator {
         let records = cfg.output.record_requests.then(RequestRecords::default);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
         let read_path = ReadPath::new(&cfg, chips, None)?;
-        let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_per_page);
+        let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         Ok(Simulator {
             read_path,
             read_batch: Vec::new(),
