@@ -1,7 +1,7 @@
 //! BitFlip (seed 000 §II-C, §III, Fig. 9, §III-D) as a codec and in the simulator.
 //! Every expected value is worked out by hand from the paper or the models' definitions.
 
-use nandlab_core::codec::{storage_overhead, BitFlip, CodecConfig, CodecKind, TagBits};
+use nandlab_core::codec::{storage_overhead, BitFlip, Codec, CodecConfig, CodecKind, TagBits};
 use nandlab_core::content::{cells_of_byte, CellMapping, StateCounter, StateHist};
 use nandlab_core::host::{Op, Request};
 use nandlab_core::reliability::{ErrorContext, ErrorModel, NominalModel, BITFLIP_MLC_WEIGHTS};
@@ -48,20 +48,7 @@ fn paper_character_is_flipped() {
 fn figure_9_tags_flip_units_1_3_5_7() {
     let b = codec(512, PAGE);
     assert_eq!(b.units_per_page(), 8);
-    let mut data = vec![0u8; PAGE];
-    for (i, unit) in data.chunks_mut(512).enumerate() {
-        match i {
-            // Units 1, 3, 5, 7: all 'A' — 100 % error-prone.
-            0 | 2 | 4 | 6 => unit.fill(0x41),
-            // Units 2 and 6: "10 11 11 10" — no error-prone cell.
-            1 | 5 => unit.fill(0xBE),
-            // Units 4 and 8: 'A' and 0xFF alternating — exactly 50 %, a tie, kept.
-            _ => unit
-                .iter_mut()
-                .enumerate()
-                .for_each(|(k, x)| *x = if k % 2 == 0 { 0x41 } else { 0xFF }),
-        }
-    }
+    let mut data = figure_9_page();
     let original = data.clone();
     let tags = b.encode_in_place(&mut data);
     assert_eq!(tags.to_string(), "10101010");
@@ -116,10 +103,15 @@ fn storage_overhead_matches_section_3d() {
 
 #[test]
 fn unit_size_must_divide_the_page() {
-    for bad in [0, 3000, 1000] {
+    // 64 B units: 64 tags, one more than the OOB word holds beside its "encoded" bit.
+    for bad in [0, 3000, 1000, 64] {
         let e = BitFlip::new(bad, PAGE, CellMapping::Adjacent).unwrap_err().to_string();
         assert!(e.contains("codec.unit_bytes"), "{e}");
     }
+    assert_eq!(
+        BitFlip::new(128, PAGE, CellMapping::Adjacent).unwrap().units_per_page(),
+        32
+    );
     let e = SimConfig::from_toml_str("[codec]\nkind = \"bitflip\"\nunit_bytes = 3000\n")
         .and_then(Simulator::new)
         .err()
@@ -143,8 +135,9 @@ fn unit_size_must_divide_the_page() {
     assert!(!SimConfig::default().codec.enabled());
 }
 
+/// Unit sizes whose tags fit a 4 KiB page's OOB word (≥ 128 B: at most 32 units).
 fn unit_sizes() -> impl Strategy<Value = usize> {
-    prop::sample::select((0..=12).map(|k| 1usize << k).collect::<Vec<_>>())
+    prop::sample::select((7..=12).map(|k| 1usize << k).collect::<Vec<_>>())
 }
 
 /// Bytes biased towards error-prone or stable cells, so that both kinds of unit occur at
@@ -179,6 +172,111 @@ proptest! {
         b.decode_in_place(&mut dec, &tags);
         prop_assert_eq!(dec, data);
     }
+
+    /// Through the codec trait: the OOB word stored at program time decodes the
+    /// programmed bytes back to the data, and the read's histogram (from the stored
+    /// word) is the histogram of the programmed bytes.
+    #[test]
+    fn encode_store_decode_round_trips(unit in unit_sizes(), data in page_data()) {
+        let mut c = CodecConfig { kind: CodecKind::Bitflip, unit_bytes: unit as u32, ..CodecConfig::default() }
+            .build(PAGE as u32, 2, CellMapping::Adjacent)
+            .unwrap();
+        let (oob, hist) = c.encode(&data);
+        let mut programmed = data.clone();
+        let tags = BitFlip::new(unit, PAGE, CellMapping::Adjacent).unwrap().encode_in_place(&mut programmed);
+        prop_assert_eq!(oob, (1 << 63) | tags.to_oob().unwrap());
+        let counter = StateCounter::new(2, CellMapping::Adjacent);
+        prop_assert_eq!(hist, counter.hist(&programmed));
+        prop_assert_eq!(c.stored_hist(&data, oob), hist);
+        c.decode(&mut programmed, oob);
+        prop_assert_eq!(programmed, data);
+    }
+}
+
+/// The Fig. 9 page: units 1, 3, 5, 7 (1-based) all 'A' (0x41 = 01 00 00 01: 100 %
+/// error-prone), units 2 and 6 all 0xBE (10 11 11 10: none), units 4 and 8 'A' and 0xFF
+/// alternating (exactly 50 %, a tie, kept).
+fn figure_9_page() -> Vec<u8> {
+    let mut data = vec![0u8; PAGE];
+    for (i, unit) in data.chunks_mut(512).enumerate() {
+        match i {
+            0 | 2 | 4 | 6 => unit.fill(0x41),
+            1 | 5 => unit.fill(0xBE),
+            _ => unit
+                .iter_mut()
+                .enumerate()
+                .for_each(|(k, x)| *x = if k % 2 == 0 { 0x41 } else { 0xFF }),
+        }
+    }
+    data
+}
+
+fn bitflip_codec() -> Box<dyn Codec> {
+    CodecConfig {
+        kind: CodecKind::Bitflip,
+        ..CodecConfig::default()
+    }
+    .build(PAGE as u32, 2, CellMapping::Adjacent)
+    .unwrap()
+}
+
+/// Through the codec trait: the encoder stores tags "10101010" as the OOB word
+/// 2^63 | 0x55; a read decodes from the stored word, whatever it holds. Hand counts per
+/// unit of 512 B (2048 cells): 'A' = 1024 '00' + 1024 '01', 0xBE = 1024 '10' + 1024 '11',
+/// a mixed unit = 512 '00' + 512 '01' + 1024 '11'; a flipped unit counts reversed.
+#[test]
+fn reads_decode_from_the_stored_oob_word() {
+    let mut c = bitflip_codec();
+    let data = figure_9_page();
+    let (oob, hist) = c.encode(&data);
+    assert_eq!(oob, (1 << 63) | 0x55);
+    // Stored: units 1,3,5,7 flipped to 0xBE, so 6 units of '10'+'11' and the two mixed.
+    let stored = StateHist::from_counts(&[1024, 1024, 6 * 1024, 8 * 1024]);
+    assert_eq!(hist, stored);
+    assert_eq!(c.stored_hist(&data, oob), stored);
+    // The bytes as programmed decode (Algorithm 2) to the data written.
+    let mut bytes = data.clone();
+    flip_units(&mut bytes, &[0, 2, 4, 6]);
+    c.decode(&mut bytes, oob);
+    assert_eq!(bytes, data);
+    // A stored word the encoder would not have chosen (only units 1 and 3 flipped,
+    // 1-based): '00' = 2 · 1024 ('A' units 5, 7) + 2 · 512 (units 4, 8) = 3072, '01'
+    // likewise, '10' = 4 · 1024 (units 1, 2, 3, 6), '11' = 4 · 1024 + 2 · 1024 = 6144.
+    assert_eq!(
+        c.stored_hist(&data, (1 << 63) | 0b101),
+        StateHist::from_counts(&[3072, 3072, 4096, 6144])
+    );
+    // Word 0: no OOB kept (preconditioned data), so the encoder's choice.
+    assert_eq!(c.stored_hist(&data, 0), stored);
+    let summary = c.summary().unwrap();
+    assert_eq!(summary["pages_encoded"], 1);
+    assert_eq!(summary["units_flipped"], 4);
+}
+
+/// Inverts every bit of the 512 B units `units` (0-based).
+fn flip_units(bytes: &mut [u8], units: &[usize]) {
+    for &u in units {
+        bytes[u * 512..(u + 1) * 512].iter_mut().for_each(|b| *b = !*b);
+    }
+}
+
+/// `none` stores data as written: nothing in the OOB word, the data's own states.
+#[test]
+fn the_none_codec_stores_data_as_written() {
+    let mut c = CodecConfig::default()
+        .build(PAGE as u32, 2, CellMapping::Adjacent)
+        .unwrap();
+    let data = figure_9_page();
+    let (oob, hist) = c.encode(&data);
+    assert_eq!(oob, 0);
+    // '00' = 4 · 1024 ('A' units) + 2 · 512 (mixed units) = 5120, '01' likewise,
+    // '10' = 2 · 1024 (0xBE units), '11' = 2 · 1024 + 2 · 1024 (mixed units) = 4096.
+    assert_eq!(hist, StateHist::from_counts(&[5120, 5120, 2048, 4096]));
+    assert!(!c.transforms());
+    assert!(c.summary().is_none());
+    let mut bytes = data.clone();
+    c.decode(&mut bytes, oob);
+    assert_eq!(bytes, data);
 }
 
 fn sim(codec_toml: &str, content_toml: &str, reqs: Vec<Request>) -> (Vec<(u64, u64)>, Value) {

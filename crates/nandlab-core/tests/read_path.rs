@@ -90,6 +90,59 @@ fn cancelled_look_ahead_holds_the_plane_until_the_decode() {
 }
 
 #[test]
+fn last_level_starts_where_the_block_last_decoded() {
+    // 0.006 < 0.007 <= 0.008: level 2. The first read of LPN 0 finds no memo for its block
+    // and escalates progressively (two retries). Read again, it starts at level 2: one
+    // attempt sensing t_R + 2 extra levels, the hard page + 2 soft planes over the bus, one
+    // decode. LPN 1 lies in another block (another plane): no memo there.
+    let (l, s) = run(0.007, "last-level", &[(0, 0), (1_000_000, 0), (2_000_000, 1)]);
+    let first = HARD + 2 * (EXTRA + XFER + DEC);
+    assert_eq!(first, 154_440);
+    assert_eq!(l, vec![first, T_R + 2 * EXTRA + 3 * XFER + DEC, first]);
+    assert_eq!(T_R + 2 * EXTRA + 3 * XFER + DEC, 138_440);
+    let r = &s["reliability"];
+    assert_eq!(r["decoded_at_level"], serde_json::json!([0, 0, 3]));
+    assert_eq!(r["retries"], 4);
+    // Energy (001 §5.5): each read senses hard + 2 levels (2.4 + 2 x 0.7 µJ) and moves 3
+    // pages (3 x 3.7 µJ); decodes: 3 + 1 + 3 (0.8 µJ each).
+    let e = &s["energy_uj"];
+    assert!((e["sense"].as_f64().unwrap() - 3.0 * (2.4 + 2.0 * 0.7)).abs() < 1e-9);
+    assert!((e["transfer"].as_f64().unwrap() - 9.0 * 3.7).abs() < 1e-9);
+    assert!((e["decode"].as_f64().unwrap() - 7.0 * 0.8).abs() < 1e-9);
+    // Two-step would pay its full retry on every read.
+    let (l, _) = run(0.007, "two-step", &[(0, 0), (1_000_000, 0)]);
+    assert_eq!(l, vec![HARD + 6 * EXTRA + 6 * XFER + DEC; 2]);
+}
+
+/// Without ECC (`ecc.scheme = "none"`) no decoder runs: an idle read of an LSB page is
+/// t_R + transfer = 41 + 20.48 = 61.48 µs, judged by an error model or not, with no decode
+/// energy; BCH decodes one 4 KiB codeword (8 µs, 0.8 µJ).
+#[test]
+fn no_ecc_no_decode_time() {
+    let read = |text: &str| {
+        let cfg = SimConfig::from_toml_str(&format!("[aging]\nfill_fraction = 1.0\n{text}")).unwrap();
+        let reqs = vec![Request {
+            arrival_ns: 0,
+            offset_bytes: 0,
+            size_bytes: 4096,
+            op: Op::Read,
+            stream: 0,
+        }];
+        let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+        (
+            out.requests.unwrap().latency_ns[0],
+            out.summary["energy_uj"]["decode"].as_f64().unwrap(),
+        )
+    };
+    assert_eq!(read(""), (T_R + XFER, 0.0));
+    assert_eq!(T_R + XFER, 61_480);
+    let judged = "[reliability]\nmodel = \"nominal\"\nnominal_rber = 1e-9\nerror_draw = \"expected\"\n";
+    assert_eq!(read(judged), (T_R + XFER, 0.0));
+    let bch = "[ecc]\nscheme = \"bch\"\n";
+    assert_eq!(read(bch), (T_R + XFER + DEC, 0.8));
+}
+
+#[test]
 fn past_the_last_level_is_uncorrectable() {
     let (l, s) = run(0.02, "two-step", &[(0, 0)]);
     assert_eq!(l, vec![HARD + 6 * EXTRA + 6 * XFER + DEC]);

@@ -32,7 +32,8 @@ fn latencies(cfg_text: &str, reqs: Vec<Request>) -> Vec<u64> {
         .collect()
 }
 
-const FILLED: &str = "[aging]\nfill_fraction = 1.0\n";
+/// A full device whose pages carry an ECC (BCH), so that every read is decoded.
+const FILLED: &str = "[aging]\nfill_fraction = 1.0\n[ecc]\nscheme = \"bch\"\n";
 /// Logical page n of the fill lives where CWDP striping would have written it: stripe slot
 /// k = n mod 32 (32 planes) is channel k mod 4, chip (k / 4) mod 2, die (k / 8) mod 2,
 /// plane k / 16; position n div 32 in that plane.
@@ -97,7 +98,10 @@ fn prefilled_data_reads_like_data_written_in_the_run() {
         arrival_ns: later,
         ..read
     };
-    let l = latencies("[aging]\nfill_fraction = 0.0\n", vec![write, read_later]);
+    let l = latencies(
+        "[aging]\nfill_fraction = 0.0\n[ecc]\nscheme = \"bch\"\n",
+        vec![write, read_later],
+    );
     assert_eq!(l[1], expected);
 }
 

@@ -11,8 +11,19 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde_json::{json, Value};
+
+use super::Codec;
 use crate::content::{CellMapping, StateHist};
 use crate::error::{NandError, Result};
+
+/// Most units a page may have: their tags and a "written by the encoder" bit share the
+/// page's 64-bit OOB word.
+pub const MAX_UNITS_PER_PAGE: usize = 63;
+
+/// Bit of the OOB word set by the encoder, so that a stored word is never 0: 0 is the
+/// word of data programmed before the run, whose OOB the FTL does not keep.
+const ENCODED: u64 = 1 << 63;
 
 /// Tag bits per data bit for units of `unit_bytes` bytes: `1 / (8 · unit_bytes)`
 /// (seed 000 §III-D; 512 B → 0.0244 %, 4 KiB → 0.00305 %).
@@ -131,6 +142,17 @@ impl FromStr for TagBits {
     }
 }
 
+/// What the encoder did during a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EncodeStats {
+    /// Host page programs encoded.
+    pub pages_encoded: u64,
+    /// Units of those pages.
+    pub units_encoded: u64,
+    /// Units flipped (tag bit 1).
+    pub units_flipped: u64,
+}
+
 /// The BitFlip codec for one page size and unit size.
 #[derive(Debug, Clone)]
 pub struct BitFlip {
@@ -139,13 +161,17 @@ pub struct BitFlip {
     /// `true` when the more significant bit of a cell is the odd bit position of the byte
     /// (`adjacent`, MSB first); `false` for `adjacent-lsb-first`.
     msb_odd: bool,
+    encode_ns_per_unit: u64,
+    stats: EncodeStats,
 }
 
 const EVEN: u64 = 0x5555_5555_5555_5555;
 
 impl BitFlip {
     /// A codec for pages of `page_bytes` bytes in units of `unit_bytes`; the unit size
-    /// must be positive and divide the page size (error on `codec.unit_bytes`).
+    /// must be positive, divide the page size and leave at most [`MAX_UNITS_PER_PAGE`]
+    /// units (error on `codec.unit_bytes`). Encoding takes no time until
+    /// [`BitFlip::with_encode_ns_per_unit`].
     pub fn new(unit_bytes: usize, page_bytes: usize, mapping: CellMapping) -> Result<Self> {
         if unit_bytes == 0 || !page_bytes.is_multiple_of(unit_bytes) {
             return Err(NandError::config(
@@ -153,11 +179,37 @@ impl BitFlip {
                 format!("must be > 0 and divide the page size ({page_bytes} bytes), got {unit_bytes}"),
             ));
         }
+        if page_bytes / unit_bytes > MAX_UNITS_PER_PAGE {
+            return Err(NandError::config(
+                "codec.unit_bytes",
+                format!(
+                    "a page of {page_bytes} bytes in units of {unit_bytes} has {} units; at most \
+                     {MAX_UNITS_PER_PAGE} tags fit the page's OOB word (use units of at least {} bytes)",
+                    page_bytes / unit_bytes,
+                    page_bytes.div_ceil(MAX_UNITS_PER_PAGE)
+                ),
+            ));
+        }
         Ok(BitFlip {
             unit_bytes,
             page_bytes,
             msb_odd: mapping == CellMapping::Adjacent,
+            encode_ns_per_unit: 0,
+            stats: EncodeStats::default(),
         })
+    }
+
+    /// The codec with an encoder taking `ns` per unit.
+    pub fn with_encode_ns_per_unit(self, ns: u64) -> Self {
+        BitFlip {
+            encode_ns_per_unit: ns,
+            ..self
+        }
+    }
+
+    /// What the encoder did so far.
+    pub fn stats(&self) -> EncodeStats {
+        self.stats
     }
 
     /// Bytes per unit.
@@ -256,24 +308,111 @@ impl BitFlip {
     /// '01'↔'10'), and the tags, without writing the encoded bytes.
     pub fn encoded_counts(&self, data: &[u8]) -> ([u64; 4], TagBits) {
         let mut t = TagBits::new(data.len().div_ceil(self.unit_bytes));
+        let total = self.sum_units(data, |i, c| {
+            let flip = is_error_prone(c);
+            t.set(i, flip);
+            flip
+        });
+        (total, t)
+    }
+
+    /// State counts of `data` stored with tags `tags` (tagged units count reversed).
+    pub fn stored_counts(&self, data: &[u8], tags: &TagBits) -> [u64; 4] {
+        self.sum_units(data, |i, _| tags.get(i))
+    }
+
+    /// Sum of the state counts of the units of `data`, each reversed where `flipped(unit
+    /// index, its counts)` says the unit is stored inverted.
+    fn sum_units(&self, data: &[u8], mut flipped: impl FnMut(usize, &[u64; 4]) -> bool) -> [u64; 4] {
         let mut total = [0u64; 4];
         for (i, unit) in data.chunks(self.unit_bytes).enumerate() {
             let mut c = self.unit_counts(unit);
-            if is_error_prone(&c) {
-                t.set(i, true);
+            if flipped(i, &c) {
                 c.reverse();
             }
             for (a, b) in total.iter_mut().zip(c) {
                 *a += b;
             }
         }
-        (total, t)
+        total
     }
 
     /// The cell-state histogram of `data` as stored after encoding, and the tags.
     pub fn encoded_hist(&self, data: &[u8]) -> (StateHist, TagBits) {
         let (c, t) = self.encoded_counts(data);
         (StateHist::from_counts(&c), t)
+    }
+
+    /// The OOB word of a page with tags `tags`: bit `i` = unit `i`, bit 63 set.
+    pub fn oob_word(&self, tags: &TagBits) -> u64 {
+        ENCODED | tags.to_oob().expect("a page has at most 63 units")
+    }
+
+    /// The tags of a page from its stored OOB word (`None` for a word of 0: nothing stored).
+    pub fn tags_of_oob(&self, oob: u64) -> Option<TagBits> {
+        (oob & ENCODED != 0).then(|| TagBits::from_oob(oob, self.units_per_page()).expect("at most 63 units"))
+    }
+}
+
+impl Codec for BitFlip {
+    fn kind(&self) -> &'static str {
+        "bitflip"
+    }
+
+    fn transforms(&self) -> bool {
+        true
+    }
+
+    /// Algorithm 1 (the bit counter module and the reorganization module's decision).
+    fn encode(&mut self, data: &[u8]) -> (u64, StateHist) {
+        let (hist, tags) = self.encoded_hist(data);
+        self.stats.pages_encoded += 1;
+        self.stats.units_encoded += tags.len() as u64;
+        self.stats.units_flipped += tags.count_ones() as u64;
+        (self.oob_word(&tags), hist)
+    }
+
+    /// The stored states from the stored tags; data programmed before the run were
+    /// encoded by the same encoder, so their tags are derived from their bytes.
+    fn stored_hist(&self, data: &[u8], oob: u64) -> StateHist {
+        let tags = self.tags_of_oob(oob).unwrap_or_else(|| self.tags(data));
+        StateHist::from_counts(&self.stored_counts(data, &tags))
+    }
+
+    /// Algorithm 2: flip back every unit whose stored tag is set.
+    fn decode(&self, stored: &mut [u8], oob: u64) {
+        if let Some(tags) = self.tags_of_oob(oob) {
+            self.decode_in_place(stored, &tags);
+        }
+    }
+
+    fn encode_ns_per_page(&self) -> u64 {
+        self.encode_ns_per_unit * self.units_per_page() as u64
+    }
+
+    /// Inverting the tagged units is an XOR in the data path as the page leaves the ECC
+    /// decoder: no time of its own (Algorithm 2 has no counting step).
+    fn decode_ns_per_page(&self) -> u64 {
+        0
+    }
+
+    fn summary(&self) -> Option<Value> {
+        let s = self.stats;
+        Some(json!({
+            "kind": self.kind(),
+            "unit_bytes": self.unit_bytes,
+            "units_per_page": self.units_per_page(),
+            "storage_overhead": self.storage_overhead(),
+            "encode_ns_per_page": self.encode_ns_per_page(),
+            "pages_encoded": s.pages_encoded,
+            "units_encoded": s.units_encoded,
+            "units_flipped": s.units_flipped,
+            "flipped_unit_share": if s.units_encoded == 0 {
+                0.0
+            } else {
+                s.units_flipped as f64 / s.units_encoded as f64
+            },
+        }))
     }
 }
 

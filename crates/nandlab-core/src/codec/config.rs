@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::bitflip::BitFlip;
+use super::none::NoCodec;
+use super::Codec;
 use crate::content::CellMapping;
 use crate::error::{NandError, Result};
 
@@ -49,39 +51,29 @@ impl CodecConfig {
     }
 
     /// Checks the section for pages of `page_bytes` bytes and `bits_per_cell`-bit cells
-    /// (only when a codec is configured: `unit_bytes` means nothing otherwise).
+    /// (`unit_bytes` only with a codec that has units).
     pub fn validate(&self, page_bytes: u32, bits_per_cell: u8) -> Result<()> {
-        if !self.enabled() {
-            return Ok(());
-        }
-        if bits_per_cell != 2 {
-            return Err(NandError::config(
-                "codec.kind",
-                format!(
-                    "bitflip is defined for MLC cells (2 bits per cell), the device has {bits_per_cell} \
-                     (device.cell_type)"
-                ),
-            ));
-        }
-        if self.unit_bytes == 0 || !page_bytes.is_multiple_of(self.unit_bytes) {
-            return Err(NandError::config(
-                "codec.unit_bytes",
-                format!(
-                    "must be > 0 and divide the page size ({page_bytes} bytes), got {}",
-                    self.unit_bytes
-                ),
-            ));
-        }
-        Ok(())
+        self.build(page_bytes, bits_per_cell, CellMapping::Adjacent).map(|_| ())
     }
 
     /// The codec for pages of `page_bytes` bytes, `bits_per_cell`-bit cells and the
-    /// content's cell mapping; `None` when no codec is configured.
-    pub fn build(&self, page_bytes: u32, bits_per_cell: u8, mapping: CellMapping) -> Result<Option<BitFlip>> {
-        self.validate(page_bytes, bits_per_cell)?;
+    /// content's cell mapping.
+    pub fn build(&self, page_bytes: u32, bits_per_cell: u8, mapping: CellMapping) -> Result<Box<dyn Codec>> {
         Ok(match self.kind {
-            CodecKind::None => None,
-            CodecKind::Bitflip => Some(BitFlip::new(self.unit_bytes as usize, page_bytes as usize, mapping)?),
+            CodecKind::None => Box::new(NoCodec::new(bits_per_cell, mapping)),
+            CodecKind::Bitflip if bits_per_cell != 2 => {
+                return Err(NandError::config(
+                    "codec.kind",
+                    format!(
+                        "bitflip is defined for MLC cells (2 bits per cell), the device has {bits_per_cell} \
+                         (device.cell_type)"
+                    ),
+                ))
+            }
+            CodecKind::Bitflip => Box::new(
+                BitFlip::new(self.unit_bytes as usize, page_bytes as usize, mapping)?
+                    .with_encode_ns_per_unit(self.encode_ns_per_unit),
+            ),
         })
     }
 }

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::bch::Bch;
 use super::ldpc::{FerCurves, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS};
-use super::plan::{EccCode, EnergyParams, ReadPlanner, ReadStrategy, SoftTransfer};
+use super::plan::{EccCode, EnergyParams, ReadPlanner, SoftTransfer};
+use super::strategy::StrategyKind;
 use crate::error::{NandError, Result};
 use crate::reliability::errors::ErrorDraw;
 
@@ -59,8 +60,9 @@ pub struct EccConfig {
     /// table shipped with nandlab (`data/ldpc_fer.csv`: the rate-8/9 4 KB QC-LDPC code under
     /// min-sum decoding, measured by `nandlab calibrate ldpc`, see docs/ldpc.md).
     pub curve_path: String,
-    /// `two-step` | `progressive` | `look-ahead` | `look-ahead+progressive`.
-    pub strategy: ReadStrategy,
+    /// `two-step` | `progressive` | `look-ahead` | `look-ahead+progressive` |
+    /// `last-level` (see [`super::strategy`]).
+    pub strategy: StrategyKind,
     /// `incremental` | `quantized` soft data volume.
     pub soft_transfer: SoftTransfer,
     /// Energy constants (seed 001 §5.5).
@@ -78,12 +80,15 @@ impl Default for EccConfig {
             mode: LdpcMode::Threshold,
             thresholds: BITFLIP_TABLE1_THRESHOLDS.to_vec(),
             curve_path: String::new(),
-            strategy: ReadStrategy::TwoStep,
+            strategy: StrategyKind::TwoStep,
             soft_transfer: SoftTransfer::Incremental,
             energy: EnergyParams::default(),
         }
     }
 }
+
+/// Most extra levels `last-level` plans for.
+const MAX_LAST_LEVEL_LEVELS: u8 = 32;
 
 fn key(k: &str) -> String {
     format!("ecc.{k}")
@@ -118,6 +123,16 @@ impl EccConfig {
                     "must be positive and non-decreasing",
                 ));
             }
+        }
+        if self.strategy == StrategyKind::LastLevel && self.max_extra_levels > MAX_LAST_LEVEL_LEVELS {
+            // One plan per (first level, needed level) is built up front.
+            return Err(NandError::config(
+                key("max_extra_levels"),
+                format!(
+                    "at most {MAX_LAST_LEVEL_LEVELS} with strategy \"last-level\", got {}",
+                    self.max_extra_levels
+                ),
+            ));
         }
         let e = &self.energy;
         if [
@@ -211,7 +226,7 @@ mod tests {
         let p = c.build(8192, ErrorDraw::Expected, None).unwrap();
         assert_eq!(p.codewords_per_page, 2);
         assert_eq!(p.codeword_bits, 36_864);
-        assert_eq!(p.strategy, ReadStrategy::LookAheadProgressive);
+        assert_eq!(p.strategy, StrategyKind::LookAheadProgressive);
         assert!(toml::from_str::<EccConfig>("sheme = \"bch\"").is_err());
         let c = EccConfig {
             scheme: Scheme::Ldpc,
@@ -230,6 +245,8 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("/nonexistent.csv"));
+        let c: EccConfig = toml::from_str("strategy = \"last-level\"\nmax_extra_levels = 33").unwrap();
+        assert!(c.validate().unwrap_err().to_string().contains("ecc.max_extra_levels"));
         let c: EccConfig =
             toml::from_str("scheme = \"bch\"\nt = 3\ncodeword_data_bytes = 1024\ncodeword_parity_bytes = 56").unwrap();
         assert_eq!(c.codeword_bits(), 8640);

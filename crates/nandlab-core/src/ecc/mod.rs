@@ -8,6 +8,7 @@ pub mod config;
 pub mod fail_grid;
 pub mod ldpc;
 pub mod plan;
+pub mod strategy;
 
 pub use bch::Bch;
 pub use binomial::{any_fails, binomial_sf};
@@ -19,5 +20,6 @@ pub use ldpc::{
 pub use plan::{
     idle_latency_ns, look_ahead_mean_latency_ns, needed_level_distribution, progressive_mean_latency_ns,
     two_step_mean_latency_ns, EccCode, EnergyParams, LatencyParams, ReadAttempt, ReadEnergy, ReadOutcome, ReadPlan,
-    ReadPlanner, ReadStrategy, SoftTransfer,
+    ReadPlanner, SoftTransfer,
 };
+pub use strategy::{ReadContext, ReadStrategy, StrategyKind};

@@ -1,13 +1,7 @@
 //! Read-path plans: for a page read at a given RBER, the sequence of sensing / transfer /
-//! decode attempts the controller makes under a read strategy, and the outcome. The
-//! simulator reserves the plane, bus and decoder for each attempt itself; this module
-//! only decides *what* happens. Strategies (seed 001 §2.3, §3.1–3.2):
-//! - `two-step`: hard decision; on failure, all `k` extra levels at once;
-//! - `progressive`: one more extra level per retry (levels 1, 2, …, k);
-//! - `look-ahead`: two-step, but the soft sensing starts as soon as the hard sensing ends
-//!   (if the plane is idle), overlapping the hard transfer and decode; cancelled (RESET)
-//!   when the hard decode succeeds;
-//! - `look-ahead+progressive`: progressive, each next level sensed ahead the same way.
+//! decode attempts the controller makes under a read strategy ([`super::strategy`]), and
+//! the outcome. The simulator reserves the plane, bus and decoder for each attempt itself;
+//! this module only decides *what* happens.
 //!
 //! Failure model across levels: a codeword that decodes at level `L` decodes at every
 //! higher level (one uniform draw per page compared with the non-increasing per-level page
@@ -20,35 +14,8 @@ use super::bch::Bch;
 use super::binomial::any_fails;
 use super::fail_grid::sample_needed_level;
 use super::ldpc::{LdpcLadder, LevelCapability};
+use super::strategy::{ReadStrategy, StrategyKind};
 use crate::reliability::errors::{expected_codeword_errors, ErrorDraw};
-
-/// How the controller escalates after a failed decode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum ReadStrategy {
-    /// Hard, then all extra levels.
-    #[default]
-    #[serde(rename = "two-step")]
-    TwoStep,
-    /// One more extra level per retry.
-    #[serde(rename = "progressive")]
-    Progressive,
-    /// Two-step with the soft sensing started during the hard transfer/decode.
-    #[serde(rename = "look-ahead")]
-    LookAhead,
-    /// Progressive with each next level sensed ahead.
-    #[serde(rename = "look-ahead+progressive")]
-    LookAheadProgressive,
-}
-
-impl ReadStrategy {
-    fn progressive(self) -> bool {
-        matches!(self, ReadStrategy::Progressive | ReadStrategy::LookAheadProgressive)
-    }
-
-    fn look_ahead(self) -> bool {
-        matches!(self, ReadStrategy::LookAhead | ReadStrategy::LookAheadProgressive)
-    }
-}
 
 /// How much soft data crosses the bus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -130,7 +97,7 @@ pub struct ReadPlanner {
     /// The code.
     pub code: EccCode,
     /// Escalation strategy (LDPC only; BCH and none read once).
-    pub strategy: ReadStrategy,
+    pub strategy: StrategyKind,
     /// Soft data volume model.
     pub soft_transfer: SoftTransfer,
     /// Codeword length in bits (data + parity).
@@ -152,18 +119,6 @@ impl ReadPlanner {
         }
     }
 
-    /// Levels tried, in order, by the strategy.
-    pub fn attempted_levels(&self) -> Vec<u8> {
-        let k = self.max_level();
-        if k == 0 {
-            vec![0]
-        } else if self.strategy.progressive() {
-            (0..=k).collect()
-        } else {
-            vec![0, k]
-        }
-    }
-
     /// Probability that a page read at `rber` fails at every level up to `L`, for
     /// `L = 0 ..= max_level` (non-increasing; the last is the page's uncorrectable
     /// probability), when each codeword's raw errors are Binomial(n, RBER): a page fails
@@ -179,6 +134,15 @@ impl ReadPlanner {
                 .into_iter()
                 .map(|p| any_fails(p, s))
                 .collect(),
+        }
+    }
+
+    /// Codewords an attempt decodes: every codeword of the page, none without ECC (no
+    /// decoder runs, so no decode time or energy).
+    pub fn codewords_decoded(&self) -> u32 {
+        match self.code {
+            EccCode::None => 0,
+            _ => self.codewords_per_page,
         }
     }
 
@@ -223,13 +187,14 @@ impl ReadPlanner {
         }
     }
 
-    /// Bytes moved by an attempt at `level` that senses `new_levels` extra levels.
-    fn xfer_bytes(&self, level: u8, new_levels: u8) -> u64 {
+    /// Bytes moved by an attempt at `level` that senses `new_levels` extra levels (and the
+    /// hard page when `hard`).
+    fn xfer_bytes(&self, level: u8, new_levels: u8, hard: bool) -> u64 {
         if level == 0 {
             return self.page_bytes;
         }
         match self.soft_transfer {
-            SoftTransfer::Incremental => self.page_bytes * u64::from(new_levels),
+            SoftTransfer::Incremental => self.page_bytes * (u64::from(new_levels) + u64::from(hard)),
             SoftTransfer::Quantized => {
                 let planes = 64 - u64::from(level + 1).leading_zeros() as u64; // ⌈log2(level + 2)⌉
                 self.page_bytes * planes
@@ -237,32 +202,46 @@ impl ReadPlanner {
         }
     }
 
-    /// The plan when the page needs level `needed` (`None`: no level decodes).
+    /// The plan under the configured strategy when the page needs level `needed`
+    /// (`None`: no level decodes) and the read starts hard.
     pub fn plan_for_needed(&self, needed: Option<u8>) -> ReadPlan {
-        let levels = self.attempted_levels();
+        let k = self.max_level();
+        self.plan_with(self.strategy.build(k).as_ref(), 0, needed)
+    }
+
+    /// The plan under `strategy` of a read whose first attempt senses at level `first`
+    /// when the page needs level `needed` (`None`: no level decodes): attempts up to the
+    /// first that decodes, or to the last level.
+    pub fn plan_with(&self, strategy: &dyn ReadStrategy, first: u8, needed: Option<u8>) -> ReadPlan {
+        let k = self.max_level();
         let mut attempts = Vec::new();
-        let mut prev = 0u8;
+        let (mut level, mut prev) = (first.min(k), 0u8);
         let mut outcome = ReadOutcome::Uncorrectable;
         let mut cancelled = 0;
-        for (i, &lvl) in levels.iter().enumerate() {
-            let new_levels = lvl - prev;
+        loop {
+            let hard = attempts.is_empty();
+            let new_levels = level - prev;
             attempts.push(ReadAttempt {
-                level: lvl,
-                hard_sense: i == 0,
+                level,
+                hard_sense: hard,
                 extra_levels_sensed: new_levels,
-                xfer_bytes: self.xfer_bytes(lvl, new_levels),
-                codewords_decoded: self.codewords_per_page,
-                look_ahead: i > 0 && self.strategy.look_ahead(),
+                xfer_bytes: self.xfer_bytes(level, new_levels, hard),
+                codewords_decoded: self.codewords_decoded(),
+                look_ahead: !hard && strategy.look_ahead(),
             });
-            prev = lvl;
-            if needed.is_some_and(|n| lvl >= n) {
-                outcome = ReadOutcome::Decoded { level: lvl };
-                if let Some(&next) = levels.get(i + 1) {
-                    if self.strategy.look_ahead() {
-                        cancelled = next - lvl;
-                    }
+            prev = level;
+            // Clamped so that every retry senses more, up to the last level.
+            let next = (level < k).then(|| strategy.next_level(level, k).clamp(level + 1, k));
+            if needed.is_some_and(|n| level >= n) {
+                outcome = ReadOutcome::Decoded { level };
+                if let Some(next) = next.filter(|_| strategy.look_ahead()) {
+                    cancelled = next - level;
                 }
                 break;
+            }
+            match next {
+                Some(n) => level = n,
+                None => break,
             }
         }
         ReadPlan {
@@ -477,7 +456,7 @@ mod tests {
         }
     }
 
-    fn planner(strategy: ReadStrategy) -> ReadPlanner {
+    fn planner(strategy: StrategyKind) -> ReadPlanner {
         ReadPlanner {
             code: EccCode::Ldpc(LdpcLadder::bitflip_table1()),
             strategy,
@@ -507,7 +486,7 @@ mod tests {
         assert!((two_step_mean_latency_ns(&lp(), 6, 0.288) - 145_365.44).abs() < 0.01);
         // Soft levels always succeed here: cond = [P_hd, 0, 0, 0, 0, 0, 0].
         let cond = [0.288, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
-        let m = mean_from_plans(&planner(ReadStrategy::TwoStep), &cond);
+        let m = mean_from_plans(&planner(StrategyKind::TwoStep), &cond);
         assert!((m - 145_365.44).abs() < 0.01, "{m}");
     }
 
@@ -518,11 +497,11 @@ mod tests {
         assert!((want - 137_163.2).abs() < 0.01);
         assert!((look_ahead_mean_latency_ns(&lp(), 6, 0.288) - want).abs() < 1e-6);
         let cond = [0.288, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
-        let m = mean_from_plans(&planner(ReadStrategy::LookAhead), &cond);
+        let m = mean_from_plans(&planner(StrategyKind::LookAhead), &cond);
         assert!((m - want).abs() < 0.01, "{m}");
         // On success the speculative six levels were cancelled.
         assert_eq!(
-            planner(ReadStrategy::LookAhead)
+            planner(StrategyKind::LookAhead)
                 .plan_for_needed(Some(0))
                 .cancelled_look_ahead_levels,
             6
@@ -538,16 +517,16 @@ mod tests {
         let want: f64 = 83_480.0 + 0.483 * 42_480.0;
         assert!((progressive_mean_latency_ns(&lp(), 0.3, &p_sd) - want).abs() < 1e-6);
         let cond = [0.3, 0.5, 0.2, 0.1, 0.0, 0.0, 0.0];
-        let m = mean_from_plans(&planner(ReadStrategy::Progressive), &cond);
+        let m = mean_from_plans(&planner(StrategyKind::Progressive), &cond);
         assert!((m - want).abs() < 0.01, "{m}");
         // Look-ahead + progressive is never slower than progressive alone.
-        let m2 = mean_from_plans(&planner(ReadStrategy::LookAheadProgressive), &cond);
+        let m2 = mean_from_plans(&planner(StrategyKind::LookAheadProgressive), &cond);
         assert!(m2 <= m, "{m2} vs {m}");
     }
 
     #[test]
     fn plans_follow_table1_in_expected_mode() {
-        let p = planner(ReadStrategy::Progressive);
+        let p = planner(StrategyKind::Progressive);
         let mut rng = stream_rng(1, 2);
         let plan = p.plan(0.0085, &mut rng);
         assert_eq!(plan.outcome, ReadOutcome::Decoded { level: 3 });
@@ -562,7 +541,7 @@ mod tests {
         };
         let lat = idle_latency_ns(&plan, 4096, &t1);
         assert_eq!(lat, 85_000.0 + 3.0 * 24_000.0);
-        let two = planner(ReadStrategy::TwoStep).plan(0.0085, &mut rng);
+        let two = planner(StrategyKind::TwoStep).plan(0.0085, &mut rng);
         assert_eq!(two.attempts.iter().map(|a| a.level).collect::<Vec<_>>(), vec![0, 6]);
         assert_eq!(two.attempts[1].xfer_bytes, 6 * 4096);
         let bad = p.plan(0.02, &mut rng);
@@ -573,7 +552,7 @@ mod tests {
 
     #[test]
     fn stochastic_thresholds_follow_binomial_errors() {
-        let mut p = planner(ReadStrategy::Progressive);
+        let mut p = planner(StrategyKind::Progressive);
         p.draw = ErrorDraw::Stochastic;
         p.codewords_per_page = 4;
         let mut rng = stream_rng(7, 2);
@@ -596,7 +575,7 @@ mod tests {
             code: EccCode::Bch(Bch { n_bits: 20, t: 2 }),
             codeword_bits: 20,
             draw: ErrorDraw::Stochastic,
-            ..planner(ReadStrategy::TwoStep)
+            ..planner(StrategyKind::TwoStep)
         };
         // P(X > 2), X ~ Binomial(20, 0.05) = 1 − (0.358486 + 0.377354 + 0.188677).
         let mut rng = stream_rng(5, 2);
@@ -610,7 +589,7 @@ mod tests {
 
     #[test]
     fn quantized_transfer_and_bch() {
-        let mut p = planner(ReadStrategy::TwoStep);
+        let mut p = planner(StrategyKind::TwoStep);
         p.soft_transfer = SoftTransfer::Quantized;
         // Six extra levels: 8 regions → 3 bits per cell-bit.
         assert_eq!(p.plan_for_needed(Some(6)).attempts[1].xfer_bytes, 3 * 4096);
@@ -626,16 +605,44 @@ mod tests {
     }
 
     #[test]
+    fn a_read_may_start_above_the_hard_level() {
+        let p = planner(StrategyKind::LastLevel);
+        let s = StrategyKind::LastLevel.build(6);
+        // Starting at level 3, a page needing level 1 decodes in one attempt: hard + 3
+        // levels sensed, the hard page + 3 soft planes sent.
+        let plan = p.plan_with(s.as_ref(), 3, Some(1));
+        assert_eq!(plan.outcome, ReadOutcome::Decoded { level: 3 });
+        assert_eq!(plan.attempts.len(), 1);
+        assert!(plan.attempts[0].hard_sense);
+        assert_eq!(plan.attempts[0].extra_levels_sensed, 3);
+        assert_eq!(plan.attempts[0].xfer_bytes, 4 * 4096);
+        // Needing level 5: then 4 and 5, one level (one soft plane) each.
+        let plan = p.plan_with(s.as_ref(), 3, Some(5));
+        let levels: Vec<_> = plan
+            .attempts
+            .iter()
+            .map(|a| (a.level, a.extra_levels_sensed, a.xfer_bytes))
+            .collect();
+        assert_eq!(levels, vec![(3, 3, 4 * 4096), (4, 1, 4096), (5, 1, 4096)]);
+        // Quantized: 3 levels make 5 regions, ⌈log2 5⌉ = 3 bit planes, hard included.
+        let q = ReadPlanner {
+            soft_transfer: SoftTransfer::Quantized,
+            ..p
+        };
+        assert_eq!(q.plan_with(s.as_ref(), 3, Some(0)).attempts[0].xfer_bytes, 3 * 4096);
+    }
+
+    #[test]
     fn energy_of_plans() {
         let e = EnergyParams::default();
-        let two = planner(ReadStrategy::TwoStep).plan_for_needed(Some(6));
+        let two = planner(StrategyKind::TwoStep).plan_for_needed(Some(6));
         // 2.4 + 6·0.7 sensing; 7 pages of transfer · 3.7; 2 decodes · 0.8.
         let r = e.read(&two);
         assert!((r.sense_uj - 6.6).abs() < 1e-12);
         assert!((r.transfer_uj - 25.9).abs() < 1e-12);
         assert!((r.decode_uj - 1.6).abs() < 1e-12);
         // Look-ahead success: hard only plus six cancelled levels' sensing.
-        let la = planner(ReadStrategy::LookAhead).plan_for_needed(Some(0));
+        let la = planner(StrategyKind::LookAhead).plan_for_needed(Some(0));
         assert!((e.read(&la).sense_uj - 6.6).abs() < 1e-12);
     }
 }

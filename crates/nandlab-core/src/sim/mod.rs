@@ -163,7 +163,7 @@ impl Simulator {
         let records = cfg.output.record_requests.then(RequestRecords::default);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
         let read_path = ReadPath::new(&cfg, chips, None)?;
-        let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_per_page);
+        let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         Ok(Simulator {
             read_path,
             read_batch: Vec::new(),
@@ -354,13 +354,9 @@ impl Simulator {
         let logical = self.ftl.logical_pages();
         for lpn in first..=last {
             let lpn = wrap(lpn, logical);
-            // The codec encodes the page on its way to the flash; its tag bits go into the
-            // page's OOB area (pages of up to 64 units).
-            let oob = self
-                .read_path
-                .encode_program(lpn, tag)?
-                .and_then(|t| t.to_oob())
-                .unwrap_or(0);
+            // The codec encodes the page on its way to the flash; its word goes into the
+            // page's OOB area.
+            let oob = self.read_path.encode_program(lpn, tag)?;
             let ppa = self.ftl.write(lpn, tag, oob, now as i64, &mut self.bg_ops)?;
             self.run_background(now);
             let channel = self.geo.loc_of_block(ppa.block).channel;
@@ -436,13 +432,20 @@ impl Simulator {
                 continue;
             };
             let (ppa, loc) = (p.ppa, p.loc);
-            let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
-            let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, t_r);
-            self.counters.page_reads += 1;
-            let verdict = match p.state {
-                Some(_) => Verdict::Plan(self.read_path.judge(p.rber) as u16),
-                None => Verdict::Unjudged,
+            let (verdict, extra) = match &p.state {
+                Some(st) => {
+                    let plan = self.read_path.judge(p.rber, st);
+                    (Verdict::Plan(plan as u16), self.read_path.first_extra_levels(plan))
+                }
+                None => (Verdict::Unjudged, 0),
             };
+            // The first attempt senses the hard page and, when the strategy starts higher,
+            // its extra levels.
+            let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
+            let sense = t_r + u64::from(extra) * self.timing.extra_sense_ns;
+            let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, sense);
+            self.counters.page_reads += 1;
+            self.counters.soft_senses += u64::from(extra > 0);
             self.events.push(
                 s.end,
                 Event::SenseDone {
@@ -465,7 +468,7 @@ impl Simulator {
         }
         let content = self.read_path.needs_content().then(|| {
             let m = self.ftl.page_meta(ppa).expect("a mapped page has metadata");
-            (m.lpn, m.tag)
+            (m.lpn, m.tag, m.oob_tags)
         });
         let aged = self.read_path.needs_wear_and_age();
         Some(PageState {
@@ -490,7 +493,7 @@ impl Simulator {
                 let channel = self.geo.loc_of_block(ppa.block).channel;
                 let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
                 let dec = self.backend.decode(channel, xfer.end, self.decode_page_ns);
-                self.finish_page(req, dec.end);
+                self.finish_page(req, dec.end + self.read_path.codec_decode_ns_per_page());
                 return;
             }
         };
@@ -503,7 +506,7 @@ impl Simulator {
     }
 
     /// Charges attempts `from..` of a read plan: sensing on the die (the first attempt's
-    /// hard sensing is already done), the transfer on the channel, the decode. An attempt
+    /// sensing is already done), the transfer on the channel, the decode. An attempt
     /// that waits for the previous decode is resumed by a `Retry` event at that time; a
     /// look-ahead attempt senses right after the previous sensing when the die is idle.
     fn run_attempts(&mut self, now: u64, req: u32, ppa: Ppa, plan: usize, from: usize, mut ends: AttemptEnds) {
@@ -553,7 +556,7 @@ impl Simulator {
                     .array(loc.die, loc.plane_in_die, ArrayOp::Read, ends.sense, held);
             }
         }
-        self.finish_page(req, ends.decode);
+        self.finish_page(req, ends.decode + self.read_path.codec_decode_ns_per_page());
     }
 
     /// A host page reached its die. A data codec's encoder runs first, in the controller

@@ -2,66 +2,64 @@
 //! model, and the ECC read plan (levels, retries, energy). The simulator charges the plan's
 //! sensing, transfers and decodes to the back end.
 //!
-//! With a data codec (`[codec] kind = "bitflip"`) the page's cell states are those of its
-//! encoded bytes: each host program encodes the page (`encode_program`, which counts the
-//! flipped units), and each read judges the histogram of the encoded page, recomputed
-//! from the content source when it is not in a small per-logical-page memo.
+//! The page's stored cell states are the data codec's ([`Codec`], `[codec] kind`): each
+//! host program encodes the page (`encode_program`, which returns the OOB word the FTL
+//! keeps with it), and each read decodes them from that stored word, from a small
+//! per-logical-page memo when the same version was judged before.
 
-use crate::codec::{BitFlip, TagBits};
+use crate::codec::Codec;
 use crate::config::SimConfig;
 use crate::content::{ContentSource, StateHist, MAX_STATES};
-use crate::ecc::{EnergyParams, FailGrid, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, Scheme};
+use crate::ecc::{
+    EnergyParams, FailGrid, ReadContext, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, ReadStrategy, Scheme,
+};
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
 use crate::metrics::ReliabilityStats;
 use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
 use rustc_hash::FxHashMap;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::Path;
 
-/// Most logical pages whose encoded histogram is memoised (≈ 60 B each); the memo is
+/// Most logical pages whose stored histogram is memoised (≈ 70 B each); the memo is
 /// emptied when full.
 const CODEC_MEMO_CAP: usize = 1 << 18;
 
-/// What the codec did during the run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CodecStats {
-    /// Host page programs encoded.
-    pub pages_encoded: u64,
-    /// Units of those pages.
-    pub units_encoded: u64,
-    /// Units flipped (tag bit 1).
-    pub units_flipped: u64,
-}
-
-/// The data codec of the read path: the codec, its per-page encode time, a memo of
-/// encoded histograms (logical page → (content tag, histogram)) and a page buffer.
-struct Codec {
-    bitflip: BitFlip,
-    encode_ns_per_page: u64,
-    memo: FxHashMap<u64, (u64, StateHist)>,
+/// The data codec of the read path, a memo of stored histograms (logical page → (content
+/// tag, OOB word, histogram)) and a page buffer.
+struct CodecPath {
+    codec: Box<dyn Codec>,
+    memo: FxHashMap<u64, (u64, u64, StateHist)>,
     buf: Vec<u8>,
-    stats: CodecStats,
 }
 
-impl Codec {
-    /// Encodes version `tag` of `lpn`: its stored histogram and tag bits.
-    fn encode(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<(StateHist, TagBits)> {
-        content.page_data(lpn, tag, &mut self.buf)?;
-        let (hist, tags) = self.bitflip.encoded_hist(&self.buf);
+impl CodecPath {
+    fn remember(&mut self, lpn: u64, tag: u64, oob: u64, hist: StateHist) {
         if self.memo.len() >= CODEC_MEMO_CAP {
             self.memo.clear();
         }
-        self.memo.insert(lpn, (tag, hist));
-        Ok((hist, tags))
+        self.memo.insert(lpn, (tag, oob, hist));
     }
 
-    /// The stored histogram of version `tag` of `lpn` (memoised).
-    fn stored_hist(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<StateHist> {
+    /// Encodes version `tag` of `lpn` for its program: its OOB word.
+    fn encode(&mut self, content: &ContentSource, lpn: u64, tag: u64) -> Result<u64> {
+        content.page_data(lpn, tag, &mut self.buf)?;
+        let (oob, hist) = self.codec.encode(&self.buf);
+        self.remember(lpn, tag, oob, hist);
+        Ok(oob)
+    }
+
+    /// The stored histogram of version `tag` of `lpn` stored with OOB word `oob`.
+    fn stored_hist(&mut self, content: &ContentSource, lpn: u64, tag: u64, oob: u64) -> Result<StateHist> {
         match self.memo.get(&lpn) {
-            Some(&(t, h)) if t == tag => Ok(h),
-            _ => Ok(self.encode(content, lpn, tag)?.0),
+            Some(&(t, o, h)) if t == tag && o == oob => Ok(h),
+            _ => {
+                content.page_data(lpn, tag, &mut self.buf)?;
+                let hist = self.codec.stored_hist(&self.buf, oob);
+                self.remember(lpn, tag, oob, hist);
+                Ok(hist)
+            }
         }
     }
 }
@@ -69,8 +67,9 @@ impl Codec {
 /// What a read of one page needs from the flash state.
 #[derive(Debug, Clone, Copy)]
 pub struct PageState {
-    /// Owner and content tag of the data, when the content model needs them.
-    pub content: Option<(u64, u64)>,
+    /// Owner, content tag and OOB word of the data, when the content model or the codec
+    /// needs them.
+    pub content: Option<(u64, u64, u64)>,
     /// Program time (ns; negative for data older than the run).
     pub program_ns: i64,
     /// P/E cycles of its block.
@@ -102,9 +101,17 @@ pub struct ReadPath {
     /// Judged reads that followed each plan.
     plan_reads: Vec<u64>,
     random_content: bool,
-    /// The read plan for each needed level (index `L`) and for no level decoding (last
-    /// entry), built once: reads share them by index.
+    /// The read strategy.
+    strategy: Box<dyn ReadStrategy>,
+    /// Whether the strategy's first level depends on the page's history.
+    history: bool,
+    /// The read plans, built once: reads share them by index. Row `f` (of `max_level + 2`
+    /// plans) holds the plans of reads whose first attempt senses at level `f`, one per
+    /// needed level (index `L`) and, last, for no level decoding. A strategy without
+    /// history has only row 0.
     pub plans: Vec<ReadPlan>,
+    /// Plans per row.
+    row: usize,
     /// What each of those plans yields: the decoded level, attempts, energy.
     outcomes: Vec<Outcome>,
     /// Plans that are a single hard attempt with no speculative sensing.
@@ -120,8 +127,9 @@ pub struct ReadPath {
     blind_rber: [f64; MAX_STATES],
     /// Page failure probabilities per level, tabulated over RBER.
     fail_grid: FailGrid,
-    /// The data codec, when `[codec]` configures one.
-    codec: Option<Codec>,
+    /// The data codec, when it changes the stored states (`None` for `codec.kind = "none"`,
+    /// whose stored states are the content's own).
+    codec: Option<CodecPath>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -138,23 +146,27 @@ impl ReadPath {
         let page_bytes = cfg.device.page_size_bytes;
         let content = ContentSource::new(&cfg.content, bits, page_bytes as usize, cfg.seed)?;
         let model = cfg.reliability.build(bits)?;
-        let codec = cfg
-            .codec
-            .build(page_bytes, bits, cfg.content.mapping)?
-            .map(|bitflip| Codec {
-                encode_ns_per_page: cfg.codec.encode_ns_per_unit * bitflip.units_per_page() as u64,
-                bitflip,
-                memo: FxHashMap::default(),
-                buf: vec![0; page_bytes as usize],
-                stats: CodecStats::default(),
-            });
+        let codec = cfg.codec.build(page_bytes, bits, cfg.content.mapping)?;
+        let codec = codec.transforms().then(|| CodecPath {
+            codec,
+            memo: FxHashMap::default(),
+            buf: vec![0; page_bytes as usize],
+        });
         let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
         let variation = cfg.reliability.variation(cfg.seed);
         let energy = cfg.ecc.energy;
-        let plans: Vec<ReadPlan> = (0..=planner.max_level())
-            .map(Some)
-            .chain([None])
-            .map(|n| planner.plan_for_needed(n))
+        let k = planner.max_level();
+        let strategy = planner.strategy.build(k);
+        let history = strategy.has_history();
+        let firsts = if history { k } else { 0 };
+        let plans: Vec<ReadPlan> = (0..=firsts)
+            .flat_map(|first| {
+                let (planner, strategy) = (&planner, strategy.as_ref());
+                (0..=k)
+                    .map(Some)
+                    .chain([None])
+                    .map(move |n| planner.plan_with(strategy, first, n))
+            })
             .collect();
         let outcomes = plans
             .iter()
@@ -172,9 +184,17 @@ impl ReadPath {
             .collect();
         let simple = plans
             .iter()
-            .map(|p| p.attempts.len() == 1 && !p.attempts[0].look_ahead && p.cancelled_look_ahead_levels == 0)
+            .map(|p| {
+                p.attempts.len() == 1
+                    && p.attempts[0].level == 0
+                    && !p.attempts[0].look_ahead
+                    && p.cancelled_look_ahead_levels == 0
+            })
             .collect();
         Ok(ReadPath {
+            strategy,
+            history,
+            row: usize::from(k) + 2,
             plan_reads: vec![0; plans.len()],
             simple,
             idle_s: cfg.aging.idle_days * 86_400.0,
@@ -202,11 +222,11 @@ impl ReadPath {
         })
     }
 
-    /// Cell-state histogram of version `tag` of `lpn` as stored: the content's own, or
-    /// that of its encoded bytes when a codec is on.
-    pub fn stored_hist(&mut self, lpn: u64, tag: u64) -> Result<StateHist> {
+    /// Cell-state histogram of version `tag` of `lpn` as stored with OOB word `oob`: the
+    /// content's own, or as the codec decodes it.
+    pub fn stored_hist(&mut self, lpn: u64, tag: u64, oob: u64) -> Result<StateHist> {
         match self.codec.as_mut() {
-            Some(c) => c.stored_hist(&self.content, lpn, tag),
+            Some(c) => c.stored_hist(&self.content, lpn, tag, oob),
             None => Ok(self.content.page_hist(lpn, tag)),
         }
     }
@@ -214,7 +234,7 @@ impl ReadPath {
     /// Page RBER of a read at `now_ns` (an error only when the content cannot be read).
     pub fn rber(&mut self, page: &PageState, now_ns: u64) -> Result<f64> {
         let hist = match page.content {
-            Some((lpn, tag)) => Some(self.stored_hist(lpn, tag)?),
+            Some((lpn, tag, oob)) => Some(self.stored_hist(lpn, tag, oob)?),
             None => None,
         };
         let variation = self.chip_factors[page.chip as usize]
@@ -243,14 +263,24 @@ impl ReadPath {
         Ok(rber)
     }
 
-    /// Index into [`ReadPath::plans`] of the plan of a page read at `rber` (from the lowest
-    /// ECC level that decodes it); records the read's statistics.
-    pub fn judge(&mut self, rber: f64) -> usize {
+    /// Index into [`ReadPath::plans`] of the plan of a read of `page` at `rber` (from the
+    /// lowest ECC level that decodes it and, for a strategy with history, the page's first
+    /// level); records the read's statistics.
+    pub fn judge(&mut self, rber: f64, page: &PageState) -> usize {
         let planner = &self.planner;
         let fail = self.fail_grid.probs(rber, |r| planner.page_fail_probs(r));
         let needed = planner.decide(rber, |l| fail.at(l), &mut self.rng);
         let p_unc = fail.at(usize::from(planner.max_level()));
-        let idx = needed.map_or(self.plans.len() - 1, usize::from);
+        let mut idx = needed.map_or(self.row - 1, usize::from);
+        if self.history {
+            let ctx = ReadContext {
+                block: page.block,
+                pe_cycles: page.pe_cycles,
+                page_type: page.page_type,
+            };
+            idx += usize::from(self.strategy.first_level(&ctx)) * self.row;
+            self.strategy.record(&ctx, self.outcomes[idx].level);
+        }
         self.stats.record_rber(rber, p_unc);
         self.plan_reads[idx] += 1;
         idx
@@ -272,48 +302,45 @@ impl ReadPath {
         !self.random_content || self.codec.is_some()
     }
 
-    /// Whether the error model reads a page's wear, age and read count.
+    /// Whether the error model reads a page's wear, age and read count, or the read
+    /// strategy its block's wear (to tell an erase).
     pub fn needs_wear_and_age(&self) -> bool {
-        !self.blind
+        !self.blind || self.history
     }
 
-    /// Encoder time added to each host page program (ns; 0 without a codec).
+    /// Encoder time added to each host page program (ns).
     pub fn encode_ns_per_page(&self) -> u64 {
-        self.codec.as_ref().map_or(0, |c| c.encode_ns_per_page)
+        self.codec.as_ref().map_or(0, |c| c.codec.encode_ns_per_page())
     }
 
-    /// Encodes the host program of version `tag` of `lpn` (Algorithm 1) and counts it;
-    /// returns the page's tag bits (`None` without a codec).
-    pub fn encode_program(&mut self, lpn: u64, tag: u64) -> Result<Option<TagBits>> {
-        let Some(c) = self.codec.as_mut() else {
-            return Ok(None);
-        };
-        let (_, tags) = c.encode(&self.content, lpn, tag)?;
-        c.stats.pages_encoded += 1;
-        c.stats.units_encoded += tags.len() as u64;
-        c.stats.units_flipped += tags.count_ones() as u64;
-        Ok(Some(tags))
+    /// Codec decoder time added to each page read after its ECC decode (ns).
+    pub fn codec_decode_ns_per_page(&self) -> u64 {
+        self.codec.as_ref().map_or(0, |c| c.codec.decode_ns_per_page())
     }
 
-    /// The `codec` section of the run summary (`None` without a codec).
+    /// Encodes the host program of version `tag` of `lpn`: the word for the page's OOB
+    /// area (0 for a codec that stores data as written).
+    pub fn encode_program(&mut self, lpn: u64, tag: u64) -> Result<u64> {
+        match self.codec.as_mut() {
+            Some(c) => c.encode(&self.content, lpn, tag),
+            None => Ok(0),
+        }
+    }
+
+    /// The `codec` section of the run summary (`None` for a codec that stores data as
+    /// written).
     pub fn codec_summary(&self) -> Option<Value> {
-        let c = self.codec.as_ref()?;
-        let s = c.stats;
-        Some(json!({
-            "kind": "bitflip",
-            "unit_bytes": c.bitflip.unit_bytes(),
-            "units_per_page": c.bitflip.units_per_page(),
-            "storage_overhead": c.bitflip.storage_overhead(),
-            "encode_ns_per_page": c.encode_ns_per_page,
-            "pages_encoded": s.pages_encoded,
-            "units_encoded": s.units_encoded,
-            "units_flipped": s.units_flipped,
-            "flipped_unit_share": if s.units_encoded == 0 {
-                0.0
-            } else {
-                s.units_flipped as f64 / s.units_encoded as f64
-            },
-        }))
+        self.codec.as_ref()?.codec.summary()
+    }
+
+    /// Extra levels the first attempt of plan `i` senses after the hard sensing (0 unless
+    /// the strategy has history).
+    pub fn first_extra_levels(&self, i: usize) -> u8 {
+        if self.history {
+            self.plans[i].attempts[0].extra_levels_sensed
+        } else {
+            0
+        }
     }
 
     /// Whether plan `i` is one hard attempt with nothing speculative: timed like an

@@ -72,7 +72,7 @@ impl Simulator {
         let e = self.read_path.energy();
         let stats = self.read_path.stats();
         let unjudged = self.counters.page_reads - self.counters.gc_page_reads - stats.reads;
-        let cw = f64::from(self.read_path.planner.codewords_per_page);
+        let cw = f64::from(self.read_path.planner.codewords_decoded());
         let page_4k = f64::from(self.cfg.device.page_size_bytes) / 4096.0;
         let judged = stats.energy;
         let sense = judged.sense_uj + (unjudged + self.counters.gc_page_reads) as f64 * e.sense_hard_uj;
