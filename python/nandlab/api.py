@@ -17,6 +17,7 @@ from .config import ConfigSource, load_config
 from .errors import ConfigError
 from .io import atomic_path, write_json
 from .progress import ProgressFn, ProgressReporter
+from .summary import Summary
 
 #: Columns of per-request records, in order, with their types.
 REQUEST_SCHEMA: dict[str, pl.DataType] = {
@@ -56,6 +57,15 @@ class Result:
             f"Result(requests={n}, seed={self.seed}, p99_ns={p99}, "
             f"recorded={self.recorded}, out={self.out})"
         )
+
+    @property
+    def metrics(self) -> Summary:
+        """Typed access to the summary: ``res.metrics.metric("read.p99_ns")``."""
+        return Summary(self.summary)
+
+    def metric(self, key: str) -> Any:
+        """The metric at dotted ``key``; an error naming it when the summary lacks it."""
+        return self.metrics.metric(key)
 
     @property
     def seed(self) -> int | None:
