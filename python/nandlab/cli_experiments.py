@@ -46,7 +46,7 @@ def sweep(
     """Run every run of a sweep spec (resumable: finished runs are skipped); write
     OUT/results.parquet."""
     from .cli import user_errors
-    from .sweep import run_sweep
+    from .sweeps import run_sweep
 
     with user_errors():
         o = run_sweep(spec, out, jobs, executor.value, address, retry_failed, not quiet)
@@ -56,9 +56,13 @@ def sweep(
             err=True,
         )
         if o.failed:
-            for run, msg in o.failed:
-                typer.echo(f"failed: {run.label}: {msg}", err=True)
+            _echo_failed(o.failed)
             raise typer.Exit(EXIT_RUNS_FAILED)
+
+
+def _echo_failed(failed: list) -> None:
+    for run, msg in failed:
+        typer.echo(f"failed: {run.label}: {msg}", err=True)
 
 
 def reproduce(
@@ -76,15 +80,20 @@ def reproduce(
     paper's claims beside nandlab's and a computed verdict for each."""
     from .cli import user_errors
     from .reproduce import framework
+    from .sweeps import SweepFailed
 
     with user_errors():
         kw = {"jobs": jobs, "executor": executor.value, "address": address,
               "progress": not quiet}
-        if paper == "all":
-            typer.echo(f"wrote {framework.reproduce_all(out, quick, **kw)}")
-        else:
-            r = framework.reproduce(paper, out, quick, **kw)
-            typer.echo(f"wrote {r.path} ({framework.format_counts(r.counts)})")
+        try:
+            if paper == "all":
+                typer.echo(f"wrote {framework.reproduce_all(out, quick, **kw)}")
+            else:
+                r = framework.reproduce(paper, out, quick, **kw)
+                typer.echo(f"wrote {r.path} ({framework.format_counts(r.counts)})")
+        except SweepFailed as e:
+            _echo_failed(e.outcome.failed)
+            raise typer.Exit(EXIT_RUNS_FAILED) from None
 
 
 def register(app: typer.Typer) -> None:

@@ -91,7 +91,12 @@ class Summary:
         node: Any = self.data
         parts = key.split(".")
         for i, part in enumerate(parts):
-            if not isinstance(node, Mapping) or node.get(part) is None:
+            here = ".".join(parts[: i + 1])
+            if isinstance(node, Mapping) and part in node and node[part] is None:
+                raise MissingMetric(
+                    f"metric `{key}` is not in the run's summary (`{here}` is empty in this run)"
+                )
+            if not isinstance(node, Mapping) or part not in node:
                 where = ".".join(parts[:i]) or "the summary"
                 have = ", ".join(node) if isinstance(node, Mapping) else "no keys"
                 raise MissingMetric(

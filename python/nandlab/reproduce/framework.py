@@ -124,7 +124,7 @@ def reproduce(
 ) -> Report:
     """Runs paper ``name``'s sweeps into ``out/sweeps/`` and writes ``out/report.md``."""
     from .. import _package_version
-    from ..sweep import run_sweep
+    from ..sweeps import SweepFailed, run_sweep
 
     mod = paper_module(name)
     t0 = time.monotonic()
@@ -137,8 +137,6 @@ def reproduce(
         outcome = run_sweep(spec, out / "sweeps" / sweep_name, jobs, executor, address,
                             progress=progress, description=f"{name} {sweep_name}")
         if outcome.failed:
-            from ..sweep import SweepFailed
-
             raise SweepFailed(outcome)
         tables[sweep_name] = outcome.table
     analysis = mod.analyse(ctx, tables)
