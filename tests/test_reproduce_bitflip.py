@@ -33,6 +33,8 @@ def test_outputs_exist_and_report_names_every_metric(real_core, tiny_run):
         "fig11_error_prone_units.png",
         "fig12_decoding_levels.png",
         "fig13_read_latency.png",
+        "fig12_decoding_levels_per_trace.png",
+        "fig13_read_latency_per_trace.png",
         "fig14_lifespan.png",
         "fig15_write_latency_increase.png",
     ):

@@ -64,10 +64,22 @@ MSR_SIZES = [
     {"size_bytes": 32768, "weight": 8},
     {"size_bytes": 65536, "weight": 5},
 ]
-#: Arrival rate of the synthetic stand-ins (requests/s, Poisson). MSR Cambridge volumes
-#: are lightly loaded (tens to hundreds of IOPS); 200 keeps queueing small, as in the
-#: paper's SSDsim replays where latency is dominated by sensing and decoding.
-SYNTH_IOPS = 200.0
+#: Mean request size of :data:`MSR_SIZES` in bytes (11,141 B).
+MSR_MEAN_SIZE = sum(s["size_bytes"] * s["weight"] for s in MSR_SIZES) / sum(
+    s["weight"] for s in MSR_SIZES
+)
+#: Length of every MSR Cambridge trace: one week (Narayanan et al., "Write off-loading",
+#: FAST'08, §2: "block-level traces from 36 volumes ... for one week").
+MSR_TRACE_S = 7 * 24 * 3600
+
+
+def msr_iops(name: str) -> float:
+    """Mean arrival rate of MSR trace ``name`` (requests/s, Poisson in the stand-in): its
+    week's traffic — Table V's read data (GB, taken as 10^9 B) over its read ratio by
+    bytes — spread over the week, in requests of :data:`MSR_MEAN_SIZE`."""
+    read_gb, ratio = paper_000.TABLE_V[name]
+    return read_gb * 1e9 / ratio / MSR_TRACE_S / MSR_MEAN_SIZE
+
 
 #: Real trace excerpts in ../shared/traces (see SOURCES.md there): name -> file.
 REAL_TRACES = {
@@ -227,7 +239,10 @@ def _workloads(settings: Settings) -> tuple[list[dict[str, Any]], list[str]]:
         out.append(
             {
                 "name": name,
-                "origin": "synthetic stand-in (Table V read ratio, hm_0 excerpt sizes)",
+                "origin": (
+                    f"synthetic stand-in: Table V read ratio, {msr_iops(name):.2f} IOPS from "
+                    "Table V's weekly traffic, hm_0 excerpt sizes"
+                ),
                 "paper": True,
                 "trace": None,
                 "overrides": {
@@ -235,7 +250,7 @@ def _workloads(settings: Settings) -> tuple[list[dict[str, Any]], list[str]]:
                     "workload.requests": settings.requests,
                     "workload.read_fraction": ratio,
                     "workload.sizes": MSR_SIZES,
-                    "workload.iops": SYNTH_IOPS,
+                    "workload.iops": msr_iops(name),
                     "workload.alignment_bytes": 4096,
                 },
             }
@@ -570,6 +585,25 @@ def figures(out: Path, analysis: dict[str, Any], m: dict[str, Any]) -> list[str]
         axes[0][0].legend(fontsize=8)
         done(fig, name)
 
+    # Figs. 12-13 as the paper draws them: per trace, baseline vs BitFlip, averaged over
+    # file types and RBERs.
+    wls = m["paper_workloads"] + [w for w in m["workloads"] if w not in m["paper_workloads"]]
+    for name, key, scale, ylabel in (
+        ("fig12_decoding_levels_per_trace.png", "levels_by_workload", 1.0,
+         "mean decoding levels"),
+        ("fig13_read_latency_per_trace.png", "latency_by_workload", 1e-3,
+         "mean read latency (µs)"),
+    ):
+        by = m[key]
+        fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(wls)), 3.2))
+        for i, (codec, label) in enumerate((("baseline", "baseline"), ("bitflip", "BitFlip"))):
+            ax.bar([j + (i - 0.5) * 0.4 for j in range(len(wls))],
+                   [by[w][codec] * scale for w in wls], 0.4, label=label)
+        ax.set_xticks(range(len(wls)), wls, rotation=45, ha="right", fontsize=8)
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8)
+        done(fig, name)
+
     # Fig. 14: P/E cycles at equal RBER (baseline = 1).
     life = m["lifespan"]
     tt = list(life)
@@ -642,7 +676,8 @@ def _explain(key: str, m: dict[str, Any], analysis: dict[str, Any]) -> str:
             f"({m['uncorrectable_pages'].get('none', 0)} baseline vs "
             f"{m['uncorrectable_pages'].get('bitflip', 0)} BitFlip uncorrectable page "
             "reads). Synthetic stand-ins replace the MSR traces; latency also holds the "
-            "page transfer and queueing, which dilute the reduction; compressed and PNG "
+            "page transfer (queueing is slight at the traces' rates), which dilutes the "
+            "reduction; compressed and PNG "
             "stand-ins gain little and pull the mean down."
         )
     if key == "lifespan_gain":
@@ -802,11 +837,16 @@ def body_md(
     )
     w(
         "- **Traces**: the eight MSR Cambridge traces of Table V are not available; each is "
-        "replaced by a synthetic workload with its read ratio (Table V gives it by bytes; "
-        "used here as the share of requests), the request-size mix of the real hm_0 "
-        f"excerpt and Poisson arrivals at {SYNTH_IOPS:.0f} IOPS. Each run replays the "
-        "trace onto one file type's content (the whole logical space is pre-filled with "
-        "it), like §IV-B.\n"
+        "replaced by a synthetic workload with its own read ratio (Table V gives it by "
+        "bytes; with one size mix for reads and writes it is also the share of requests) "
+        "and its own mean arrival rate (Poisson): the trace's week of traffic — Table V's "
+        "read data over its read ratio — over the one week every MSR trace lasts "
+        "(Narayanan et al., FAST'08, §2), in requests of the mean size "
+        f"{MSR_MEAN_SIZE / 1024:.1f} KiB (rates in the table above). Request sizes (the mix "
+        "of the real hm_0 excerpt) and the address pattern are the same for every "
+        "stand-in: the per-volume size and locality statistics are not in the sources at "
+        "hand. Each run replays the trace onto one file type's content (the whole logical "
+        "space is pre-filled with it), like §IV-B.\n"
     )
     w(
         f"- **Lifespan**: RBER(PE) = c · A · PE^{PE_EXPONENT} (wear term of the 2y-nm MLC "
