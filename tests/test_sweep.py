@@ -104,7 +104,9 @@ def test_identity_is_the_resolved_config(real_core):
     assert not {r.run_id for r in a} & {r.run_id for r in c}
 
 
-@pytest.mark.parametrize(("sig", "jobs"), [(signal.SIGINT, 1), (signal.SIGKILL, 2)])
+@pytest.mark.parametrize(
+    ("sig", "jobs"), [(signal.SIGINT, 1), (signal.SIGINT, 2), (signal.SIGKILL, 2)]
+)
 def test_killed_sweep_resumes_without_rerunning(real_core, reference, tmp_path, sig, jobs):
     spec = write_spec_any(tmp_path / "s.toml", small_spec())
     out = tmp_path / "out"

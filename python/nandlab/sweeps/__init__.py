@@ -27,7 +27,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from .executors import EXECUTORS, outcomes
+from .executors import EXECUTORS, default_jobs, outcomes, pool_map
 from .identity import Run, plan
 from .spec import SweepSpec, load_spec
 from .store import RESULTS_FILE, Store
@@ -74,7 +74,7 @@ def run_sweep(
     spec = spec if isinstance(spec, SweepSpec) else load_spec(spec)
     store = Store(out, version)
     store.open()
-    runs = plan(spec, version)
+    runs = plan(spec, version, pool_map(jobs or default_jobs()))
     outcome = SweepOutcome(table=pl.DataFrame(), path=store.root / RESULTS_FILE, runs=runs)
     todo: list[Run] = []
     for r in runs:

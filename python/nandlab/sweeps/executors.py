@@ -9,7 +9,7 @@ import importlib.util
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import ConfigError
@@ -59,6 +59,19 @@ def run_local(tasks: list[Task], jobs: int) -> Iterator[Outcome]:
     finally:
         pool.terminate()
         pool.join()
+
+
+def pool_map(jobs: int) -> Callable[[Callable[[Any], Any], list[Any]], list[Any]]:
+    """A ``map`` over ``jobs`` processes (in order), or the builtin one for one job."""
+
+    def mapper(fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+        items = list(items)
+        if jobs <= 1 or len(items) < 4 * jobs:
+            return list(map(fn, items))
+        with multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint) as p:
+            return p.map(fn, items, chunksize=max(1, len(items) // (8 * jobs)))
+
+    return mapper
 
 
 def _ignore_sigint() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from .spec import SweepSpec, Workload
 
 #: Length of a run id (hex digits of SHA-256).
 ID_HEX = 16
+
+Mapper = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]
 
 
 @dataclass(frozen=True)
@@ -45,19 +48,20 @@ class Run:
         return f"{self.run_id} ({self.workload} {cols})".replace(" )", ")")
 
 
-def plan(spec: SweepSpec, version: str) -> list[Run]:
+def plan(spec: SweepSpec, version: str, mapper: Mapper = map) -> list[Run]:
     """Every run of ``spec`` in order (workload, point, seed), validated by the core.
 
     A key the config does not have raises :class:`ConfigError` naming it; a bad value makes
-    that run ``invalid``. Raises if two runs are the same run.
+    that run ``invalid``. Raises if two runs are the same run. ``mapper`` resolves the
+    configs (``map``, or a process pool's: resolving builds the device in the core, which
+    takes a while on a large one).
     """
     workloads = spec.workloads or [Workload(name="config")]
-    trace_ids: dict[Path, dict[str, Any]] = {}
-    runs: list[Run] = []
-    seen: dict[str, Run] = {}
+    trace_ids = {
+        w.trace: trace_identity(w.trace, spec.trace_identity) for w in workloads if w.trace
+    }
+    drafts: list[tuple[Workload, dict[str, Any], dict[str, Any], dict[str, Any]]] = []
     for wl in workloads:
-        if wl.trace is not None and wl.trace not in trace_ids:
-            trace_ids[wl.trace] = trace_identity(wl.trace, spec.trace_identity)
         for point in spec.points:
             for seed in spec.seeds or [None]:
                 over = {**wl.overrides, **point.overrides}
@@ -66,45 +70,47 @@ def plan(spec: SweepSpec, version: str) -> list[Run]:
                 cfg = spec.config
                 if wl.trace is not None:
                     cfg = set_trace(cfg, wl.trace, wl.trace_format)
-                cfg = apply_overrides(cfg, over)
                 columns = {f"config.{k}": point.overrides.get(k) for k in spec.swept}
                 columns.update({t: point.tags.get(t) for t in spec.tags})
-                trace_id = trace_ids.get(wl.trace) if wl.trace else None
-                run_id, invalid = _identify(cfg, trace_id, version, spec, over)
-                run = Run(run_id, len(runs), wl.name, columns, cfg, invalid)
-                if run_id in seen:
-                    raise ConfigError(
-                        f"{spec.source}: runs {seen[run_id].label} and {run.label} are the "
-                        "same run (same resolved config, trace and seed)"
-                    )
-                seen[run_id] = run
-                runs.append(run)
+                drafts.append((wl, over, apply_overrides(cfg, over), columns))
+    runs: list[Run] = []
+    seen: dict[str, Run] = {}
+    resolved = mapper(resolve, [cfg for _wl, _over, cfg, _cols in drafts])
+    for (wl, over, cfg, columns), (res, error, spec_error) in zip(drafts, resolved, strict=True):
+        if spec_error:
+            raise ConfigError(f"{spec.source}: {error}")
+        if res is not None and wl.trace is not None and spec.trace_identity == "content":
+            # The content hash stands for the file wherever it lies.
+            res = copy.deepcopy(res)
+            res.get("workload", {}).pop("path", None)
+        ident = {
+            "config": res if res is not None else cfg,
+            "trace": trace_ids.get(wl.trace) if wl.trace else None,
+            "seed": over.get("seed"),
+            "version": version,
+        }
+        text = json.dumps(ident, sort_keys=True, default=str)
+        run_id = hashlib.sha256(text.encode()).hexdigest()[:ID_HEX]
+        run = Run(run_id, len(runs), wl.name, columns, cfg, error)
+        if run_id in seen:
+            raise ConfigError(
+                f"{spec.source}: runs {seen[run_id].label} and {run.label} are the "
+                "same run (same resolved config, trace and seed)"
+            )
+        seen[run_id] = run
+        runs.append(run)
     return runs
 
 
-def _identify(
-    cfg: dict[str, Any],
-    trace_id: dict[str, Any] | None,
-    version: str,
-    spec: SweepSpec,
-    over: dict[str, Any],
-) -> tuple[str, str | None]:
+def resolve(cfg: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None, bool]:
+    """``(resolved config, None, False)``, or ``(None, one-line error, whether the spec is
+    wrong)``: a key the config does not have is the spec's mistake; a bad value is the
+    run's (it is recorded as failed)."""
     try:
-        resolved = api.check_config(cfg)
-        invalid = None
+        return api.check_config(cfg), None, False
     except Exception as e:
         msg = " ".join(str(e).split())
-        if "unknown field" in msg or isinstance(e, ConfigError):
-            # A key the config does not have (or a malformed override): the spec is wrong.
-            raise ConfigError(f"{spec.source}: {msg}") from None
-        resolved, invalid = cfg, msg
-    if trace_id is not None and spec.trace_identity == "content":
-        # The content hash stands for the file wherever it lies.
-        resolved = copy.deepcopy(resolved)
-        resolved.get("workload", {}).pop("path", None)
-    ident = {"config": resolved, "trace": trace_id, "seed": over.get("seed"), "version": version}
-    text = json.dumps(ident, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:ID_HEX], invalid
+        return None, msg, "unknown field" in msg or isinstance(e, ConfigError)
 
 
 def trace_identity(path: Path, how: str) -> dict[str, Any]:
