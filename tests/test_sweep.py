@@ -248,3 +248,13 @@ def test_demo_gc_spec_runs_as_the_readme_shows(real_core, tmp_path, monkeypatch)
     # The spec's point: GC runs within the short workload, so the victim policy matters.
     assert all(n > 0 for n in t["flash.gc_erases"])
     assert os.path.isfile(tmp_path / "runs" / t["run_id"][0] / "summary.json")
+
+
+def test_table_column_types_hold_across_runs():
+    from nandlab.sweeps.store import _column
+
+    # An empty list in one run and numbers in another: one list column.
+    assert _column("x", [[], [1, 2], None]).dtype == pl.List(pl.Int64)
+    assert _column("x", [1, 2.5, None]).to_list() == [1.0, 2.5, None]
+    # Mixed kinds become JSON text rather than failing the table.
+    assert _column("x", [1, "a"]).to_list() == ["1", '"a"']

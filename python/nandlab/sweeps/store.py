@@ -83,13 +83,37 @@ class Store:
                              **r.columns, **s.flat()})
         if not rows:
             return pl.DataFrame(schema={"run_id": pl.String, "workload": pl.String})
-        return pl.from_dicts(rows, infer_schema_length=None, strict=False)
+        names = list(dict.fromkeys(k for row in rows for k in row))
+        return pl.DataFrame([_column(n, [row.get(n) for row in rows]) for n in names])
 
     def write_table(self, table: pl.DataFrame) -> Path:
         path = self.root / RESULTS_FILE
         with atomic_path(path) as tmp:
             table.write_parquet(tmp)
         return path
+
+
+def _column(name: str, values: list[Any]) -> pl.Series:
+    """One table column: numbers (ints and floats together as floats), strings, booleans,
+    lists of numbers as list columns (an empty list included); anything else, or a mix
+    of kinds, as JSON text."""
+    present = [v for v in values if v is not None]
+    if present and all(isinstance(v, list) for v in present):
+        items = [x for v in present for x in v]
+        if all(_is_number(x) for x in items):
+            inner = pl.Int64 if all(isinstance(x, int) for x in items) else pl.Float64
+            return pl.Series(name, values, dtype=pl.List(inner))
+    elif all(_is_number(v) for v in present):
+        dtype = pl.Int64 if all(isinstance(v, int) for v in present) else pl.Float64
+        return pl.Series(name, values, dtype=dtype)
+    elif all(isinstance(v, str) for v in present) or all(isinstance(v, bool) for v in present):
+        return pl.Series(name, values)
+    return pl.Series(name, [None if v is None else json.dumps(v, sort_keys=True) for v in values],
+                     dtype=pl.String)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 def _describe(run: Run) -> dict[str, Any]:
