@@ -102,6 +102,16 @@ def test_identity_is_the_resolved_config(real_core):
     assert len({r.run_id for r in a}) == len(a)
     c = plan(spec, "another version")
     assert not {r.run_id for r in a} & {r.run_id for r in c}
+    # A second plan with the first one's ids known resolves nothing again.
+    known: dict = {}
+    plan(spec, _package_version(), map, known)
+
+    def nothing_to_resolve(fn, items):
+        assert list(items) == []
+        return []
+
+    again = plan(spec, _package_version(), nothing_to_resolve, known)
+    assert [r.run_id for r in again] == [r.run_id for r in a]
 
 
 @pytest.mark.parametrize(

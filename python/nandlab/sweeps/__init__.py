@@ -74,7 +74,9 @@ def run_sweep(
     spec = spec if isinstance(spec, SweepSpec) else load_spec(spec)
     store = Store(out, version)
     store.open()
-    runs = plan(spec, version, pool_map(jobs or default_jobs()))
+    known = store.known_ids()
+    runs = plan(spec, version, pool_map(jobs or default_jobs()), known)
+    store.save_known_ids(known)
     outcome = SweepOutcome(table=pl.DataFrame(), path=store.root / RESULTS_FILE, runs=runs)
     todo: list[Run] = []
     for r in runs:

@@ -48,14 +48,22 @@ class Run:
         return f"{self.run_id} ({self.workload} {cols})".replace(" )", ")")
 
 
-def plan(spec: SweepSpec, version: str, mapper: Mapper = map) -> list[Run]:
+def plan(
+    spec: SweepSpec,
+    version: str,
+    mapper: Mapper = map,
+    known: dict[str, list[str | None]] | None = None,
+) -> list[Run]:
     """Every run of ``spec`` in order (workload, point, seed), validated by the core.
 
     A key the config does not have raises :class:`ConfigError` naming it; a bad value makes
     that run ``invalid``. Raises if two runs are the same run. ``mapper`` resolves the
     configs (``map``, or a process pool's: resolving builds the device in the core, which
-    takes a while on a large one).
+    takes a while on a large one). ``known`` maps a draft's key (:func:`draft_key`: the
+    config as written, trace identity, version) to ``[run id, invalid]`` from an earlier
+    plan; drafts found there are not resolved again, and new ones are added to it.
     """
+    known = {} if known is None else known
     workloads = spec.workloads or [Workload(name="config")]
     trace_ids = {
         w.trace: trace_identity(w.trace, spec.trace_identity) for w in workloads if w.trace
@@ -73,10 +81,12 @@ def plan(spec: SweepSpec, version: str, mapper: Mapper = map) -> list[Run]:
                 columns = {f"config.{k}": point.overrides.get(k) for k in spec.swept}
                 columns.update({t: point.tags.get(t) for t in spec.tags})
                 drafts.append((wl, over, apply_overrides(cfg, over), columns))
-    runs: list[Run] = []
-    seen: dict[str, Run] = {}
-    resolved = mapper(resolve, [cfg for _wl, _over, cfg, _cols in drafts])
-    for (wl, over, cfg, columns), (res, error, spec_error) in zip(drafts, resolved, strict=True):
+    keys = [draft_key(cfg, trace_ids.get(wl.trace), version) for wl, _o, cfg, _c in drafts]
+    todo = [i for i, k in enumerate(keys) if k not in known]
+    for i, (res, error, spec_error) in zip(
+        todo, mapper(resolve, [drafts[i][2] for i in todo]), strict=True
+    ):
+        wl, over, cfg, _columns = drafts[i]
         if spec_error:
             raise ConfigError(f"{spec.source}: {error}")
         if res is not None and wl.trace is not None and spec.trace_identity == "content":
@@ -89,8 +99,12 @@ def plan(spec: SweepSpec, version: str, mapper: Mapper = map) -> list[Run]:
             "seed": over.get("seed"),
             "version": version,
         }
-        text = json.dumps(ident, sort_keys=True, default=str)
-        run_id = hashlib.sha256(text.encode()).hexdigest()[:ID_HEX]
+        known[keys[i]] = [_hash(ident), error]
+    runs: list[Run] = []
+    seen: dict[str, Run] = {}
+    for (wl, _over, cfg, columns), key in zip(drafts, keys, strict=True):
+        run_id, error = known[key]
+        assert run_id is not None
         run = Run(run_id, len(runs), wl.name, columns, cfg, error)
         if run_id in seen:
             raise ConfigError(
@@ -100,6 +114,17 @@ def plan(spec: SweepSpec, version: str, mapper: Mapper = map) -> list[Run]:
         seen[run_id] = run
         runs.append(run)
     return runs
+
+
+def draft_key(cfg: dict[str, Any], trace_id: dict[str, Any] | None, version: str) -> str:
+    """What a run's id is computed from before the core resolves it: the same key gives
+    the same id (the core is deterministic for a version)."""
+    return _hash({"draft": cfg, "trace": trace_id, "version": version})
+
+
+def _hash(obj: Any) -> str:
+    text = json.dumps(obj, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:ID_HEX]
 
 
 def resolve(cfg: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None, bool]:

@@ -6,6 +6,7 @@ DIR/runs/<id>/run.json      what the run sweeps (workload, columns) and its conf
 DIR/runs/<id>/summary.json  the run's summary, written atomically when it ends: finished
 DIR/runs/<id>/error.json    the one-line error of a failed run
 DIR/results.parquet         one row per finished run, rebuilt from runs/*/summary.json
+DIR/plan.json               run ids by config as written (resolving a config takes time)
 ```
 Only the process driving the sweep writes here (workers return their summaries), so a
 killed worker or driver leaves finished runs complete and nothing else.
@@ -48,6 +49,14 @@ class Store:
         if self.root.exists() and any(self.root.iterdir()):
             raise ConfigError(f"{self.root} exists and is not a sweep's results folder")
         write_json(meta_path, {"nandlab_version": self.version, "format": STORE_FORMAT})
+
+    def known_ids(self) -> dict[str, list[str | None]]:
+        """The plan cache (:func:`~.identity.plan`'s ``known``): empty when absent."""
+        p = self.root / "plan.json"
+        return json.loads(p.read_text()) if p.is_file() else {}
+
+    def save_known_ids(self, known: dict[str, list[str | None]]) -> None:
+        write_json(self.root / "plan.json", known)
 
     def _dir(self, run: Run) -> Path:
         return self.root / "runs" / run.run_id
