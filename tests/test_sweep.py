@@ -226,6 +226,12 @@ def test_bad_spec_is_one_line_before_any_run(real_core, tmp_path, change, messag
     assert not (out / "runs").exists()
 
 
+def test_zero_jobs_is_refused(real_core, tmp_path):
+    with pytest.raises(ConfigError, match="--jobs must be at least 1, not 0"):
+        run_sweep(small_spec(), tmp_path, jobs=0, progress=False)
+    assert not (tmp_path / "runs").exists()
+
+
 def test_results_of_another_version_are_refused(real_core, tmp_path):
     (tmp_path / "sweep.json").write_text('{"nandlab_version": "0.0.1", "format": 1}')
     with pytest.raises(ConfigError, match="nandlab 0.0.1.*refusing to mix"):

@@ -27,6 +27,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from ..errors import ConfigError
 from .executors import EXECUTORS, default_jobs, outcomes, pool_map
 from .identity import Run, plan
 from .spec import SweepSpec, load_spec
@@ -70,12 +71,14 @@ def run_sweep(
     """Runs a sweep into ``out`` (see the module doc); failures are in the outcome."""
     from .. import _package_version
 
+    if jobs is not None and jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1, not {jobs}")
     version = _package_version()
     spec = spec if isinstance(spec, SweepSpec) else load_spec(spec)
     store = Store(out, version)
     store.open()
     known = store.known_ids()
-    runs = plan(spec, version, pool_map(jobs or default_jobs()), known)
+    runs = plan(spec, version, pool_map(default_jobs() if jobs is None else jobs), known)
     store.save_known_ids(known)
     outcome = SweepOutcome(table=pl.DataFrame(), path=store.root / RESULTS_FILE, runs=runs)
     todo: list[Run] = []

@@ -107,10 +107,7 @@ def outcomes(
     if executor == "local":
         if address:
             raise ConfigError("--address is for the ray executor")
-        jobs = jobs or default_jobs()
-        if jobs < 1:
-            raise ConfigError(f"--jobs must be at least 1, not {jobs}")
-        return run_local(tasks, jobs)
+        return run_local(tasks, default_jobs() if jobs is None else jobs)
     if executor == "ray":
         if importlib.util.find_spec("ray") is None:
             raise ConfigError(
