@@ -65,10 +65,10 @@ def main() -> int:
     else:
         print(f"skipped DTRS cases: {dtrs} not found", file=sys.stderr)
     if args.bitflip:
-        from nandlab.reproduce import bitflip
+        from nandlab.reproduce import framework
 
         with tempfile.TemporaryDirectory() as d:
-            bitflip.reproduce(d, quick=True)
+            framework.reproduce("bitflip", d, quick=True, progress=False)
             runs = (Path(d) / "runs.csv").read_bytes()
         hashes["bitflip_quick_runs"] = hashlib.sha256(runs).hexdigest()[:16]
     if args.json:

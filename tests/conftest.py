@@ -1,26 +1,15 @@
-"""Shared fixtures: the ``_core`` test double, the real core, and the shared traces."""
+"""Shared fixtures: the real core and the shared traces."""
 
 from __future__ import annotations
 
 import importlib
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-import fake_core as _fake
-
 #: ``../shared/traces`` beside the repository root.
 SHARED_TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "traces"
-
-
-@pytest.fixture
-def fake_core(monkeypatch):
-    """Puts the test double at ``nandlab._core`` for one test."""
-    mod = _fake.as_module()
-    monkeypatch.setitem(sys.modules, "nandlab._core", mod)
-    return mod
 
 
 @pytest.fixture

@@ -8,30 +8,33 @@ from pathlib import Path
 
 import pytest
 
-from nandlab.reproduce import bitflip, paper_000
+from nandlab.reproduce import bitflip, framework, paper_000
 
 
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     pytest.importorskip("matplotlib")
     out = tmp_path_factory.mktemp("repro")
-    m = bitflip.reproduce(out, settings=bitflip.Settings.tiny())
-    return out, m
+    r = framework.reproduce("bitflip", out, settings=bitflip.Settings.tiny(), jobs=1,
+                            progress=False)
+    return out, r
 
 
 def test_outputs_exist_and_report_names_every_metric(real_core, tiny_run):
-    out, _m = tiny_run
+    out, _r = tiny_run
     report = (out / "report.md").read_text()
     for label, lo, hi, _where, _over in paper_000.HEADLINES.values():
         assert label in report
         assert f"{lo} … {hi} %" in report
-    assert "nandlab 0" in report and "seed 1" in report
+    assert "nandlab 0" in report and "Seed 1" in report
     for name in (
         "fig05_error_prone_share_per_file.png",
         "fig06_state_shares_by_type.png",
         "fig11_error_prone_units.png",
         "fig12_decoding_levels.png",
         "fig13_read_latency.png",
+        "fig12_decoding_levels_per_trace.png",
+        "fig13_read_latency_per_trace.png",
         "fig14_lifespan.png",
         "fig15_write_latency_increase.png",
     ):
@@ -44,7 +47,7 @@ def test_outputs_exist_and_report_names_every_metric(real_core, tiny_run):
 
 
 def test_bitflip_never_raises_error_prone_share(real_core, tiny_run):
-    out, m = tiny_run
+    out, _r = tiny_run
     analysis = json.loads((out / "file_analysis.json").read_text())
     assert analysis["per_type"]
     for t, a in analysis["per_type"].items():

@@ -2,7 +2,8 @@
 
 >>> import nandlab
 >>> r = nandlab.run("configs/example.toml", overrides={"ftl.gc_policy": "greedy"})
->>> r.summary["write"]["p99_ns"], r.requests.height
+>>> r.metric("write.p99_ns"), r.requests.height
+>>> table = nandlab.sweep("configs/sweeps/demo_gc.toml", out="results/demo_gc")
 
 The engine is the compiled core ``nandlab._core``; it is imported on first use.
 """
@@ -24,13 +25,18 @@ from .api import (
 )
 from .config import apply_overrides, deep_merge, load_config, parse_override
 from .errors import ConfigError, NandlabError, TraceError
+from .summary import MissingMetric, Summary
+from .sweeps import SweepFailed, sweep
 
 __all__ = [
     "OP_NAMES",
     "REQUEST_SCHEMA",
     "ConfigError",
+    "MissingMetric",
     "NandlabError",
     "Result",
+    "Summary",
+    "SweepFailed",
     "TraceError",
     "__version__",
     "apply_overrides",
@@ -41,6 +47,7 @@ __all__ = [
     "parse_override",
     "run",
     "states",
+    "sweep",
     "trace_convert",
     "trace_info",
 ]

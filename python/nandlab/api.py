@@ -17,6 +17,7 @@ from .config import ConfigSource, load_config
 from .errors import ConfigError, NandlabError
 from .io import atomic_path, check_writable_dir, json_text, remove_created, replace_outputs
 from .progress import ProgressFn, ProgressReporter
+from .summary import Summary
 
 #: The operations of the ``op`` column, in the order of the core's codes (0, 1, 2).
 OP_NAMES = ("read", "write", "trim")
@@ -64,6 +65,15 @@ class Result:
             f"Result(requests={n}, seed={self.seed}, p99_ns={p99}, "
             f"recorded={self.recorded}, out={self.out})"
         )
+
+    @property
+    def metrics(self) -> Summary:
+        """Typed access to the summary: ``res.metrics.metric("read.p99_ns")``."""
+        return Summary(self.summary)
+
+    def metric(self, key: str) -> Any:
+        """The metric at dotted ``key``; an error naming it when the summary lacks it."""
+        return self.metrics.metric(key)
 
     @property
     def seed(self) -> int | None:

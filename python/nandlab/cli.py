@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 
 from . import _native, api, tomlout
+from . import cli_experiments as experiments
 from .config import parse_overrides
 from .errors import ConfigError, NandlabError
 from .progress import ProgressReporter
@@ -47,8 +48,6 @@ calibrate_app = typer.Typer(help="Calibrate models by simulation.", no_args_is_h
 app.add_typer(trace_app, name="trace")
 app.add_typer(config_app, name="config")
 app.add_typer(calibrate_app, name="calibrate")
-reproduce_app = typer.Typer(help="Reproduce a seed paper's evaluation.", no_args_is_help=True)
-app.add_typer(reproduce_app, name="reproduce")
 
 
 class RequestsOut(StrEnum):
@@ -274,21 +273,6 @@ def _parse_levels(text: str) -> list[int]:
         raise ConfigError(msg) from None
 
 
-@reproduce_app.command("bitflip")
-def reproduce_bitflip(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")],
-    quick: Annotated[
-        bool, typer.Option("--quick", help="Small corpus, few RBERs and short traces (<1 min).")
-    ] = False,
-) -> None:
-    """Reproduce seed 000 (BitFlip): figures 5, 6, 11-15 and report.md beside the paper."""
-    from .reproduce.bitflip import reproduce
-
-    with user_errors():
-        reproduce(out, quick=quick)
-        typer.echo(f"wrote {out / 'report.md'}")
-
-
 @app.command()
 def version() -> None:
     """Print the versions of nandlab and its compiled core."""
@@ -297,6 +281,9 @@ def version() -> None:
     with user_errors():
         core_version = _native.core().__version__
         typer.echo(f"nandlab {_package_version()} (core {core_version})")
+
+
+experiments.register(app)  # `sweep` and `reproduce` (cli_experiments.py)
 
 
 def usage_line(e: click_errors.UsageError) -> str:
