@@ -34,7 +34,10 @@ fn rber_follows_the_documented_power_law_with_sigma_one_half() {
             (3000.0, 2.0e-6 + 2.24e-10 * 882_830.5),
         ] {
             let lsb = rber(&cfg, pe, 0);
-            assert!((lsb / want_lsb - 1.0).abs() < 1e-4, "{name} PE {pe}: {lsb} vs {want_lsb}");
+            assert!(
+                (lsb / want_lsb - 1.0).abs() < 1e-4,
+                "{name} PE {pe}: {lsb} vs {want_lsb}"
+            );
             // §3 / Eq. 4: MSB = σ · LSB, σ = 0.5.
             assert!((rber(&cfg, pe, 1) / lsb - 0.5).abs() < 1e-12, "{name} PE {pe}");
         }
@@ -49,7 +52,10 @@ fn ecc_is_bch_over_eight_8640_bit_codewords_per_page() {
     let cfg = load("004_asymmetric.toml");
     // Table 2: 8192 + 448 B pages = 8 × (1024 + 56) B; 1080 B = 8640 bits, Table 1's N.
     assert_eq!(cfg.ecc.codeword_bits(), 8640);
-    assert_eq!(8 * (cfg.ecc.codeword_data_bytes + cfg.ecc.codeword_parity_bytes), 8192 + 448);
+    assert_eq!(
+        8 * (cfg.ecc.codeword_data_bytes + cfg.ecc.codeword_parity_bytes),
+        8192 + 448
+    );
     assert_eq!(cfg.device.oob_bytes, 8 * cfg.ecc.codeword_parity_bytes);
     // §5.2 / §5.3.2: 4-bit BCH.
     assert_eq!(cfg.ecc.t, 4);

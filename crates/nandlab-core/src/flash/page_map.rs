@@ -74,9 +74,7 @@ impl PageMap {
             PageMapSpec::Named(other) => {
                 return Err(NandError::config(
                     key,
-                    format!(
-                        "unknown page map `{other}` (expected `sequential`, `interleaved`, `interleaved-pairs` or a table)"
-                    ),
+                    format!("unknown page map `{other}` (sequential | interleaved | interleaved-pairs | a table)"),
                 ))
             }
             PageMapSpec::Explicit { types, wordlines } => {

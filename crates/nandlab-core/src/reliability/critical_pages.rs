@@ -128,7 +128,14 @@ mod tests {
                 );
                 assert!(ap <= bl && mc <= bl, "t {t} R {rber}: {bl} {ap} {mc}");
                 if t < 8 {
-                    assert!(m.fail_prob(Baseline, rber) >= CriticalPageModel { bch: Bch { n_bits: 8640, t: t + 1 }, ..m }.fail_prob(Baseline, rber));
+                    assert!(
+                        m.fail_prob(Baseline, rber)
+                            >= CriticalPageModel {
+                                bch: Bch { n_bits: 8640, t: t + 1 },
+                                ..m
+                            }
+                            .fail_prob(Baseline, rber)
+                    );
                 }
             }
         }

@@ -157,7 +157,9 @@ mod tests {
         // The plan is shuffled per segment, not one fixed pattern repeated.
         let reqs = gen(&cfg(0.5, 0.5, 1000), 13);
         let pattern = |seg: &[Request]| -> Vec<bool> {
-            seg.windows(2).map(|w| w[1].offset_bytes != w[0].offset_bytes + 8192).collect()
+            seg.windows(2)
+                .map(|w| w[1].offset_bytes != w[0].offset_bytes + 8192)
+                .collect()
         };
         let first = pattern(&reqs[..100]);
         assert!(reqs.chunks(100).skip(1).any(|s| pattern(s) != first));

@@ -34,10 +34,10 @@ mod tests;
 pub use background::Background;
 pub use convert::{convert, convert_report, ConvertReport};
 pub use format::{detect_format, TimeUnit, TraceFormat};
-pub use reader::{RepeatedTrace, TraceOptions, TraceReader};
-pub use stats::{trace_info, SizeBucket, TraceInfo, TraceStats};
 pub use iometer::Iometer;
+pub use reader::{RepeatedTrace, TraceOptions, TraceReader};
 pub use sensor::Sensor;
+pub use stats::{trace_info, SizeBucket, TraceInfo, TraceStats};
 pub use synthetic::Synthetic;
 
 /// A stream of requests.

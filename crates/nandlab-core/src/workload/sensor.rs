@@ -105,7 +105,11 @@ mod tests {
         };
         assert_eq!(Sensor::new(&cfg(1, 256 * MIB), &ctx).unwrap().files(), 16_384);
         let reqs = gen(&cfg(1200, MIB), 22);
-        let writes: Vec<u64> = reqs.iter().filter(|r| r.op == Op::Write).map(|r| r.offset_bytes).collect();
+        let writes: Vec<u64> = reqs
+            .iter()
+            .filter(|r| r.op == Op::Write)
+            .map(|r| r.offset_bytes)
+            .collect();
         assert!(writes.len() > 1000);
         for (i, &off) in writes.iter().enumerate() {
             assert_eq!(off, (i as u64 % 64) * 16384, "write {i}");
