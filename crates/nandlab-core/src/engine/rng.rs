@@ -39,6 +39,8 @@ pub mod component {
     pub const AGING: u64 = 3;
     /// Content generation.
     pub const CONTENT: u64 = 4;
+    /// Positions of the random requests in the IOMeter generator's segments.
+    pub const WORKLOAD_SEGMENTS: u64 = 5;
 }
 
 #[cfg(test)]

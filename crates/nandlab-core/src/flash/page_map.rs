@@ -1,12 +1,17 @@
 //! Shared-page map: for each page index of a block, its page type (LSB/CSB/MSB) and the
 //! wordline it shares with the other pages of the same cells.
 //!
-//! Two standard orders are built in, and any explicit table may be given:
+//! Three standard orders are built in, and any explicit table may be given:
 //! - `sequential`: wordline w holds pages `w*b .. w*b+b-1`, LSB first (b = bits per cell);
 //! - `interleaved` ("shadow" programming, the usual MLC/TLC order that limits cell-to-cell
 //!   interference): the lower page of wordline w+1 is programmed before the upper page of
 //!   wordline w. For MLC the order is L0 L1 M0 L2 M1 L3 M2 ... M(n-1), for TLC
-//!   L0 L1 C0 L2 C1 M0 L3 C2 M1 ... (each page type trails the one below it by one wordline).
+//!   L0 L1 C0 L2 C1 M0 L3 C2 M1 ... (each page type trails the one below it by one wordline);
+//! - `interleaved-pairs`: the same shadow order taken two wordlines at a time (the even and
+//!   odd pages of one physical wordline), the shared-page order of Micron MLC parts: for MLC
+//!   L0 L1 L2 L3 M0 M1 L4 L5 M2 M3 ..., i.e. pages 0/4, 1/5, 2/8, 3/9, 6/12, 7/13, ...
+//!   share cells. Seed 004 Fig. 6–7 (Micron 29F64GCBAAA: pages 0–3 LSB, page 4 the first
+//!   MSB page, paired with page 0) and seed 002 Table 1 (pairs 10/16, 26/32, 42/48, 58/64).
 
 use super::cell::{CellType, PageType};
 use crate::error::{NandError, Result};
@@ -56,22 +61,20 @@ impl PageMap {
             PageMapSpec::Named(name) if name == "sequential" => {
                 (0..pages_per_block).map(|p| ((p % bits) as PageType, p / bits)).unzip()
             }
-            PageMapSpec::Named(name) if name == "interleaved" => {
-                // Page type t of wordline w is programmed at "slot" w + t; slots are filled
-                // lowest type first, which gives the shadow order described above.
-                let mut order: Vec<(u32, u32, u32)> = Vec::with_capacity(pages_per_block as usize);
-                for w in 0..n_wl {
-                    for t in 0..bits {
-                        order.push((w + t, t, w));
-                    }
+            PageMapSpec::Named(name) if name == "interleaved" => shadow_order(bits, n_wl, 1),
+            PageMapSpec::Named(name) if name == "interleaved-pairs" => {
+                if !n_wl.is_multiple_of(2) {
+                    return Err(NandError::config(
+                        key,
+                        format!("`interleaved-pairs` needs an even number of wordlines, not {n_wl}"),
+                    ));
                 }
-                order.sort_unstable();
-                order.into_iter().map(|(_, t, w)| (t as PageType, w)).unzip()
+                shadow_order(bits, n_wl, 2)
             }
             PageMapSpec::Named(other) => {
                 return Err(NandError::config(
                     key,
-                    format!("unknown page map `{other}` (expected `sequential`, `interleaved` or a table)"),
+                    format!("unknown page map `{other}` (sequential | interleaved | interleaved-pairs | a table)"),
                 ))
             }
             PageMapSpec::Explicit { types, wordlines } => {
@@ -130,6 +133,19 @@ impl PageMap {
     }
 }
 
+/// Shadow order over groups of `group` wordlines: page type t of wordline w is programmed
+/// at "slot" w / group + t; slots are filled lowest type first, then by wordline.
+fn shadow_order(bits: u32, n_wl: u32, group: u32) -> (Vec<PageType>, Vec<u32>) {
+    let mut order: Vec<(u32, u32, u32)> = Vec::with_capacity((bits * n_wl) as usize);
+    for w in 0..n_wl {
+        for t in 0..bits {
+            order.push((w / group + t, t, w));
+        }
+    }
+    order.sort_unstable();
+    order.into_iter().map(|(_, t, w)| (t as PageType, w)).unzip()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +159,34 @@ mod tests {
             assert_eq!((m.page_type(p as u32), m.wordline(p as u32)), (t, w), "page {p}");
         }
         assert_eq!(m.shared_pages(4), vec![1, 4]);
+    }
+
+    /// Seed 004 Fig. 6–7: PPN 0–3 are LSB pages, PPN 4 the first MSB page and it shares
+    /// its cells with PPN 0; Micron's pairs 0/4, 1/5, 2/8, 3/9, 6/12, 7/13; seed 002
+    /// Table 1's pairs 10/16, 26/32, 42/48, 58/64; the last pairs 250/254, 251/255.
+    #[test]
+    fn mlc_interleaved_pairs_is_the_micron_order() {
+        let m = PageMap::build(&PageMapSpec::Named("interleaved-pairs".into()), CellType::Mlc, 256).unwrap();
+        assert!((0..4).all(|p| m.page_type(p) == 0));
+        assert_eq!(m.page_type(4), 1);
+        for (lsb, msb) in [
+            (0, 4),
+            (1, 5),
+            (2, 8),
+            (3, 9),
+            (6, 12),
+            (7, 13),
+            (10, 16),
+            (26, 32),
+            (42, 48),
+            (58, 64),
+            (250, 254),
+            (251, 255),
+        ] {
+            assert_eq!(m.shared_pages(lsb), vec![lsb, msb], "pair {lsb}/{msb}");
+        }
+        assert_eq!((0..256).filter(|&p| m.page_type(p) == 1).count(), 128);
+        assert!(PageMap::build(&PageMapSpec::Named("interleaved-pairs".into()), CellType::Mlc, 6).is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod aging;
 pub mod config;
+pub mod critical_pages;
 pub mod empirical;
 pub mod endurance;
 pub mod errors;

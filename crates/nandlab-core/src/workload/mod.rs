@@ -5,7 +5,9 @@
 //! - [`format`]: the trace formats ([`TraceFormat`]), their time units ([`TimeUnit`]), the
 //!   per-line parsers and format detection;
 //! - [`reader`]: [`TraceReader`] (one file, constant memory) and [`RepeatedTrace`];
-//! - [`synthetic`]: the IOMeter/fio-like generator;
+//! - [`synthetic`]: the IOMeter/fio-like generator (`generator = "mix"`), with
+//!   [`iometer`] (segments with the exact random ratio) and [`sensor`] (files written in
+//!   rotation) built on it;
 //! - [`stats`]: [`trace_info`] / [`TraceStats`];
 //! - [`convert`](mod@convert): [`convert()`] to DiskSim ASCII or MSR CSV;
 //! - [`background`]: [`Background`], a stream read on its own thread.
@@ -19,8 +21,10 @@ use serde::{Deserialize, Serialize};
 pub mod background;
 pub mod convert;
 pub mod format;
+pub mod iometer;
 pub mod parse;
 pub mod reader;
+pub mod sensor;
 pub mod stats;
 pub mod synthetic;
 
@@ -30,7 +34,9 @@ mod tests;
 pub use background::Background;
 pub use convert::{convert, convert_report, ConvertReport};
 pub use format::{detect_format, TimeUnit, TraceFormat};
+pub use iometer::Iometer;
 pub use reader::{RepeatedTrace, TraceOptions, TraceReader};
+pub use sensor::Sensor;
 pub use stats::{trace_info, SizeBucket, TraceInfo, TraceStats};
 pub use synthetic::Synthetic;
 
@@ -55,6 +61,25 @@ pub enum WorkloadKind {
     /// Generate requests (`requests`/`duration_s`, `read_fraction`, ...).
     #[default]
     Synthetic,
+}
+
+/// Which synthetic generator makes the requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Generator {
+    /// Every request drawn on its own: op, size, random or sequential start ([`Synthetic`]).
+    #[default]
+    Mix,
+    /// IOMeter: segments of `segment_requests` with the exact random ratio ([`Iometer`]).
+    Iometer,
+    /// Seed 004's sensor logger: files of `size_bytes` written in rotation ([`Sensor`]).
+    Sensor,
+}
+
+impl Generator {
+    fn is_mix(&self) -> bool {
+        *self == Generator::Mix
+    }
 }
 
 /// How a synthetic workload picks random start addresses.
@@ -116,6 +141,13 @@ pub struct WorkloadConfig {
     pub stream: Option<u32>,
 
     // ---- synthetic ----
+    /// `mix` (default), `iometer` or `sensor`.
+    #[serde(skip_serializing_if = "Generator::is_mix")]
+    pub generator: Generator,
+    /// `iometer`: requests per segment, each with exactly `round(random_fraction · S)`
+    /// random requests. Default 100.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment_requests: Option<u64>,
     /// Number of requests. Default: 10,000 when `duration_s` is unset too, else unbounded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub requests: Option<u64>,
@@ -167,6 +199,8 @@ impl Default for WorkloadConfig {
             max_requests: None,
             repeat: 1,
             stream: None,
+            generator: Generator::Mix,
+            segment_requests: None,
             requests: None,
             duration_s: None,
             read_fraction: 0.7,
@@ -254,6 +288,24 @@ impl WorkloadConfig {
     }
 
     fn validate_synthetic(&self, ctx: &WorkloadContext) -> Result<()> {
+        match (self.generator, self.segment_requests) {
+            (Generator::Iometer, Some(0)) => {
+                return Err(NandError::config(key("segment_requests"), "must be at least 1"))
+            }
+            (Generator::Mix | Generator::Sensor, Some(_)) => {
+                return Err(NandError::config(
+                    key("segment_requests"),
+                    "only used with workload.generator = \"iometer\"",
+                ))
+            }
+            _ => {}
+        }
+        if self.generator == Generator::Sensor && !self.sizes.is_empty() {
+            return Err(NandError::config(
+                key("sizes"),
+                "the sensor generator writes files of one size: set workload.size_bytes",
+            ));
+        }
         if self.requests == Some(0) {
             return Err(NandError::config(key("requests"), "must be at least 1"));
         }
@@ -367,7 +419,11 @@ impl WorkloadConfig {
 pub fn open(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
     cfg.validate(ctx)?;
     match cfg.kind {
-        WorkloadKind::Synthetic => Ok(Box::new(Synthetic::new(cfg, ctx)?)),
+        WorkloadKind::Synthetic => match cfg.generator {
+            Generator::Mix => Ok(Box::new(Synthetic::new(cfg, ctx)?)),
+            Generator::Iometer => Ok(Box::new(Iometer::new(cfg, ctx)?)),
+            Generator::Sensor => Ok(Box::new(Sensor::new(cfg, ctx)?)),
+        },
         WorkloadKind::Trace => {
             let path = cfg.path.as_deref().unwrap_or_default();
             let opts = cfg.trace_options();
