@@ -1,7 +1,8 @@
 //! Single-thread speed of the calibration's pieces, old and new measured interleaved in
 //! one process (so both see the same machine load): channel + encoding per frame, and the
 //! `f32` vs 8-bit fixed-point decoders in frames/s at 20 fixed iterations and at BSC RBER
-//! 5e-3 with early termination. Run under `nice`; `cargo run --release -p nandlab-ldpc
+//! 5e-3 with early termination. Each figure is the median over rounds (robust to load
+//! spikes of a shared machine). Run under `nice`; `cargo run --release -p nandlab-ldpc
 //! --example ldpc_speed [rounds]`.
 use std::time::Instant;
 
@@ -10,6 +11,12 @@ use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_ldpc::calibrate::pe_for_rber;
 use nandlab_ldpc::channel::random_bits;
 use nandlab_ldpc::*;
+
+/// Median of `v`.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
 
 /// Seconds taken by `f`.
 fn time(f: impl FnOnce()) -> f64 {
@@ -30,30 +37,34 @@ fn main() {
         pe: pe_for_rber(&model, 1, ret, 9e-3),
         retention_s: ret,
     };
-    println!("kernel {:?}, decoders: {rounds} rounds of {} frames", Kernel::detect(), 4 * lanes);
+    println!(
+        "kernel {:?}, decoders: {rounds} rounds of {} frames",
+        Kernel::detect(),
+        4 * lanes
+    );
     // Channel: encode + Vth sampling (old default) vs the all-zero coset view (new).
     for k in [0usize, 6] {
         let volt = MlcChannel::new(&model, point, k, &Placement::default(), Sampling::Voltage);
         let region = MlcChannel::new(&model, point, k, &Placement::default(), Sampling::Region);
         let (mut data, mut cw, mut llr) = (vec![0u8; enc.data_len()], vec![0u8; code.n()], vec![0f32; code.n()]);
         let mut rng = stream_rng(1, k as u64);
-        let (mut t_enc, mut t_volt, mut t_region, mut t_coset) = (0.0, 0.0, 0.0, 0.0);
+        let (mut t_enc, mut t_volt, mut t_region, mut t_coset) = (vec![], vec![], vec![], vec![]);
         for _ in 0..rounds * 16 {
-            t_enc += time(|| {
+            t_enc.push(time(|| {
                 random_bits(&mut data, &mut rng);
                 enc.encode_into(&data, &mut cw);
-            });
-            t_volt += time(|| {
+            }));
+            t_volt.push(time(|| {
                 volt.transmit(&cw, &mut llr, &mut rng);
-            });
-            t_region += time(|| {
+            }));
+            t_region.push(time(|| {
                 region.transmit(&cw, &mut llr, &mut rng);
-            });
-            t_coset += time(|| {
+            }));
+            t_coset.push(time(|| {
                 region.transmit_coset(&mut llr, &mut rng);
-            });
+            }));
         }
-        let ms = |t: f64| t * 1e3 / (rounds * 16) as f64;
+        let ms = |t: Vec<f64>| median(t) * 1e3;
         println!(
             "k={k}: encode {:.3} ms, Vth sampling {:.3} ms, region sampling {:.3} ms, coset view {:.3} ms per frame",
             ms(t_enc),
@@ -71,7 +82,7 @@ fn main() {
         };
         let mut f32dec = MinSumDecoder::new(&code, cfg);
         let mut fixed = FixedDecoder::new(&code, cfg, 4.0);
-        let (mut t32, mut t8, mut it32, mut it8, mut fail32, mut fail8) = (0.0, 0.0, 0u64, 0u64, 0, 0);
+        let (mut t32, mut t8, mut it32, mut it8, mut fail32, mut fail8) = (vec![], vec![], 0u64, 0u64, 0, 0);
         for r in 0..rounds {
             let frames: Vec<Vec<f32>> = (0..4 * lanes)
                 .map(|f| {
@@ -80,15 +91,15 @@ fn main() {
                     l
                 })
                 .collect();
-            t32 += time(|| {
+            t32.push(time(|| {
                 for fr in &frames {
                     it32 += u64::from(f32dec.decode(fr).iterations);
                     fail32 += usize::from(f32dec.decoded().iter().any(|&b| b != 0));
                 }
-            });
+            }));
             // The calibration's use: a stream of frames, lanes refilled as frames finish.
             let mut next = 0;
-            t8 += time(|| {
+            t8.push(time(|| {
                 fixed.decode_stream(
                     |llr| {
                         let f = frames.get(next)?;
@@ -101,14 +112,16 @@ fn main() {
                         fail8 += usize::from(w.iter().any(|&b| b != 0));
                     },
                 );
-            });
+            }));
         }
         let n = (rounds * 4 * lanes) as f64;
+        let per_round = (4 * lanes) as f64;
+        let (t32, t8) = (median(t32), median(t8));
         println!(
             "BSC p={p} early_termination={et}: f32 {:.0} frames/s ({:.2} it, FER {fail32}/{n}), fixed8 {:.0} frames/s ({:.2} it, FER {fail8}/{n}), speed-up {:.1}x",
-            n / t32,
+            per_round / t32,
             it32 as f64 / n,
-            n / t8,
+            per_round / t8,
             it8 as f64 / n,
             t32 / t8
         );

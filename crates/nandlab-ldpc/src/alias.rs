@@ -19,7 +19,10 @@ impl AliasTable {
     /// A table for non-negative `weights` (not all zero; normalised here).
     pub fn new(weights: &[f64]) -> Self {
         let total: f64 = weights.iter().sum();
-        assert!(total > 0.0 && weights.iter().all(|&w| w >= 0.0), "weights must be ≥ 0, not all 0");
+        assert!(
+            total > 0.0 && weights.iter().all(|&w| w >= 0.0),
+            "weights must be ≥ 0, not all 0"
+        );
         let k = weights.len().next_power_of_two().max(2);
         let bits = k.trailing_zeros();
         let mut p: Vec<f64> = (0..k)

@@ -214,7 +214,8 @@ pub fn calibrate(
         b.build().expect("thread pool")
     };
     let threads = pool.current_num_threads();
-    let encoder = (cfg.pipeline == Pipeline::Encode).then(|| Encoder::new(code).expect("code has a systematic encoder"));
+    let encoder =
+        (cfg.pipeline == Pipeline::Encode).then(|| Encoder::new(code).expect("code has a systematic encoder"));
     let mut points = Vec::new();
     let ops: Vec<(f64, f64)> = cfg
         .rber_grid

@@ -596,7 +596,11 @@ mod tests {
             assert_eq!(errors, llr.iter().filter(|&&l| l < 0.0).count());
             let (p, trials) = (ch.rber(), n as f64);
             let sd = (trials * p * (1.0 - p)).sqrt();
-            assert!((errors as f64 - trials * p).abs() < 5.0 * sd, "k={k}: {errors} vs {}", trials * p);
+            assert!(
+                (errors as f64 - trials * p).abs() < 5.0 * sd,
+                "k={k}: {errors} vs {}",
+                trials * p
+            );
         }
     }
 

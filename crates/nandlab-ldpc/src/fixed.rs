@@ -314,7 +314,15 @@ impl FixedDecoder {
             // SAFETY: `keep` has 64 bytes.
             let keep = unsafe { L::load(keep.as_ptr()) };
             for l in &self.layers {
-                layer::<L>(self.code.z(), l, self.rule, self.r_max, keep, &mut self.app, &mut self.r);
+                layer::<L>(
+                    self.code.z(),
+                    l,
+                    self.rule,
+                    self.r_max,
+                    keep,
+                    &mut self.app,
+                    &mut self.r,
+                );
             }
             st.fresh = 0;
             for f in 0..LANES {
@@ -410,7 +418,8 @@ fn layer<L: Lanes>(z: usize, layer: &Layer, rule: FixedRule, r_max: i8, keep: L,
             let mut idx = L::splat(0);
             let mut sgn = L::splat(0);
             for b in 0..deg {
-                let q = L::load(app.add(var(layer, b, m, z) * LANES)).sub(L::load(r.add((edges + b) * LANES)).and(keep));
+                let q =
+                    L::load(app.add(var(layer, b, m, z) * LANES)).sub(L::load(r.add((edges + b) * LANES)).and(keep));
                 let a = q.abs();
                 idx = L::select_lt(a, m1, L::splat(b as i8), idx);
                 m2 = m2.min(a.max(m1));
@@ -604,7 +613,10 @@ mod tests {
         let refs: Vec<&[f32]> = frames.iter().map(Vec::as_slice).collect();
         let run = |k: Kernel| FixedDecoder::with_kernel(&code, nms(8), 4.0, k).decode(&refs);
         let reference = run(Kernel::Portable);
-        assert!(reference.iter().any(|(o, _)| o.iterations > 1), "frames exercise the decoder");
+        assert!(
+            reference.iter().any(|(o, _)| o.iterations > 1),
+            "frames exercise the decoder"
+        );
         for k in [Kernel::Avx2, Kernel::Avx512] {
             if k.available() {
                 assert!(run(k) == reference, "{k:?} differs from the portable kernel");

@@ -161,7 +161,12 @@ impl FrameSetup<'_> {
 
     fn chunk(&self, w: &mut Worker, start: u64, len: usize) -> Tally {
         let mut t = Tally::default();
-        let Worker { engine, llr, sent, data } = w;
+        let Worker {
+            engine,
+            llr,
+            sent,
+            data,
+        } = w;
         match engine {
             Engine::F32(dec) => {
                 for i in 0..len {

@@ -191,11 +191,15 @@ mod x86 {
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            self.map(o, |a, b| unsafe { _mm256_max_epi8(_mm256_adds_epi8(a, b), _mm256_set1_epi8(-127)) })
+            self.map(o, |a, b| unsafe {
+                _mm256_max_epi8(_mm256_adds_epi8(a, b), _mm256_set1_epi8(-127))
+            })
         }
         #[inline(always)]
         fn sub(self, o: Self) -> Self {
-            self.map(o, |a, b| unsafe { _mm256_max_epi8(_mm256_subs_epi8(a, b), _mm256_set1_epi8(-127)) })
+            self.map(o, |a, b| unsafe {
+                _mm256_max_epi8(_mm256_subs_epi8(a, b), _mm256_set1_epi8(-127))
+            })
         }
         #[inline(always)]
         fn abs(self) -> Self {
@@ -262,8 +266,7 @@ mod x86 {
         #[inline(always)]
         fn sign_mask(self) -> u64 {
             unsafe {
-                u64::from(_mm256_movemask_epi8(self.0) as u32)
-                    | (u64::from(_mm256_movemask_epi8(self.1) as u32) << 32)
+                u64::from(_mm256_movemask_epi8(self.0) as u32) | (u64::from(_mm256_movemask_epi8(self.1) as u32) << 32)
             }
         }
     }
@@ -379,8 +382,14 @@ mod tests {
             assert_eq!(to(la.max(lb)), pa.max(pb).0);
             assert_eq!(to(la.xor(lb)), pa.xor(pb).0);
             assert_eq!(to(la.and(lb)), pa.and(pb).0);
-            assert_eq!(to(L::select_lt(la, lb, lna, lnb)), Portable::select_lt(pa, pb, pna, pnb).0);
-            assert_eq!(to(L::select_eq(la, lb, lna, lnb)), Portable::select_eq(pa, pb, pna, pnb).0);
+            assert_eq!(
+                to(L::select_lt(la, lb, lna, lnb)),
+                Portable::select_lt(pa, pb, pna, pnb).0
+            );
+            assert_eq!(
+                to(L::select_eq(la, lb, lna, lnb)),
+                Portable::select_eq(pa, pb, pna, pnb).0
+            );
             assert_eq!(to(la.negate_where(lb)), pa.negate_where(pb).0);
             assert_eq!(to(lna.scale(192)), pna.scale(192).0);
             assert_eq!(to(lna.sub_floor0(lnb)), pna.sub_floor0(pnb).0);

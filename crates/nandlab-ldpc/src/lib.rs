@@ -28,6 +28,6 @@ pub use calibrate::{calibrate, CalibrationConfig, CalibrationPoint, CalibrationT
 pub use channel::{BscChannel, Channel, MlcChannel, OperatingPoint, Placement, Sampling};
 pub use code::QcCode;
 pub use decoder::{Arithmetic, DecodeOutcome, DecoderConfig, MinSumDecoder, MinSumRule};
+pub use encoder::Encoder;
 pub use fixed::{FixedDecoder, Kernel};
 pub use frames::{FrameSetup, Pipeline, Tally};
-pub use encoder::Encoder;

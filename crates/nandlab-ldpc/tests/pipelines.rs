@@ -16,11 +16,11 @@
 //! be for the comparison to pass, and the measured FERs must lie in (0.02, 0.8) so that a
 //! difference would show (otherwise the point is wrongly chosen and the test fails).
 
+use nandlab_core::engine::rng::stream_rng;
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_ldpc::calibrate::pe_for_rber;
 use nandlab_ldpc::stats::{mcnemar_z, two_proportion_z};
 use nandlab_ldpc::*;
-use nandlab_core::engine::rng::stream_rng;
 
 const YEAR: f64 = 365.0 * 86_400.0;
 const Z_MAX: f64 = 3.29;
@@ -38,7 +38,10 @@ fn channel(model: &VthModel, k: usize, rber: f64, sampling: Sampling) -> MlcChan
 }
 
 fn assert_informative(what: &str, fer: f64) {
-    assert!(fer > 0.02 && fer < 0.8, "{what}: FER {fer} outside (0.02, 0.8): pick another point");
+    assert!(
+        fer > 0.02 && fer < 0.8,
+        "{what}: FER {fer} outside (0.02, 0.8): pick another point"
+    );
 }
 
 #[test]
@@ -63,7 +66,10 @@ fn coset_view_and_encode_path_agree() {
         let slow = run(Pipeline::Encode, Sampling::Voltage);
         let fast = run(Pipeline::Coset, Sampling::Region);
         let z = two_proportion_z(slow.failures, slow.frames, fast.failures, fast.frames);
-        let what = format!("k={k} rber={rber}: encode+Vth {}/{frames}, coset {}/{frames}", slow.failures, fast.failures);
+        let what = format!(
+            "k={k} rber={rber}: encode+Vth {}/{frames}, coset {}/{frames}",
+            slow.failures, fast.failures
+        );
         eprintln!("{what}: z = {z:.2}");
         assert_informative(&what, (slow.failures + fast.failures) as f64 / (2 * frames) as f64);
         assert!(z.abs() <= Z_MAX, "{what}: z = {z:.2}");
@@ -103,9 +109,8 @@ fn fixed_point_and_f32_decoders_agree() {
         }
         // z > 0 when the fixed-point decoder fails more often.
         let z = mcnemar_z(only_fixed, only_f32);
-        let what = format!(
-            "k={k} rber={rber}: f32 fails {fails_f32}/{n}; only f32 {only_f32}, only fixed8 {only_fixed}"
-        );
+        let what =
+            format!("k={k} rber={rber}: f32 fails {fails_f32}/{n}; only f32 {only_f32}, only fixed8 {only_fixed}");
         eprintln!("{what}: z = {z:.2}");
         assert_informative(&what, fails_f32 as f64 / n as f64);
         if k == 0 {
