@@ -65,7 +65,7 @@ fn encode_pipeline() -> Pipeline {
 }
 
 impl Default for CalibrationConfig {
-    /// Coset frames, `f32` decoder, 800 frames / 80 failures per point in rounds of 256
+    /// Coset frames, `f32` decoder, 800 frames / 80 failures per point in rounds of 128
     /// frames. (The shipped table was made with the `encode` pipeline, Vth sampling and
     /// rounds of 20; its JSON sidecar records its settings.)
     fn default() -> Self {
@@ -74,7 +74,7 @@ impl Default for CalibrationConfig {
             rber_grid: default_rber_grid(),
             max_frames: 800,
             min_failures: 80,
-            batch: 256,
+            batch: 128,
             page: 1,
             retention_s: 365.0 * 86_400.0,
             decoder: DecoderConfig::default(),
@@ -410,11 +410,7 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
 mod tests {
     use super::*;
     use crate::channel::BscChannel;
-
-    fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
-        QcCode::from_full_shifts(7, &t).unwrap()
-    }
+    use crate::code::testing::array7;
 
     fn setup<'a>(code: &'a QcCode, channel: &'a BscChannel, stream_seed: u64) -> FrameSetup<'a> {
         FrameSetup {

@@ -368,16 +368,11 @@ pub fn decode_frames(code: &QcCode, cfg: DecoderConfig, frames: &[Vec<f32>]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::testing::{array7, single_error_frames};
 
     /// Single parity check of length 3 (Z = 1, base [0 0 0]).
     fn spc3() -> QcCode {
         QcCode::from_full_shifts(1, &[vec![0, 0, 0]]).unwrap()
-    }
-
-    /// Array code: Z = 7 (prime), J = 3, L = 7, shift(i, j) = i·j mod 7 (girth 6).
-    fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
-        QcCode::from_full_shifts(7, &t).unwrap()
     }
 
     fn nms(iters: u32) -> DecoderConfig {
@@ -471,13 +466,7 @@ mod tests {
     #[test]
     fn parallel_batch_matches_serial() {
         let code = array7();
-        let frames: Vec<Vec<f32>> = (0..code.n())
-            .map(|e| {
-                let mut f = vec![1.0f32; code.n()];
-                f[e] = -1.0;
-                f
-            })
-            .collect();
+        let frames = single_error_frames(&code);
         let out = decode_frames(&code, nms(10), &frames);
         assert!(out
             .iter()

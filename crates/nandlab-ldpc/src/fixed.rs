@@ -473,11 +473,7 @@ fn unsatisfied<L: Lanes>(code: &QcCode, layers: &[Layer], app: &[i8], active: u6
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
-        QcCode::from_full_shifts(7, &t).unwrap()
-    }
+    use crate::code::testing::{array7, single_error_frames};
 
     fn nms(iters: u32) -> DecoderConfig {
         DecoderConfig {
@@ -492,13 +488,7 @@ mod tests {
         // the first layer sends ⌊4·0.75⌋ = 3 to the wrong bit (Λ = −1) and −3 to its
         // neighbours (Λ = 1), the second +3 again (Λ = 2), the third sees all signs right.
         let code = array7();
-        let frames: Vec<Vec<f32>> = (0..code.n())
-            .map(|e| {
-                let mut f = vec![1.0f32; code.n()];
-                f[e] = -1.0;
-                f
-            })
-            .collect();
+        let frames = single_error_frames(&code);
         let refs: Vec<&[f32]> = frames.iter().map(Vec::as_slice).collect();
         let mut dec = FixedDecoder::with_kernel(&code, nms(10), 4.0, Kernel::Portable);
         let out = dec.decode(&refs);

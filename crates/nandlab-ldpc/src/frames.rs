@@ -5,10 +5,10 @@
 //! random word per bit) and fails a frame whose decisions are not all zero; `encode` (the
 //! check mode) draws random data, encodes it and sends the codeword through
 //! [`Channel::transmit`], and fails a frame whose decisions differ from the codeword. Frame
-//! `f` always draws from `stream_rng(stream_seed, f)`, and frames are decoded in tasks of
-//! 256 (a [`FixedDecoder`] stream, or 256 [`MinSumDecoder`] calls) spread over rayon's
-//! workers, so a tally depends on the seed and the frame range only, not on the thread
-//! count.
+//! `f` always draws from `stream_rng(stream_seed, f)`, and frames are decoded in one task
+//! per rayon worker (a [`FixedDecoder`] stream, or [`MinSumDecoder`] calls); a frame's
+//! result depends on its seed only, not on its task or lane, so a tally depends on the seed
+//! and the frame range, not on the thread count.
 
 use std::cell::{Cell, RefCell};
 
@@ -91,9 +91,6 @@ enum Engine {
     Fixed(Box<FixedDecoder>),
 }
 
-/// Frames per parallel task.
-const CHUNK: usize = 4 * LANES;
-
 /// One worker's decoder and buffers.
 struct Worker {
     engine: Engine,
@@ -110,9 +107,12 @@ impl FrameSetup<'_> {
             self.pipeline == Pipeline::Coset || self.encoder.is_some(),
             "the encode pipeline needs an encoder"
         );
+        // One long task per thread (the fixed-point decoder streams through it); a frame's
+        // result does not depend on its task or lane, so the split may follow the threads.
+        let per_task = count.div_ceil(rayon::current_num_threads() as u64).max(LANES as u64);
         let chunks: Vec<(u64, usize)> = (first..first + count)
-            .step_by(CHUNK)
-            .map(|s| (s, (first + count - s).min(CHUNK as u64) as usize))
+            .step_by(per_task as usize)
+            .map(|s| (s, (first + count - s).min(per_task) as usize))
             .collect();
         chunks
             .into_par_iter()
@@ -132,7 +132,7 @@ impl FrameSetup<'_> {
         Worker {
             engine,
             llr: vec![0.0; n],
-            sent: if encode { vec![vec![0; n]; CHUNK] } else { Vec::new() },
+            sent: Vec::new(),
             data: if encode { vec![0; self.code.k()] } else { Vec::new() },
         }
     }
@@ -167,6 +167,9 @@ impl FrameSetup<'_> {
             sent,
             data,
         } = w;
+        if self.pipeline == Pipeline::Encode && sent.len() < len {
+            sent.resize(len, vec![0; self.code.n()]);
+        }
         match engine {
             Engine::F32(dec) => {
                 for i in 0..len {
@@ -177,7 +180,7 @@ impl FrameSetup<'_> {
             }
             Engine::Fixed(dec) => {
                 // Both closures need the raw error counts and the sent words.
-                let raw: [Cell<usize>; CHUNK] = std::array::from_fn(|_| Cell::new(0));
+                let raw: Vec<Cell<usize>> = vec![Cell::new(0); len];
                 let mut next = 0;
                 let sent_cell = RefCell::new(sent);
                 dec.decode_stream(
@@ -204,11 +207,7 @@ impl FrameSetup<'_> {
 mod tests {
     use super::*;
     use crate::channel::BscChannel;
-
-    fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
-        QcCode::from_full_shifts(7, &t).unwrap()
-    }
+    use crate::code::testing::array7;
 
     #[test]
     fn tallies_do_not_depend_on_threads_or_chunking() {

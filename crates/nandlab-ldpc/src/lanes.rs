@@ -358,7 +358,13 @@ mod tests {
 
     /// Every lane function on all 255 × 255 value pairs (in chunks of 64 lanes) against
     /// the portable definition.
-    fn check_against_portable<L: Lanes>(to: impl Fn(L) -> [i8; LANES]) {
+    fn check_against_portable<L: Lanes>() {
+        let to = |v: L| {
+            let mut o = [0i8; LANES];
+            // SAFETY: the caller checked the instruction set; `o` has 64 bytes.
+            unsafe { v.store(o.as_mut_ptr()) };
+            o
+        };
         let vals: Vec<i8> = (-127..=127).collect();
         let pairs: Vec<(i8, i8)> = vals.iter().flat_map(|&a| vals.iter().map(move |&b| (a, b))).collect();
         for chunk in pairs.chunks(LANES) {
@@ -414,11 +420,7 @@ mod tests {
         if std::arch::is_x86_feature_detected!("avx2") {
             #[target_feature(enable = "avx2")]
             unsafe fn run() {
-                check_against_portable::<Avx2>(|v| {
-                    let mut o = [0i8; LANES];
-                    unsafe { v.store(o.as_mut_ptr()) };
-                    o
-                });
+                check_against_portable::<Avx2>();
             }
             unsafe { run() };
         } else {
@@ -427,11 +429,7 @@ mod tests {
         if std::arch::is_x86_feature_detected!("avx512bw") {
             #[target_feature(enable = "avx512bw")]
             unsafe fn run() {
-                check_against_portable::<Avx512>(|v| {
-                    let mut o = [0i8; LANES];
-                    unsafe { v.store(o.as_mut_ptr()) };
-                    o
-                });
+                check_against_portable::<Avx512>();
             }
             unsafe { run() };
         } else {
