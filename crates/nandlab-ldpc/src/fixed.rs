@@ -108,10 +108,10 @@ pub struct FixedDecoder {
     r: Vec<i8>,
     /// Channel LLRs of the next frame.
     scratch: Vec<f32>,
-    /// Quantised channel LLRs of frames about to enter a lane.
-    stage: Vec<Vec<i8>>,
     /// Decisions of frames leaving a lane.
     words: Vec<Vec<u8>>,
+    /// Per variable, the sign bits of the 64 lanes.
+    signs: Vec<u64>,
 }
 
 /// Per-lane bookkeeping of a stream.
@@ -172,8 +172,8 @@ impl FixedDecoder {
             app: vec![0; code.n() * LANES],
             r: vec![0; e * LANES],
             scratch: vec![0.0; code.n()],
-            stage: vec![vec![0; code.n()]; LANES],
             words: vec![vec![0; code.n()]; LANES],
+            signs: vec![0; code.n()],
         }
     }
 
@@ -229,8 +229,7 @@ impl FixedDecoder {
         }
     }
 
-    /// Loads new frames into the lanes of `lanes` (all of them, in one pass over the
-    /// variables); lanes left without a frame become idle.
+    /// Loads new frames into the lanes of `lanes`; lanes left without a frame become idle.
     fn refill(&mut self, lanes: u64, st: &mut LaneState, source: &mut impl FnMut(&mut [f32]) -> Option<u64>) {
         let mut loaded = 0u64;
         for f in bits(lanes) {
@@ -238,23 +237,13 @@ impl FixedDecoder {
             st.it[f] = 0;
             if st.frame[f].is_some() {
                 loaded |= 1 << f;
-                for (q, &l) in self.stage[f].iter_mut().zip(&self.scratch) {
-                    *q = quantize(l, self.llr_scale);
+                for (lane, &l) in self.app.chunks_exact_mut(LANES).zip(&self.scratch) {
+                    lane[f] = quantize(l, self.llr_scale);
                 }
             }
         }
         st.active = (st.active & !lanes) | loaded;
         st.fresh |= loaded;
-        if loaded == 0 {
-            return;
-        }
-        // One pass over the variables for all new frames: each 64-byte vector is written once.
-        let rows: Vec<(usize, &[i8])> = bits(loaded).map(|f| (f, &self.stage[f][..])).collect();
-        for (v, lane) in self.app.chunks_exact_mut(LANES).enumerate() {
-            for &(f, row) in &rows {
-                lane[f] = row[v];
-            }
-        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -348,15 +337,15 @@ impl FixedDecoder {
         st: &LaneState,
         done: &mut impl FnMut(u64, DecodeOutcome, &[u8]),
     ) {
-        let list: Vec<usize> = bits(lanes).collect();
-        for (v, a) in self.app.chunks_exact(LANES).enumerate() {
+        // Sign masks of all variables in one vector pass, then one sequential pass per lane.
+        for (m, a) in self.signs.iter_mut().zip(self.app.chunks_exact(LANES)) {
             // SAFETY: `a` has 64 bytes.
-            let signs = unsafe { L::load(a.as_ptr()) }.sign_mask();
-            for &f in &list {
-                self.words[f][v] = (signs >> f & 1) as u8;
-            }
+            *m = unsafe { L::load(a.as_ptr()) }.sign_mask();
         }
-        for &f in &list {
+        for f in bits(lanes) {
+            for (w, &m) in self.words[f].iter_mut().zip(&self.signs) {
+                *w = (m >> f & 1) as u8;
+            }
             if let Some(id) = st.frame[f] {
                 let o = DecodeOutcome {
                     converged: converged >> f & 1 == 1,
