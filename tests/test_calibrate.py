@@ -15,7 +15,7 @@ def test_tiny_calibration_writes_the_ladder_format(real_core, tmp_path):
     r = CliRunner().invoke(
         app,
         ["calibrate", "ldpc", "--out", str(out), "--frames", "4", "--min-failures", "1",
-         "--levels", "0..1", "--rber-grid", "0.003,0.03"],
+         "--levels", "0..1", "--rber-grid", "0.003,0.03", "--jobs", "1"],
     )
     assert r.exit_code == 0, r.stderr
     rows = [x for x in csv.DictReader(line for line in out.open() if not line.startswith("#"))]

@@ -251,6 +251,10 @@ def calibrate_ldpc(
         str | None, typer.Option("--rber-grid", help="Comma-separated RBER values.")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (2013).")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Worker threads (default: all cores)."),
+    ] = None,
 ) -> None:
     """Measure LDPC frame error rate vs RBER per soft level (the ECC ladder's curves)."""
     with user_errors():
@@ -258,7 +262,7 @@ def calibrate_ldpc(
         grid = [float(x) for x in rber_grid.split(",")] if rber_grid else None
         rep = ProgressReporter(description="calibrating", delay_s=0.0, unit="points")
         with rep:
-            prov = api.calibrate_ldpc(out, frames, min_failures, lv, grid, seed, progress=rep)
+            prov = api.calibrate_ldpc(out, frames, min_failures, lv, grid, seed, jobs, progress=rep)
         typer.echo(f"wrote {out} and {out.with_suffix('.json')} ({prov.get('wall_s', 0):.0f} s)")
 
 

@@ -1,20 +1,34 @@
-//! Produces the shipped FER table:
-//! `cargo run --release -p nandlab-ldpc --example ldpc_calibrate -- crates/nandlab-core/data/ldpc_fer.csv`
-//! Optional second/third arguments override `max_frames` and `min_failures`.
+//! Produces a FER table:
+//! `cargo run --release -p nandlab-ldpc --example ldpc_calibrate -- OUT.csv [options]`
+//! Options: `--frames N` (cap per point), `--min-failures N`, `--jobs N` (threads; default
+//! all cores), `--fixed8` (8-bit fixed-point decoder, scale 4), `--encode` (check mode:
+//! encode random data and sample voltages, as the shipped table was made), `--batch N`.
 use std::path::PathBuf;
 
 use nandlab_core::reliability::vth::{VthModel, VthParams};
-use nandlab_ldpc::{calibrate, CalibrationConfig, QcCode};
+use nandlab_ldpc::{calibrate, Arithmetic, CalibrationConfig, Pipeline, QcCode, Sampling};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().unwrap_or_else(|| "ldpc_fer.csv".into()));
     let mut cfg = CalibrationConfig::default();
-    if let Some(f) = args.next() {
-        cfg.max_frames = f.parse().expect("max_frames");
-    }
-    if let Some(f) = args.next() {
-        cfg.min_failures = f.parse().expect("min_failures");
+    while let Some(a) = args.next() {
+        let mut num = |name: &str| -> u64 {
+            let v = args.next().unwrap_or_else(|| panic!("{name} needs a value"));
+            v.parse().unwrap_or_else(|_| panic!("{name}: not a number: {v}"))
+        };
+        match a.as_str() {
+            "--frames" => cfg.max_frames = num("--frames"),
+            "--min-failures" => cfg.min_failures = num("--min-failures"),
+            "--batch" => cfg.batch = num("--batch") as usize,
+            "--jobs" => cfg.threads = Some(num("--jobs") as usize),
+            "--fixed8" => cfg.decoder.arithmetic = Arithmetic::Fixed8 { llr_scale: 4.0 },
+            "--encode" => {
+                cfg.pipeline = Pipeline::Encode;
+                cfg.sampling = Sampling::Voltage;
+            }
+            other => panic!("unknown option {other}"),
+        }
     }
     let model = VthModel::new(VthParams::dong_mlc()).expect("model");
     let code = QcCode::rate_8_9_4k();

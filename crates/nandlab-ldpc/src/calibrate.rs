@@ -15,16 +15,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
-use nandlab_core::engine::rng::{mix64, stream_rng};
+use nandlab_core::engine::rng::mix64;
 use nandlab_core::reliability::vth::VthModel;
-use rand::Rng;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::channel::{Channel, MlcChannel, OperatingPoint, Placement, Sampling};
 use crate::code::QcCode;
-use crate::decoder::{DecoderConfig, MinSumDecoder};
+use crate::decoder::DecoderConfig;
 use crate::encoder::Encoder;
+use crate::frames::{FrameSetup, Pipeline, Tally};
 use crate::stats::clopper_pearson;
 
 /// Settings of a calibration run.
@@ -48,7 +47,10 @@ pub struct CalibrationConfig {
     pub decoder: DecoderConfig,
     /// Placement of the extra reads.
     pub placement: Placement,
-    /// Cell sampling.
+    /// How frames are made (absent in tables written before it existed: `encode`).
+    #[serde(default = "encode_pipeline")]
+    pub pipeline: Pipeline,
+    /// Cell sampling of the `encode` pipeline (the `coset` one always samples regions).
     pub sampling: Sampling,
     /// Run seed.
     pub seed: u64,
@@ -58,19 +60,26 @@ pub struct CalibrationConfig {
     pub threads: Option<usize>,
 }
 
+fn encode_pipeline() -> Pipeline {
+    Pipeline::Encode
+}
+
 impl Default for CalibrationConfig {
-    /// The settings of the shipped table (`crates/nandlab-core/data/ldpc_fer.csv`).
+    /// Coset frames, `f32` decoder, 800 frames / 80 failures per point in rounds of 128
+    /// frames. (The shipped table was made with the `encode` pipeline, Vth sampling and
+    /// rounds of 20; its JSON sidecar records its settings.)
     fn default() -> Self {
         Self {
             levels: (0..=6).collect(),
             rber_grid: default_rber_grid(),
             max_frames: 800,
             min_failures: 80,
-            batch: 20,
+            batch: 128,
             page: 1,
             retention_s: 365.0 * 86_400.0,
             decoder: DecoderConfig::default(),
             placement: Placement::default(),
+            pipeline: Pipeline::Coset,
             sampling: Sampling::Voltage,
             seed: 2013,
             confidence: 0.95,
@@ -177,96 +186,15 @@ pub fn pe_for_rber(model: &VthModel, page: usize, retention_s: f64, target: f64)
     10f64.powf(0.5 * (lo + hi))
 }
 
-#[derive(Default, Clone, Copy)]
-struct Tally {
-    frames: u64,
-    failures: u64,
-    miscorrections: u64,
-    iterations: u64,
-    raw_errors: u64,
-}
-
-impl Tally {
-    fn add(mut self, o: Tally) -> Tally {
-        self.frames += o.frames;
-        self.failures += o.failures;
-        self.miscorrections += o.miscorrections;
-        self.iterations += o.iterations;
-        self.raw_errors += o.raw_errors;
-        self
-    }
-}
-
-/// Simulates frames `first..first + count` of one point, in parallel.
-fn run_batch(
-    encoder: &Encoder,
-    channel: &dyn Channel,
-    decoder: DecoderConfig,
-    stream_seed: u64,
-    first: u64,
-    count: u64,
-) -> Tally {
-    let code = encoder.code();
-    (first..first + count)
-        .into_par_iter()
-        .map_init(
-            || {
-                (
-                    MinSumDecoder::new(code, decoder),
-                    vec![0u8; encoder.data_len()],
-                    vec![0u8; code.n()],
-                    vec![0f32; code.n()],
-                )
-            },
-            |(dec, data, cw, llr), frame| {
-                let mut rng = stream_rng(stream_seed, frame);
-                for d in data.iter_mut() {
-                    *d = 0;
-                }
-                for chunk in data.chunks_mut(64) {
-                    let w: u64 = rng.random();
-                    for (i, d) in chunk.iter_mut().enumerate() {
-                        *d = ((w >> i) & 1) as u8;
-                    }
-                }
-                encoder.encode_into(data, cw);
-                let raw = channel.transmit(cw, llr, &mut rng);
-                let out = dec.decode(llr);
-                let wrong = dec.decoded() != &cw[..];
-                Tally {
-                    frames: 1,
-                    failures: u64::from(wrong),
-                    miscorrections: u64::from(wrong && out.converged),
-                    iterations: u64::from(out.iterations),
-                    raw_errors: raw as u64,
-                }
-            },
-        )
-        .reduce(Tally::default, Tally::add)
-}
-
-/// Runs frames on `channel` until the stopping rule of `cfg` holds. Returns
-/// `(frames, failures, miscorrections, mean iterations, measured RBER)`.
-pub fn measure_point(
-    encoder: &Encoder,
-    channel: &dyn Channel,
-    cfg: &CalibrationConfig,
-    stream_seed: u64,
-) -> (u64, u64, u64, f64, f64) {
+/// Runs frames of `setup` until the stopping rule of `cfg` holds (checked after every
+/// `cfg.batch` frames).
+pub fn measure_point(setup: &FrameSetup<'_>, cfg: &CalibrationConfig) -> Tally {
     let mut t = Tally::default();
     while t.frames < cfg.max_frames && t.failures < cfg.min_failures {
         let count = (cfg.batch as u64).min(cfg.max_frames - t.frames);
-        t = t.add(run_batch(encoder, channel, cfg.decoder, stream_seed, t.frames, count));
+        t = t.merge(setup.run(t.frames, count));
     }
-    let n = encoder.code().n() as f64;
-    let frames = t.frames.max(1) as f64;
-    (
-        t.frames,
-        t.failures,
-        t.miscorrections,
-        t.iterations as f64 / frames,
-        t.raw_errors as f64 / (frames * n),
-    )
+    t
 }
 
 /// Calibrates FER vs RBER on `code` over the MLC channel of `model` (see the module
@@ -286,7 +214,8 @@ pub fn calibrate(
         b.build().expect("thread pool")
     };
     let threads = pool.current_num_threads();
-    let encoder = Encoder::new(code).expect("code has a systematic encoder");
+    let encoder =
+        (cfg.pipeline == Pipeline::Encode).then(|| Encoder::new(code).expect("code has a systematic encoder"));
     let mut points = Vec::new();
     let ops: Vec<(f64, f64)> = cfg
         .rber_grid
@@ -302,8 +231,17 @@ pub fn calibrate(
             };
             let ch = MlcChannel::new(model, point, level, &cfg.placement, cfg.sampling);
             let stream_seed = mix64(cfg.seed ^ mix64(((level as u64) << 32) | gi as u64));
-            let (frames, failures, misc, iters, measured) =
-                pool.install(|| measure_point(&encoder, &ch, cfg, stream_seed));
+            let setup = FrameSetup {
+                code,
+                encoder: encoder.as_ref(),
+                channel: &ch,
+                decoder: cfg.decoder,
+                pipeline: cfg.pipeline,
+                stream_seed,
+            };
+            let t = pool.install(|| measure_point(&setup, cfg));
+            let (frames, failures) = (t.frames, t.failures);
+            let per_frame = |x: u64| x as f64 / frames.max(1) as f64;
             let (lo, hi) = clopper_pearson(failures, frames, 1.0 - cfg.confidence);
             let p = CalibrationPoint {
                 level,
@@ -312,12 +250,12 @@ pub fn calibrate(
                 pe,
                 frames,
                 failures,
-                miscorrections: misc,
-                fer: failures as f64 / frames.max(1) as f64,
+                miscorrections: t.miscorrections,
+                fer: per_frame(failures),
                 fer_lo: lo,
                 fer_hi: hi,
-                measured_rber: measured,
-                mean_iterations: iters,
+                measured_rber: per_frame(t.raw_errors) / code.n() as f64,
+                mean_iterations: per_frame(t.iterations),
                 delta: ch.delta(),
                 voltages: ch.voltages().to_vec(),
                 llr_table: ch.llr_table().to_vec(),
@@ -342,8 +280,13 @@ pub fn calibrate(
         channel: format!(
             "MLC Vth model (nandlab-core reliability::vth), page {}, retention {} s, P/E bisected per RBER, \
              hard refs = model read refs, k extra reads per boundary at max-MI spacing, LLR from model region probabilities, \
-             {:?} sampling",
-            cfg.page, cfg.retention_s, cfg.sampling
+             {}",
+            cfg.page,
+            cfg.retention_s,
+            match cfg.pipeline {
+                Pipeline::Coset => "all-zero view of random words (coset), region sampling".to_string(),
+                Pipeline::Encode => format!("encoded random data, {:?} sampling", cfg.sampling),
+            }
         ),
         vth: serde_json::to_value(model.params()).unwrap_or(serde_json::Value::Null),
         config: cfg.clone(),
@@ -372,8 +315,9 @@ impl CalibrationTable {
         let _ = writeln!(s, "# code: {} n={} k={}", p.code, p.n, p.k);
         let _ = writeln!(
             s,
-            "# decoder: layered {} max_iterations={} early_termination={}",
+            "# decoder: layered {} {} max_iterations={} early_termination={}",
             p.decoder.rule.label(),
+            p.decoder.arithmetic.label(),
             p.decoder.max_iterations,
             p.decoder.early_termination
         );
@@ -466,10 +410,17 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
 mod tests {
     use super::*;
     use crate::channel::BscChannel;
+    use crate::code::testing::array7;
 
-    fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
-        QcCode::from_full_shifts(7, &t).unwrap()
+    fn setup<'a>(code: &'a QcCode, channel: &'a BscChannel, stream_seed: u64) -> FrameSetup<'a> {
+        FrameSetup {
+            code,
+            encoder: None,
+            channel,
+            decoder: CalibrationConfig::default().decoder,
+            pipeline: Pipeline::Coset,
+            stream_seed,
+        }
     }
 
     fn cfg(max_frames: u64, min_failures: u64, batch: usize) -> CalibrationConfig {
@@ -485,20 +436,19 @@ mod tests {
     fn stops_after_the_batch_that_reaches_min_failures() {
         // p = 0.45 on a length-49 code: essentially every frame fails, so the point stops
         // after ceil(10 / 4) = 3 batches of 4 frames.
-        let enc = Encoder::new(&array7()).unwrap();
-        let (frames, failures, _, _, raw) = measure_point(&enc, &BscChannel::new(0.45), &cfg(1000, 10, 4), 3);
-        assert_eq!(frames, 12);
-        assert!(failures >= 10);
-        assert!((raw - 0.45).abs() < 0.1);
+        let code = array7();
+        let t = measure_point(&setup(&code, &BscChannel::new(0.45), 3), &cfg(1000, 10, 4));
+        assert_eq!(t.frames, 12);
+        assert!(t.failures >= 10);
+        assert!((t.raw_errors as f64 / (12.0 * 49.0) - 0.45).abs() < 0.1);
     }
 
     #[test]
     fn runs_max_frames_when_nothing_fails() {
         // p = 1e-6: P(any error in 30 frames of 49 bits) ≈ 1.5e-3; with the fixed seed none.
-        let enc = Encoder::new(&array7()).unwrap();
-        let (frames, failures, _, iters, _) = measure_point(&enc, &BscChannel::new(1e-6), &cfg(30, 5, 8), 4);
-        assert_eq!((frames, failures), (30, 0));
-        assert_eq!(iters, 0.0);
+        let code = array7();
+        let t = measure_point(&setup(&code, &BscChannel::new(1e-6), 4), &cfg(30, 5, 8));
+        assert_eq!((t.frames, t.failures, t.iterations), (30, 0, 0));
     }
 
     #[test]

@@ -19,10 +19,26 @@
 //!   `σ = ±1` of the unpaired read are chosen to maximise the mutual information
 //!   `I(bit; region)` over a grid ([`Placement::MaxMutualInformation`]), the criterion of
 //!   Wang et al. (JSAC 2014). `k = 0` is hard decision.
+//!
+//! **All-zero view of a random word** ([`Channel::transmit_coset`]): the calibration's
+//! default frames. The transmitted bits `x` are uniform and independent (what a data
+//! scrambler gives a controller: the word is a codeword plus a random coset leader known
+//! to the receiver), the channel acts on `x`, and the LLR of every position with `x_i = 1`
+//! has its sign flipped. A min-sum decoder is symmetric — flipping the input signs on a
+//! codeword's support flips its decisions on that support, because every check holds an
+//! even number of those positions — so decoding these LLRs and comparing with the
+//! all-zero word fails exactly when decoding the unflipped LLRs and comparing with `x`'s
+//! codeword part would, with the asymmetric channel's true error statistics (P(0→1) ≠
+//! P(1→0) is kept: each position's law depends on its own `x_i`). Nothing is encoded. The
+//! one exception is a message exactly 0 (it decides 0 in both views); the f32 decoder
+//! practically never produces one, the 8-bit one sometimes does, and the tests compare
+//! both views' FER.
 
 use nandlab_core::engine::rng::SimRng;
 use nandlab_core::reliability::vth::VthModel;
-use rand::Rng;
+use rand::{Rng, RngCore};
+
+use crate::alias::AliasTable;
 use serde::{Deserialize, Serialize};
 
 /// Largest channel LLR magnitude (regions whose likelihood ratio under- or overflows).
@@ -33,8 +49,31 @@ pub trait Channel: Sync {
     /// Fills `llr` (one per code bit) for the transmitted `codeword` and returns the number
     /// of hard-decision (raw) bit errors.
     fn transmit(&self, codeword: &[u8], llr: &mut [f32], rng: &mut SimRng) -> usize;
+    /// Fills `llr` with the all-zero view of a uniformly random transmitted word (see the
+    /// module documentation) and returns its raw bit errors.
+    fn transmit_coset(&self, llr: &mut [f32], rng: &mut SimRng) -> usize {
+        let mut word = vec![0u8; llr.len()];
+        random_bits(&mut word, rng);
+        let errors = self.transmit(&word, llr, rng);
+        for (l, &x) in llr.iter_mut().zip(&word) {
+            if x == 1 {
+                *l = -*l;
+            }
+        }
+        errors
+    }
     /// Expected raw (hard-decision) bit error rate.
     fn rber(&self) -> f64;
+}
+
+/// Fills `bits` with uniform random bits (one per byte), 64 per random word.
+pub fn random_bits(bits: &mut [u8], rng: &mut SimRng) {
+    for chunk in bits.chunks_mut(64) {
+        let w: u64 = rng.random();
+        for (i, d) in chunk.iter_mut().enumerate() {
+            *d = ((w >> i) & 1) as u8;
+        }
+    }
 }
 
 /// Binary symmetric channel with crossover probability `p`.
@@ -141,6 +180,11 @@ pub struct MlcChannel {
     hard_bit: Vec<u8>,
     mi: f64,
     rber: f64,
+    /// Joint (level, region) law of a cell holding a uniformly random word.
+    coset: AliasTable,
+    /// Per (level, region): the LLR in the all-zero view and whether the hard read errs.
+    coset_llr: Vec<f32>,
+    coset_err: Vec<u8>,
 }
 
 /// Offsets (in units of δ) of `k` extra reads: σ·(+1, −1, +2, −2, …)[..k].
@@ -215,6 +259,17 @@ impl MlcChannel {
             })
             .collect();
         let rber = model.page_rber(point.page, None, point.pe, point.retention_s);
+        // A random word with random other pages puts every level with equal probability.
+        let (mut weights, mut coset_llr, mut coset_err) = (Vec::new(), Vec::new(), Vec::new());
+        for (s, p) in t.probs.iter().enumerate() {
+            let total: f64 = p.iter().sum();
+            let x = model.page_bit(s, point.page);
+            for (j, &pj) in p.iter().enumerate() {
+                weights.push(pj / total);
+                coset_llr.push(if x == 1 { -t.llr[j] } else { t.llr[j] });
+                coset_err.push(u8::from(t.hard_bit[j] != x));
+            }
+        }
         Self {
             model: model.clone(),
             point,
@@ -230,6 +285,9 @@ impl MlcChannel {
             hard_bit: t.hard_bit,
             mi: t.mi,
             rber,
+            coset: AliasTable::new(&weights),
+            coset_llr,
+            coset_err,
         }
     }
 
@@ -400,6 +458,17 @@ impl Channel for MlcChannel {
         errors
     }
 
+    /// One alias draw per bit gives the cell's level and sensed region together.
+    fn transmit_coset(&self, llr: &mut [f32], rng: &mut SimRng) -> usize {
+        let mut errors = 0;
+        for l in llr.iter_mut() {
+            let o = self.coset.sample(rng.next_u64());
+            *l = self.coset_llr[o];
+            errors += usize::from(self.coset_err[o]);
+        }
+        errors
+    }
+
     fn rber(&self) -> f64 {
         self.rber
     }
@@ -507,6 +576,32 @@ mod tests {
             assert!(w[1] >= w[0] - 1e-12, "{mis:?}");
         }
         assert!(mis[0] < 1.0 && mis[0] > 0.8);
+    }
+
+    #[test]
+    fn coset_view_errors_are_its_negative_llrs_at_the_model_rber() {
+        // In the all-zero view a raw error is exactly a negative LLR (every region's LLR
+        // sign is its hard decision), and errors occur at the model's page RBER.
+        let m = model();
+        let point = OperatingPoint {
+            page: 1,
+            pe: 30_000.0,
+            retention_s: YEAR,
+        };
+        for k in [0, 3] {
+            let ch = MlcChannel::new(&m, point, k, &coarse(), Sampling::Region);
+            let n = 200_000;
+            let mut llr = vec![0f32; n];
+            let errors = ch.transmit_coset(&mut llr, &mut stream_rng(3, k as u64));
+            assert_eq!(errors, llr.iter().filter(|&&l| l < 0.0).count());
+            let (p, trials) = (ch.rber(), n as f64);
+            let sd = (trials * p * (1.0 - p)).sqrt();
+            assert!(
+                (errors as f64 - trials * p).abs() < 5.0 * sd,
+                "k={k}: {errors} vs {}",
+                trials * p
+            );
+        }
     }
 
     #[test]

@@ -344,3 +344,26 @@ pub const RATE_8_9_SHIFTS: [[u32; 36]; 4] = [
     [0, 809, 723, 312, 230, 327, 745, 529, 63, 704, 494, 264, 58, 345, 173, 303, 697, 865, 92, 684, 871, 1001, 364, 820, 724, 212, 604, 55, 756, 353, 38, 191, 193, 629, 496, 272],
     [0, 827, 432, 352, 79, 341, 664, 411, 309, 867, 793, 738, 902, 690, 855, 596, 455, 959, 335, 859, 269, 371, 856, 407, 238, 988, 780, 684, 450, 375, 645, 994, 65, 255, 798, 924],
 ];
+
+/// Small codes and frames shared by the crate's tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::QcCode;
+
+    /// Array code: Z = 7 (prime), J = 3, L = 7, shift(i, j) = i·j mod 7 (girth 6).
+    pub fn array7() -> QcCode {
+        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
+        QcCode::from_full_shifts(7, &t).unwrap()
+    }
+
+    /// One frame per position: LLR −1 there, +1 elsewhere (a single error each).
+    pub fn single_error_frames(code: &QcCode) -> Vec<Vec<f32>> {
+        (0..code.n())
+            .map(|e| {
+                let mut f = vec![1.0f32; code.n()];
+                f[e] = -1.0;
+                f
+            })
+            .collect()
+    }
+}

@@ -61,6 +61,32 @@ impl MinSumRule {
     }
 }
 
+/// Number format of the decoder's messages.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Arithmetic {
+    /// `f32` messages, one frame at a time ([`MinSumDecoder`]).
+    #[default]
+    F32,
+    /// 8-bit saturating fixed point, 64 frames per SIMD batch
+    /// ([`FixedDecoder`](crate::FixedDecoder)); channel LLRs are quantised to
+    /// `round(L · llr_scale)` (steps per LLR unit).
+    Fixed8 {
+        /// Quantisation steps per LLR unit.
+        llr_scale: f32,
+    },
+}
+
+impl Arithmetic {
+    /// A short human-readable name, e.g. `fixed8(llr_scale=4)`.
+    pub fn label(&self) -> String {
+        match self {
+            Arithmetic::F32 => "f32".into(),
+            Arithmetic::Fixed8 { llr_scale } => format!("fixed8(llr_scale={llr_scale})"),
+        }
+    }
+}
+
 /// Decoder settings.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DecoderConfig {
@@ -70,15 +96,19 @@ pub struct DecoderConfig {
     pub max_iterations: u32,
     /// Stop as soon as the hard decisions satisfy every check.
     pub early_termination: bool,
+    /// Message number format (absent in tables written before it existed: `f32`).
+    #[serde(default)]
+    pub arithmetic: Arithmetic,
 }
 
 impl Default for DecoderConfig {
-    /// Normalized min-sum with α = 0.75, 20 iterations, early termination.
+    /// Normalized min-sum with α = 0.75, 20 iterations, early termination, `f32`.
     fn default() -> Self {
         Self {
             rule: MinSumRule::Normalized { alpha: 0.75 },
             max_iterations: 20,
             early_termination: true,
+            arithmetic: Arithmetic::F32,
         }
     }
 }
@@ -338,16 +368,11 @@ pub fn decode_frames(code: &QcCode, cfg: DecoderConfig, frames: &[Vec<f32>]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::testing::{array7, single_error_frames};
 
     /// Single parity check of length 3 (Z = 1, base [0 0 0]).
     fn spc3() -> QcCode {
         QcCode::from_full_shifts(1, &[vec![0, 0, 0]]).unwrap()
-    }
-
-    /// Array code: Z = 7 (prime), J = 3, L = 7, shift(i, j) = i·j mod 7 (girth 6).
-    fn array7() -> QcCode {
-        let t: Vec<Vec<u32>> = (0..3).map(|i| (0..7).map(|j| (i * j) % 7).collect()).collect();
-        QcCode::from_full_shifts(7, &t).unwrap()
     }
 
     fn nms(iters: u32) -> DecoderConfig {
@@ -355,6 +380,7 @@ mod tests {
             rule: MinSumRule::Normalized { alpha: 0.75 },
             max_iterations: iters,
             early_termination: true,
+            arithmetic: Arithmetic::F32,
         }
     }
 
@@ -426,6 +452,7 @@ mod tests {
             rule: MinSumRule::Offset { beta: 0.5 },
             max_iterations: 1,
             early_termination: true,
+            arithmetic: Arithmetic::F32,
         };
         let mut dec = MinSumDecoder::new(&code, cfg);
         let out = dec.decode(&[2.0, -1.0, 3.0]);
@@ -439,13 +466,7 @@ mod tests {
     #[test]
     fn parallel_batch_matches_serial() {
         let code = array7();
-        let frames: Vec<Vec<f32>> = (0..code.n())
-            .map(|e| {
-                let mut f = vec![1.0f32; code.n()];
-                f[e] = -1.0;
-                f
-            })
-            .collect();
+        let frames = single_error_frames(&code);
         let out = decode_frames(&code, nms(10), &frames);
         assert!(out
             .iter()

@@ -4,22 +4,30 @@
 //!
 //! * [`code`]: quasi-cyclic codes; [`QcCode::rate_8_9_4k`] is the 36 864-bit code.
 //! * [`encoder`]: systematic encoder (`H·c = 0` for every word).
-//! * [`decoder`]: normalized / offset min-sum, layered schedule, early termination.
+//! * [`decoder`]: normalized / offset min-sum, layered schedule, early termination (`f32`).
+//! * [`fixed`]: the same decoder in 8-bit fixed point, 64 frames per SIMD batch.
+//! * [`frames`]: Monte Carlo frames (all-zero coset view or encode check mode).
 //! * [`channel`]: BSC and MLC soft-sensing channels with model-derived LLR tables.
 //! * [`calibrate`]: FER vs RBER Monte Carlo with confidence intervals and the table writer.
 //! * [`stats`]: Clopper–Pearson intervals.
 //!
 //! See `docs/ldpc.md` for the code, the decoder and how the shipped table was made.
 
+mod alias;
 pub mod calibrate;
 pub mod channel;
 pub mod code;
 pub mod decoder;
 pub mod encoder;
+pub mod fixed;
+pub mod frames;
+mod lanes;
 pub mod stats;
 
 pub use calibrate::{calibrate, CalibrationConfig, CalibrationPoint, CalibrationTable};
 pub use channel::{BscChannel, Channel, MlcChannel, OperatingPoint, Placement, Sampling};
 pub use code::QcCode;
-pub use decoder::{DecodeOutcome, DecoderConfig, MinSumDecoder, MinSumRule};
+pub use decoder::{Arithmetic, DecodeOutcome, DecoderConfig, MinSumDecoder, MinSumRule};
 pub use encoder::Encoder;
+pub use fixed::{FixedDecoder, Kernel};
+pub use frames::{FrameSetup, Pipeline, Tally};

@@ -40,9 +40,42 @@ pub fn clopper_pearson(failures: u64, trials: u64, alpha: f64) -> (f64, f64) {
     (lo, hi)
 }
 
+/// Pooled two-proportion z statistic of `x1/n1` vs `x2/n2` (normal approximation; 0 when
+/// both proportions are 0 or 1). `|z| > 3.29` rejects equal proportions at level 0.001.
+pub fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> f64 {
+    let (x1, n1, x2, n2) = (x1 as f64, n1 as f64, x2 as f64, n2 as f64);
+    let p = (x1 + x2) / (n1 + n2);
+    let se = (p * (1.0 - p) * (1.0 / n1 + 1.0 / n2)).sqrt();
+    if se == 0.0 {
+        0.0
+    } else {
+        (x1 / n1 - x2 / n2) / se
+    }
+}
+
+/// McNemar z statistic of paired outcomes: `b` pairs where only the first failed, `c`
+/// where only the second did (`(b − c)/√(b + c)`, 0 when no pair differs).
+pub fn mcnemar_z(b: u64, c: u64) -> f64 {
+    if b + c == 0 {
+        0.0
+    } else {
+        (b as f64 - c as f64) / ((b + c) as f64).sqrt()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn z_statistics_by_hand() {
+        // 30/100 vs 20/100: pooled p = 0.25, se = √(0.25·0.75·0.02) = 0.0612372, z = 1.632993.
+        assert!((two_proportion_z(30, 100, 20, 100) - 1.632993).abs() < 1e-6);
+        assert_eq!(two_proportion_z(0, 10, 0, 20), 0.0);
+        // b = 9, c = 16: (9 − 16)/5 = −1.4.
+        assert!((mcnemar_z(9, 16) + 1.4).abs() < 1e-12);
+        assert_eq!(mcnemar_z(0, 0), 0.0);
+    }
 
     #[test]
     fn zero_and_all_failures_closed_forms() {
