@@ -46,7 +46,7 @@ def test_trace_info_by_hand(real_core, tmp_path):
     assert r.exit_code == 0, r.stderr
     out = plain(r.stdout)
     assert "max offset + size 9.0 KiB" in out
-    assert "repeated-address ratio (pages read twice or more / pages read) 0.00% of 2 pages" in out
+    assert "repeated-address ratio (of pages read) 0.00% of 2 pages" in out
     assert "footprint (distinct 4 KiB pages touched) 3 pages = 12.0 KiB" in out
     assert "512 B – 1.0 KiB 1" in out and "4.0 KiB – 8.0 KiB 2" in out
 

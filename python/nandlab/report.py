@@ -189,7 +189,7 @@ def trace_view(path: str, info: Mapping[str, Any]) -> Group:
             if isinstance(pages, int) else fmt_bytes(info.get("footprint_bytes")),
         ),
         (
-            "repeated-address ratio (pages read twice or more / pages read)",
+            "repeated-address ratio (of pages read)",
             f"{rep:.2%} of {fmt_num(info.get('read_footprint_pages'))} pages"
             if isinstance(rep := info.get("repeated_address_ratio"), int | float) else DASH,
         ),

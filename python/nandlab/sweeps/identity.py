@@ -135,7 +135,8 @@ def resolve(cfg: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None, boo
         return api.check_config(cfg), None, False
     except Exception as e:
         msg = " ".join(str(e).split())
-        return None, msg, "unknown field" in msg or isinstance(e, ConfigError)
+        # The core raises ConfigError for bad values too: only an unknown key is the spec's.
+        return None, msg, "unknown field" in msg
 
 
 def trace_identity(path: Path, how: str) -> dict[str, Any]:
