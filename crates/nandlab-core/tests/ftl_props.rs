@@ -5,7 +5,9 @@
 
 use nandlab_core::config::{AgingConfig, Distribution};
 use nandlab_core::flash::{DeviceConfig, Geometry};
-use nandlab_core::ftl::{Ftl, FtlConfig, GcPolicy, WearLeveling};
+use nandlab_core::ftl::victim::{CostBenefit, Fifo, Greedy, VictimConfig, Weighted};
+use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
+use nandlab_core::ftl::{Ftl, FtlConfig};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -51,14 +53,18 @@ fn actions(logical: u64) -> impl Strategy<Value = Vec<Action>> {
     )
 }
 
-fn policies() -> impl Strategy<Value = (GcPolicy, WearLeveling, f64)> {
+fn policies() -> impl Strategy<Value = (VictimConfig, WearLevelingConfig, f64)> {
     (
         prop_oneof![
-            Just(GcPolicy::Greedy),
-            Just(GcPolicy::CostBenefit),
-            Just(GcPolicy::Weighted)
+            Just(VictimConfig::Greedy(Greedy {})),
+            Just(VictimConfig::CostBenefit(CostBenefit {})),
+            Just(VictimConfig::Weighted(Weighted { weight_valid: 0.5 })),
+            Just(VictimConfig::Fifo(Fifo {})),
         ],
-        prop_oneof![Just(WearLeveling::None), Just(WearLeveling::Static)],
+        prop_oneof![
+            Just(WearLevelingConfig::None(NoLeveling {})),
+            Just(WearLevelingConfig::Static(StaticLeveling { threshold_pe: 2 }))
+        ],
         prop_oneof![Just(0.0), Just(0.5), Just(0.9)],
     )
 }
@@ -71,9 +77,8 @@ proptest! {
         let geo = tiny_device();
         let cfg = FtlConfig {
             overprovisioning: 0.25,
-            gc_policy: gc,
+            gc,
             wear_leveling: wl,
-            wear_leveling_threshold: 2,
             ..FtlConfig::default()
         };
         let aging = AgingConfig { fill_fraction: fill, initial_pe: Distribution::Constant(5.0), retention_days: 1.0, ..AgingConfig::default() };

@@ -4,19 +4,22 @@
 
 pub mod allocator;
 pub mod config;
-pub mod gc;
 pub mod mapping;
 pub mod oob;
+pub mod plane_view;
 pub mod precondition;
+pub mod victim;
+pub mod wear;
 
 use crate::config::AgingConfig;
 use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus, PageMeta};
 use crate::flash::{Geometry, Ppa};
 use allocator::{PlaneAlloc, Stream, Striper};
-pub use config::{FtlConfig, GcPolicy, WearLeveling};
+pub use config::FtlConfig;
 use mapping::Mapping;
 use oob::OobStore;
+use plane_view::PlaneView;
 use std::cmp::Reverse;
 
 /// Flash work the FTL does on its own (GC, wear leveling), to be timed by the back end.
@@ -76,6 +79,8 @@ pub struct Ftl {
 impl Ftl {
     /// Builds the FTL and preconditions the device as `aging` says.
     pub fn new(geo: &Geometry, cfg: &FtlConfig, aging: &AgingConfig, seed: u64) -> Result<Self> {
+        let mut cfg = cfg.clone();
+        cfg.resolve_old_keys()?;
         let order = cfg.validate(geo.cfg.blocks_per_plane)?;
         aging.validate()?;
         let logical_pages = (geo.pages as f64 * (1.0 - cfg.overprovisioning)).floor() as u64;
@@ -89,7 +94,7 @@ impl Ftl {
         );
         let mut ftl = Ftl {
             geo: geo.clone(),
-            cfg: cfg.clone(),
+            cfg,
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
             page_meta: OobStore::new(geo.blocks, d.pages_per_block),
@@ -300,30 +305,39 @@ impl Ftl {
         Ok(block)
     }
 
-    /// Runs GC (and then static wear leveling) in `plane` while its free pool is at or
-    /// below the threshold.
+    /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
+    /// threshold.
     fn collect_if_needed(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize {
-            let first = plane * self.geo.cfg.blocks_per_plane;
-            let range = first as usize..(first + self.geo.cfg.blocks_per_plane) as usize;
-            let victim = gc::pick_victim(
-                self.cfg.gc_policy,
-                self.cfg.gc_weight_valid,
-                &self.blocks[range],
-                first,
-                self.geo.cfg.pages_per_block,
-                now_ns,
-                |i| self.last_program_ns(first + i as u32),
-            );
-            let Some(victim) = victim else { break };
+            let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+                break;
+            };
             let moved = self.relocate_and_erase(victim, plane, now_ns, ops)?;
             self.stats.gc_page_moves += moved;
             self.stats.gc_erases += 1;
-            if self.cfg.wear_leveling == WearLeveling::Static {
-                self.static_wear_level(plane, now_ns, ops)?;
+            if !self.cfg.wear_leveling.is_none() {
+                if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
+                    let moved = self.relocate_and_erase(cold, plane, now_ns, ops)?;
+                    self.stats.wl_page_moves += moved;
+                    self.stats.wl_erases += 1;
+                }
             }
         }
         Ok(())
+    }
+
+    /// The block of `plane` that `policy` picks from a view of the plane's blocks.
+    fn choose(&self, plane: u32, now_ns: i64, policy: impl Fn(&PlaneView) -> Option<usize>) -> Option<u32> {
+        let first = plane * self.geo.cfg.blocks_per_plane;
+        let range = first as usize..(first + self.geo.cfg.blocks_per_plane) as usize;
+        let last_program_ns = |i: usize| self.last_program_ns(first + i as u32);
+        let view = PlaneView {
+            blocks: &self.blocks[range],
+            pages_per_block: self.geo.cfg.pages_per_block,
+            now_ns,
+            last_program_ns: &last_program_ns,
+        };
+        policy(&view).map(|i| first + i as u32)
     }
 
     /// Moves every valid page of `victim` to the GC stream of `plane`, erases it and returns
@@ -362,27 +376,6 @@ impl Ftl {
         self.planes[plane as usize].free.push(Reverse((pe, victim)));
         ops.push(BgOp::Erase(victim));
         Ok(moved)
-    }
-
-    /// When the P/E spread of `plane` exceeds the threshold, frees its least-worn full block
-    /// (which holds cold data) so that the allocator reuses it.
-    fn static_wear_level(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
-        let first = plane * self.geo.cfg.blocks_per_plane;
-        let blocks = &self.blocks[first as usize..(first + self.geo.cfg.blocks_per_plane) as usize];
-        let max_pe = blocks.iter().map(|b| b.pe).max().unwrap_or(0);
-        let coldest = blocks
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.status == BlockStatus::Full)
-            .min_by_key(|(_, b)| b.pe);
-        if let Some((i, b)) = coldest {
-            if max_pe - b.pe > self.cfg.wear_leveling_threshold {
-                let moved = self.relocate_and_erase(first + i as u32, plane, now_ns, ops)?;
-                self.stats.wl_page_moves += moved;
-                self.stats.wl_erases += 1;
-            }
-        }
-        Ok(())
     }
 
     /// Checks the mapping invariants: every live logical page maps to its own physical page
