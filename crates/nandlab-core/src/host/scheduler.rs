@@ -18,6 +18,12 @@ pub struct Queued {
 pub trait HostScheduler: Send {
     /// Index into `waiting` (never empty) of the request to dispatch now.
     fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, now_ns: u64) -> usize;
+
+    /// Whether it may pick another request than the oldest (then a replay that never lets
+    /// requests wait, open loop with `queue_depth = 0`, would silently bypass it).
+    fn reorders(&self) -> bool {
+        true
+    }
 }
 
 /// First come, first served.
@@ -27,6 +33,10 @@ pub struct Fifo;
 impl HostScheduler for Fifo {
     fn pick(&mut self, _waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
         0
+    }
+
+    fn reorders(&self) -> bool {
+        false
     }
 }
 

@@ -153,6 +153,16 @@ impl Simulator {
             ));
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
+        if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && cfg.host.queue_depth == 0 {
+            return Err(NandError::config(
+                "host.scheduler",
+                format!(
+                    "`{}` reorders the host queue, but with host.queue_depth = 0 every request goes to the device \
+                     on arrival and nothing waits to be reordered (set host.queue_depth >= 1, or scheduler = \"fifo\")",
+                    cfg.host.scheduler
+                ),
+            ));
+        }
         let ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
         let backend = Backend::new(
             geo.dies,
@@ -317,7 +327,21 @@ impl Simulator {
         self.counters.first_arrival_ns.get_or_insert(req.arrival_ns);
         self.counters.requests[op_index(req.op)] += 1;
         let first = req.offset_bytes / self.page_bytes;
-        let last = (req.offset_bytes + req.size_bytes - 1) / self.page_bytes;
+        let end = req.offset_bytes.checked_add(req.size_bytes).ok_or_else(|| {
+            NandError::Invalid(format!(
+                "request {} ends past byte 2^64 (offset {})",
+                q.id, req.offset_bytes
+            ))
+        })?;
+        let last = (end - 1) / self.page_bytes;
+        let pages = u32::try_from(last - first + 1).map_err(|_| {
+            NandError::Invalid(format!(
+                "request {} spans {} pages, more than the {} one request may have",
+                q.id,
+                last - first + 1,
+                u32::MAX
+            ))
+        })?;
         let logical = self.ftl.logical_pages();
         if last >= logical && self.cfg.host.out_of_range == OutOfRange::Error {
             return Err(NandError::Invalid(format!(
@@ -330,7 +354,7 @@ impl Simulator {
         }
         let slot = self.reqs.insert(ReqState {
             req,
-            remaining: (last - first + 1) as u32,
+            remaining: pages,
             end_ns: now,
         });
         self.inflight += 1;
