@@ -1,9 +1,11 @@
 //! Property tests of the FTL invariants: after any sequence of writes, overwrites and
 //! trims (with GC and wear leveling running underneath), every live logical page maps to
 //! exactly one valid physical page whose OOB names it and holds the latest content tag,
-//! erase counts only grow, and trimmed pages read as empty.
+//! erase counts only grow, and trimmed pages read as empty; a page's write attributes
+//! travel with it.
 
 use nandlab_core::config::{AgingConfig, Distribution};
+use nandlab_core::flash::block::WriteAttrs;
 use nandlab_core::flash::{DeviceConfig, Geometry};
 use nandlab_core::ftl::victim::{CostBenefit, Fifo, Greedy, VictimConfig, Weighted};
 use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
@@ -95,7 +97,7 @@ proptest! {
                 Action::Write(l) => {
                     let l = l % logical;
                     let tag = i as u64 + 1;
-                    ftl.write(l, tag, tag ^ 0x5a, i as i64, &mut ops).unwrap();
+                    ftl.write(l, tag, tag ^ 0x5a, WriteAttrs::new(7, l.is_multiple_of(3)), i as i64, &mut ops).unwrap();
                     model.insert(l, tag);
                 }
                 Action::Trim(l) => {
@@ -121,6 +123,9 @@ proptest! {
                     prop_assert_eq!(meta.tag, tag, "content of lpn {} survived GC", l);
                     // OOB tag bits travel with the data (preconditioned pages have none).
                     prop_assert_eq!(meta.oob_tags, if tag == 0 { 0 } else { tag ^ 0x5a });
+                    // So do the write's attributes.
+                    let attrs = if tag == 0 { WriteAttrs::default() } else { WriteAttrs::new(7, l.is_multiple_of(3)) };
+                    prop_assert_eq!(meta.attrs, attrs);
                 }
                 (None, None) => {}
                 (m, p) => prop_assert!(false, "lpn {}: model {:?}, mapping {:?}", l, m, p),
@@ -137,7 +142,8 @@ fn gc_reclaims_and_counts_moves() {
     let mut ftl = full_ftl(&geo, 0.25, 3).unwrap();
     let mut ops = Vec::new();
     for i in 0..2000u64 {
-        ftl.write(i % 7, i + 1, 0, i as i64, &mut ops).unwrap();
+        ftl.write(i % 7, i + 1, 0, WriteAttrs::default(), i as i64, &mut ops)
+            .unwrap();
     }
     assert!(ftl.stats.gc_erases > 0);
     assert_eq!(ftl.stats.host_programs, 2000);
@@ -179,7 +185,8 @@ fn striping_imbalance_does_not_exhaust_a_plane() {
     let mut ops = Vec::new();
     for i in 0..5000u64 {
         let lpn = (2 * (i * 7919) + 1) % logical;
-        ftl.write(lpn, i + 1, 0, i as i64, &mut ops).unwrap();
+        ftl.write(lpn, i + 1, 0, WriteAttrs::default(), i as i64, &mut ops)
+            .unwrap();
     }
     ftl.check_invariants().unwrap();
 }

@@ -2,9 +2,9 @@
 //! preset has the geometry and timing the paper states (numbers worked out by hand from the
 //! papers in `seeds/`, not taken from the code's output).
 
-use nandlab_core::config::aging::DistSpec;
 use nandlab_core::config::Distribution;
 use nandlab_core::flash::{Geometry, Timing};
+use nandlab_core::ftl::aging::DistSpec;
 use nandlab_core::ftl::victim::{VictimConfig, Weighted};
 use nandlab_core::ftl::wear::WearLevelingConfig;
 use nandlab_core::host::config::{OutOfRange, ReplayMode};

@@ -12,8 +12,7 @@ use crate::reliability::ReliabilityConfig;
 use crate::workload::WorkloadConfig;
 use serde::{Deserialize, Serialize};
 
-pub mod aging;
-pub use aging::{AgingConfig, Distribution};
+pub use crate::ftl::aging::{AgingConfig, Distribution};
 
 /// The `[output]` section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

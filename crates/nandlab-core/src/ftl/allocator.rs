@@ -11,8 +11,10 @@ use std::collections::BinaryHeap;
 pub enum Stream {
     /// Pages written by the host.
     Host = 0,
-    /// Pages moved by garbage collection, wear leveling or refresh.
+    /// Pages moved by garbage collection or wear leveling.
     Gc = 1,
+    /// Pages moved by read refresh (kept apart from GC's: refreshed data are read-hot).
+    Refresh = 2,
 }
 
 /// Allocation state of one plane.
@@ -21,7 +23,7 @@ pub struct PlaneAlloc {
     /// Free blocks keyed by (P/E, block): the least-worn is opened first.
     pub free: BinaryHeap<Reverse<(u32, u32)>>,
     /// Active block of each stream.
-    pub active: [Option<u32>; 2],
+    pub active: [Option<u32>; 3],
 }
 
 /// Turns a running page counter into a plane index following a striping order.

@@ -1,5 +1,6 @@
 //! The `[ftl]` section, with its policy tables `[ftl.gc]` and `[ftl.wear_leveling]`.
 
+use super::refresh::RefreshConfig;
 use super::victim::VictimConfig;
 use super::wear::{self, WearLevelingConfig};
 use crate::error::{NandError, Result};
@@ -22,6 +23,8 @@ pub struct FtlConfig {
     /// Wear leveling (`[ftl.wear_leveling]`; the old string form is read too).
     #[serde(deserialize_with = "wear::table_or_name")]
     pub wear_leveling: WearLevelingConfig,
+    /// Read refresh (`[ftl.refresh]`).
+    pub refresh: RefreshConfig,
     /// Old spelling of `ftl.gc.victim`; folded into `gc` by [`FtlConfig::resolve_old_keys`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_policy: Option<String>,
@@ -41,6 +44,7 @@ impl Default for FtlConfig {
             gc_threshold_blocks: 2,
             gc: VictimConfig::default(),
             wear_leveling: WearLevelingConfig::default(),
+            refresh: RefreshConfig::default(),
             gc_policy: None,
             gc_weight_valid: None,
             wear_leveling_threshold: None,
@@ -86,6 +90,7 @@ impl FtlConfig {
         }
         self.gc.policy().validate("ftl.gc")?;
         self.wear_leveling.policy().validate("ftl.wear_leveling")?;
+        self.refresh.policy().validate("ftl.refresh")?;
         let mut order = [0usize; 4];
         let s = self.striping.to_ascii_uppercase();
         let mut seen = [false; 4];

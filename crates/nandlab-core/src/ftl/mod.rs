@@ -2,19 +2,21 @@
 //! leveling and TRIM. Mapping changes happen at once when a request is dispatched; the time
 //! the resulting flash work takes is charged by the back end from the [`BgOp`]s returned.
 
+pub mod aging;
 pub mod allocator;
 pub mod config;
 pub mod mapping;
 pub mod oob;
 pub mod plane_view;
 pub mod precondition;
+pub mod refresh;
 pub mod victim;
 pub mod wear;
 
-use crate::config::AgingConfig;
 use crate::error::{NandError, Result};
-use crate::flash::block::{BlockState, BlockStatus, PageMeta};
+use crate::flash::block::{BlockState, BlockStatus, PageMeta, WriteAttrs};
 use crate::flash::{Geometry, Ppa};
+use aging::AgingConfig;
 use allocator::{PlaneAlloc, Stream, Striper};
 pub use config::FtlConfig;
 use mapping::Mapping;
@@ -46,6 +48,10 @@ pub struct FtlStats {
     pub wl_page_moves: u64,
     /// Blocks erased by static wear leveling.
     pub wl_erases: u64,
+    /// Pages moved by read refresh.
+    pub refresh_page_moves: u64,
+    /// Blocks erased by read refresh.
+    pub refresh_erases: u64,
     /// Host page reads that hit no data (never written or trimmed).
     pub unmapped_reads: u64,
     /// Logical pages trimmed.
@@ -72,6 +78,10 @@ pub struct Ftl {
     planes: Vec<PlaneAlloc>,
     striper: Striper,
     logical_pages: u64,
+    /// Reads since erase from which the refresh trigger is asked (`u32::MAX`: never).
+    refresh_min_reads: u32,
+    /// Blocks the refresh trigger named, refreshed by [`Ftl::refresh_due`].
+    refresh_pending: Vec<u32>,
     /// Counters.
     pub stats: FtlStats,
 }
@@ -92,6 +102,7 @@ impl Ftl {
             [d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die],
             order,
         );
+        let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
         let mut ftl = Ftl {
             geo: geo.clone(),
             cfg,
@@ -103,6 +114,8 @@ impl Ftl {
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
             logical_pages,
+            refresh_min_reads,
+            refresh_pending: Vec::new(),
             stats: FtlStats::default(),
         };
         precondition::apply(&mut ftl, aging, seed)?;
@@ -156,13 +169,55 @@ impl Ftl {
                 let ppa = self.ppa(ppn);
                 let slot = self.read_slot(ppa.block);
                 self.block_reads[slot] += 1;
-                Some((ppa, self.block_reads[slot]))
+                let reads = self.block_reads[slot];
+                if reads >= self.refresh_min_reads {
+                    self.consider_refresh(ppa.block, reads);
+                }
+                Some((ppa, reads))
             }
             None => {
                 self.stats.unmapped_reads += 1;
                 None
             }
         }
+    }
+
+    /// Asks the refresh trigger about a full block past its minimum read count; a block it
+    /// names is refreshed (once) by the next [`Ftl::refresh_due`].
+    #[cold]
+    fn consider_refresh(&mut self, block: u32, reads: u32) {
+        let b = &self.blocks[block as usize];
+        if b.status == BlockStatus::Full
+            && self.cfg.refresh.policy().due(reads, b.pe)
+            && !self.refresh_pending.contains(&block)
+        {
+            self.refresh_pending.push(block);
+        }
+    }
+
+    /// Refreshes the blocks the trigger named since the last call: their valid pages move
+    /// to the refresh stream of their plane (after GC there if its free pool is low) and
+    /// the block is erased, which resets its read count. The flash work goes to `ops`.
+    pub fn refresh_due(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        while let Some(block) = self.refresh_pending.pop() {
+            if self.blocks[block as usize].status != BlockStatus::Full {
+                continue; // GC emptied it meanwhile
+            }
+            let plane = self.geo.split_block(block).0;
+            self.collect_if_needed(plane, now_ns, ops)?;
+            if self.blocks[block as usize].status != BlockStatus::Full {
+                continue;
+            }
+            let moved = self.relocate_and_erase(block, plane, Stream::Refresh, now_ns, ops)?;
+            self.stats.refresh_page_moves += moved;
+            self.stats.refresh_erases += 1;
+        }
+        Ok(())
+    }
+
+    /// Reads of `block` since its last erase.
+    pub fn block_reads(&self, block: u32) -> u32 {
+        self.block_reads[self.read_slot(block)]
     }
 
     /// Program time of a programmed page (cheaper than [`Ftl::page_meta`] for data that
@@ -176,6 +231,22 @@ impl Ftl {
             Some(p) => p[ppa.page as usize].program_ns,
             None => self.preconditioned_ns,
         }
+    }
+
+    /// P/E cycles `block` has seen.
+    #[inline]
+    pub fn pe_cycles(&self, block: u32) -> u32 {
+        self.blocks[block as usize].pe
+    }
+
+    /// Logical pages the mapping holds an entry for.
+    pub fn mapping_entries(&self) -> usize {
+        self.mapping.entries()
+    }
+
+    /// The FTL's counters.
+    pub fn stats(&self) -> &FtlStats {
+        &self.stats
     }
 
     /// When `block` was last programmed (its preconditioning time if never in the run).
@@ -197,6 +268,7 @@ impl Ftl {
                 tag: 0,
                 program_ns: self.preconditioned_ns,
                 oob_tags: 0,
+                attrs: WriteAttrs::default(),
             })
         } else {
             self.page_meta
@@ -206,10 +278,18 @@ impl Ftl {
         }
     }
 
-    /// Writes logical page `lpn` with content tag `tag` and codec tag bits `oob_tags` (kept
-    /// in the page's OOB area) at `now_ns`; returns where it went. GC and wear-leveling work
-    /// it triggers is appended to `ops`.
-    pub fn write(&mut self, lpn: u64, tag: u64, oob_tags: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
+    /// Writes logical page `lpn` with content tag `tag`, codec tag bits `oob_tags` and
+    /// attributes `attrs` (kept in the page's OOB area) at `now_ns`; returns where it went.
+    /// GC and wear-leveling work it triggers is appended to `ops`.
+    pub fn write(
+        &mut self,
+        lpn: u64,
+        tag: u64,
+        oob_tags: u64,
+        attrs: WriteAttrs,
+        now_ns: i64,
+        ops: &mut Vec<BgOp>,
+    ) -> Result<Ppa> {
         self.unmap(lpn);
         let plane = self.pick_plane(now_ns, ops)?;
         let ppa = self.place(
@@ -220,6 +300,7 @@ impl Ftl {
                 tag,
                 program_ns: now_ns,
                 oob_tags,
+                attrs,
             },
         )?;
         self.stats.host_programs += 1;
@@ -312,12 +393,12 @@ impl Ftl {
             let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
                 break;
             };
-            let moved = self.relocate_and_erase(victim, plane, now_ns, ops)?;
+            let moved = self.relocate_and_erase(victim, plane, Stream::Gc, now_ns, ops)?;
             self.stats.gc_page_moves += moved;
             self.stats.gc_erases += 1;
             if !self.cfg.wear_leveling.is_none() {
                 if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
-                    let moved = self.relocate_and_erase(cold, plane, now_ns, ops)?;
+                    let moved = self.relocate_and_erase(cold, plane, Stream::Gc, now_ns, ops)?;
                     self.stats.wl_page_moves += moved;
                     self.stats.wl_erases += 1;
                 }
@@ -340,9 +421,16 @@ impl Ftl {
         policy(&view).map(|i| first + i as u32)
     }
 
-    /// Moves every valid page of `victim` to the GC stream of `plane`, erases it and returns
-    /// it to the free pool. Returns the pages moved.
-    fn relocate_and_erase(&mut self, victim: u32, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u64> {
+    /// Moves every valid page of `victim` (attributes and all) to `stream`'s active block in
+    /// `plane`, erases it and returns it to the free pool. Returns the pages moved.
+    fn relocate_and_erase(
+        &mut self,
+        victim: u32,
+        plane: u32,
+        stream: Stream,
+        now_ns: i64,
+        ops: &mut Vec<BgOp>,
+    ) -> Result<u64> {
         let ppb = self.geo.cfg.pages_per_block;
         let mut moved = 0;
         for page in 0..ppb {
@@ -353,7 +441,7 @@ impl Ftl {
             self.unmap(meta.lpn);
             let to = self.place(
                 plane,
-                Stream::Gc,
+                stream,
                 PageMeta {
                     program_ns: now_ns,
                     ..meta
@@ -373,7 +461,13 @@ impl Ftl {
         st.status = BlockStatus::Free;
         let pe = st.pe;
         self.page_meta.release(victim);
-        self.planes[plane as usize].free.push(Reverse((pe, victim)));
+        let pa = &mut self.planes[plane as usize];
+        // A full block can still be a stream's active block (until its next page opens
+        // another): once erased it is only in the free pool.
+        for a in pa.active.iter_mut().filter(|a| **a == Some(victim)) {
+            *a = None;
+        }
+        pa.free.push(Reverse((pe, victim)));
         ops.push(BgOp::Erase(victim));
         Ok(moved)
     }

@@ -15,6 +15,7 @@ use crate::config::SimConfig;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
+use crate::flash::block::WriteAttrs;
 use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
@@ -153,6 +154,7 @@ impl Simulator {
             ));
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
+        cfg.host.critical.validate()?;
         if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && cfg.host.queue_depth == 0 {
             return Err(NandError::config(
                 "host.scheduler",
@@ -359,7 +361,14 @@ impl Simulator {
         });
         self.inflight += 1;
         match req.op {
-            Op::Read => self.issue_reads(now, slot, first, last),
+            Op::Read => {
+                self.issue_reads(now, slot, first, last)?;
+                // Blocks these reads pushed past the refresh trigger are refreshed now,
+                // behind the reads on the same dies.
+                self.ftl.refresh_due(now as i64, &mut self.bg_ops)?;
+                self.run_background(now);
+                Ok(())
+            }
             Op::Write => self.issue_writes(now, slot, q.id, first, last),
             Op::Trim => {
                 for lpn in first..=last {
@@ -385,7 +394,8 @@ impl Simulator {
                 .encode_program(lpn, tag)?
                 .and_then(|t| t.to_oob())
                 .unwrap_or(0);
-            let ppa = self.ftl.write(lpn, tag, oob, now as i64, &mut self.bg_ops)?;
+            let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
+            let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
             self.run_background(now);
             let channel = self.geo.loc_of_block(ppa.block).channel;
             let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
@@ -394,7 +404,7 @@ impl Simulator {
         Ok(())
     }
 
-    /// Charges GC / wear-leveling work (copyback reads and programs, erases) to the dies,
+    /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
     /// each step after the previous one.
     fn run_background(&mut self, now: u64) {
         let mut ready = now;
@@ -495,11 +505,7 @@ impl Simulator {
         Some(PageState {
             content,
             program_ns: if aged { self.ftl.program_ns(ppa) } else { 0 },
-            pe_cycles: if aged {
-                self.ftl.blocks[ppa.block as usize].pe
-            } else {
-                0
-            },
+            pe_cycles: if aged { self.ftl.pe_cycles(ppa.block) } else { 0 },
             reads_since_erase: if aged { reads } else { 0 },
             page_type: self.geo.page_map.page_type(ppa.page),
             chip,
