@@ -411,7 +411,11 @@ impl Ftl {
     fn choose(&self, plane: u32, now_ns: i64, policy: impl Fn(&PlaneView) -> Option<usize>) -> Option<u32> {
         let first = plane * self.geo.cfg.blocks_per_plane;
         let range = first as usize..(first + self.geo.cfg.blocks_per_plane) as usize;
-        let last_program_ns = |i: usize| self.last_program_ns(first + i as u32);
+        // Policies age blocks on the run's clock: preconditioned data count as programmed
+        // at 0. Their retention age is for the error model; taken as the time since the
+        // workload last wrote them it made every untouched block ~10^5 times older than any
+        // written during a run, so cost-benefit cleaned nearly-full cold blocks (issue 13).
+        let last_program_ns = |i: usize| self.last_program_ns(first + i as u32).max(0);
         let view = PlaneView {
             blocks: &self.blocks[range],
             pages_per_block: self.geo.cfg.pages_per_block,

@@ -11,7 +11,8 @@ pub struct PlaneView<'a> {
     pub pages_per_block: u32,
     /// Current time (ns).
     pub now_ns: i64,
-    /// When block `i` of `blocks` was last programmed (ns; negative for preconditioned data).
+    /// When block `i` of `blocks` was last programmed, on the run's clock (ns; data placed
+    /// by preconditioning count as programmed at 0, the start of the run).
     pub last_program_ns: &'a dyn Fn(usize) -> i64,
 }
 
