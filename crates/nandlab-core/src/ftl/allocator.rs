@@ -52,8 +52,15 @@ impl Striper {
     /// Plane index of the next page and advance.
     #[inline]
     pub fn next_plane(&mut self) -> u32 {
-        let mut k = self.cursor;
+        let plane = self.peek_plane();
         self.cursor = (self.cursor + 1) % self.planes;
+        plane
+    }
+
+    /// Plane index of the next page, without advancing.
+    #[inline]
+    pub fn peek_plane(&self) -> u32 {
+        let mut k = self.cursor;
         let mut coord = [0u32; 4];
         for &level in &self.order {
             let d = u64::from(self.dims[level]);

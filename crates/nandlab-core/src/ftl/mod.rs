@@ -15,6 +15,7 @@ pub mod wear;
 
 use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus, PageMeta, WriteAttrs};
+use crate::flash::cell::PageType;
 use crate::flash::{Geometry, Ppa};
 use aging::AgingConfig;
 use allocator::{PlaneAlloc, Stream, Striper};
@@ -33,6 +34,15 @@ pub enum BgOp {
     CopyProgram(Ppa),
     /// Block erase.
     Erase(u32),
+}
+
+/// Where the next host page will go: what a host-queue scheduler may see of placement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NextWrite {
+    /// Plane the next host page goes to.
+    pub plane: u32,
+    /// Page type (0 = LSB … MSB) of the page it will be programmed into.
+    pub page_type: PageType,
 }
 
 /// Counters the FTL keeps.
@@ -328,6 +338,23 @@ impl Ftl {
              aging.fill_fraction)"
                 .into(),
         ))
+    }
+
+    /// Where the next host page will go (plane, and the type of the page it will take),
+    /// as a read-only view for the host queue. Exact unless that plane cannot take the
+    /// write (its GC reclaims nothing), when the write moves to the next plane.
+    pub fn next_host_write(&self) -> NextWrite {
+        let plane = self.striper.peek_plane();
+        let page = match self.planes[plane as usize].active[Stream::Host as usize] {
+            Some(b) if u32::from(self.blocks[b as usize].written) < self.geo.cfg.pages_per_block => {
+                u32::from(self.blocks[b as usize].written)
+            }
+            _ => 0,
+        };
+        NextWrite {
+            plane,
+            page_type: self.geo.page_map.page_type(page),
+        }
     }
 
     /// Discards logical page `lpn`.

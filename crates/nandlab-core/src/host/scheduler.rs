@@ -4,6 +4,7 @@
 
 use super::request::Request;
 use crate::error::{NandError, Result};
+use crate::ftl::NextWrite;
 
 /// A request waiting in the host queue.
 #[derive(Debug, Clone, Copy)]
@@ -14,10 +15,19 @@ pub struct Queued {
     pub req: Request,
 }
 
+/// What a scheduler may see of the device when it picks (read-only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceView {
+    /// Where the next host page will be programmed (plane and page type), e.g. to hold a
+    /// critical write back while the next free page is an LSB page (seed 004's request
+    /// feedback) and send another waiting write to take it.
+    pub next_write: NextWrite,
+}
+
 /// Picks the next request to dispatch.
 pub trait HostScheduler: Send {
     /// Index into `waiting` (never empty) of the request to dispatch now.
-    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, now_ns: u64) -> usize;
+    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, now_ns: u64, device: &DeviceView) -> usize;
 
     /// Whether it may pick another request than the oldest (then a replay that never lets
     /// requests wait, open loop with `queue_depth = 0`, would silently bypass it).
@@ -31,7 +41,7 @@ pub trait HostScheduler: Send {
 pub struct Fifo;
 
 impl HostScheduler for Fifo {
-    fn pick(&mut self, _waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
+    fn pick(&mut self, _waiting: &std::collections::VecDeque<Queued>, _now_ns: u64, _device: &DeviceView) -> usize {
         0
     }
 
@@ -45,7 +55,7 @@ impl HostScheduler for Fifo {
 pub struct ReadFirst;
 
 impl HostScheduler for ReadFirst {
-    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
+    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, _now_ns: u64, _device: &DeviceView) -> usize {
         waiting.iter().position(|q| q.req.op == super::Op::Read).unwrap_or(0)
     }
 }

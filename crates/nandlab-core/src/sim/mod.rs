@@ -19,7 +19,7 @@ use crate::flash::block::WriteAttrs;
 use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
-use crate::host::scheduler::{self, HostScheduler, Queued};
+use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, RequestRecords};
 use crate::workload::{self, RequestStream, WorkloadContext};
@@ -310,7 +310,10 @@ impl Simulator {
     fn try_dispatch(&mut self, now: u64, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
         let depth = self.cfg.host.queue_depth;
         while !self.waiting.is_empty() && (depth == 0 || self.inflight < depth) {
-            let i = self.scheduler.pick(&self.waiting, now);
+            let device = DeviceView {
+                next_write: self.ftl.next_host_write(),
+            };
+            let i = self.scheduler.pick(&self.waiting, now, &device);
             let q = self.waiting.remove(i).expect("scheduler picked a waiting request");
             self.dispatch(now, q, progress)?;
         }
