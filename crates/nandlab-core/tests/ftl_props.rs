@@ -11,26 +11,15 @@ use nandlab_core::ftl::victim::{CostBenefit, Fifo, Greedy, VictimConfig, Weighte
 use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use proptest::prelude::*;
+
+mod common;
+use common::tiny_device;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
 enum Action {
     Write(u64),
     Trim(u64),
-}
-
-fn tiny_device() -> Geometry {
-    // 2 channels x 1 chip x 1 die x 2 planes x 24 blocks x 8 pages = 768 pages.
-    Geometry::new(&DeviceConfig {
-        channels: 2,
-        chips_per_channel: 1,
-        dies_per_chip: 1,
-        planes_per_die: 2,
-        blocks_per_plane: 24,
-        pages_per_block: 8,
-        ..DeviceConfig::default()
-    })
-    .unwrap()
 }
 
 /// A preconditioned-full FTL with over-provisioning `op` on `geo`.

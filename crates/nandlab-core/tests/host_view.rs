@@ -4,26 +4,19 @@
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::WriteAttrs;
-use nandlab_core::flash::{DeviceConfig, Geometry};
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use nandlab_core::host::scheduler::{DeviceView, HostScheduler, Queued};
 use nandlab_core::host::{Op, Request};
 use proptest::prelude::*;
+
+mod common;
+use common::tiny_device;
 use std::collections::VecDeque;
 
-/// 2 channels x 2 planes x 24 blocks x 8 pages, MLC with the interleaved page map
-/// (L0 L1 M0 L2 M1 L3 M2 M3: pages 0, 1, 3, 5 are LSB).
+/// The tiny device (MLC, interleaved page map
+/// L0 L1 M0 L2 M1 L3 M2 M3: pages 0, 1, 3, 5 are LSB).
 fn ftl(fill: f64) -> Ftl {
-    let geo = Geometry::new(&DeviceConfig {
-        channels: 2,
-        chips_per_channel: 1,
-        dies_per_chip: 1,
-        planes_per_die: 2,
-        blocks_per_plane: 24,
-        pages_per_block: 8,
-        ..DeviceConfig::default()
-    })
-    .unwrap();
+    let geo = tiny_device();
     let cfg = FtlConfig {
         overprovisioning: 0.25,
         ..FtlConfig::default()

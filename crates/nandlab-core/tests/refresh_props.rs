@@ -4,26 +4,20 @@
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
-use nandlab_core::flash::{DeviceConfig, Geometry, Ppa};
+use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use proptest::prelude::*;
+
+mod common;
+use common::tiny_device;
 use std::collections::HashMap;
 
 const PPB: u64 = 8;
 
 fn ftl(read_count: u32, fill: f64) -> Ftl {
-    // 2 channels x 2 planes x 24 blocks x 8 pages = 768 pages; 576 logical.
-    let geo = Geometry::new(&DeviceConfig {
-        channels: 2,
-        chips_per_channel: 1,
-        dies_per_chip: 1,
-        planes_per_die: 2,
-        blocks_per_plane: 24,
-        pages_per_block: PPB as u32,
-        ..DeviceConfig::default()
-    })
-    .unwrap();
+    // The tiny device: 768 pages, 576 logical.
+    let geo = tiny_device();
     let cfg = FtlConfig {
         overprovisioning: 0.25,
         refresh: RefreshConfig::Threshold(Threshold { read_count }),
