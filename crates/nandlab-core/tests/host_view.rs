@@ -53,9 +53,9 @@ struct HoldCriticalOffLsb {
 }
 
 impl HostScheduler for HoldCriticalOffLsb {
-    fn pick(&mut self, waiting: &VecDeque<Queued>, _now_ns: u64, device: &DeviceView) -> usize {
+    fn pick(&mut self, waiting: &VecDeque<Queued>, _now_ns: u64, device: &DeviceView<'_>) -> usize {
         let critical = |q: &Queued| q.req.offset_bytes / 4096 < self.critical_below;
-        if device.next_write.page_type == 0 && critical(&waiting[0]) {
+        if device.next_write().page_type == 0 && critical(&waiting[0]) {
             return waiting.iter().position(|q| !critical(q)).unwrap_or(0);
         }
         0
@@ -73,12 +73,10 @@ fn a_critical_write_is_held_off_an_lsb_page_and_the_next_write_takes_it() {
     // Queue: a critical write (lpn 3 < 10) first, then a non-critical one (lpn 500).
     let mut queue: VecDeque<Queued> = [write(0, 3), write(1, 500)].into();
     let mut sched = HoldCriticalOffLsb { critical_below: 10 };
-    let view = DeviceView {
-        next_write: f.next_host_write(),
-    };
+    let next = f.next_host_write();
     // A fresh active block: the next page is page 0, an LSB page.
-    assert_eq!(view.next_write.page_type, 0);
-    let i = sched.pick(&queue, 0, &view);
+    assert_eq!(next.page_type, 0);
+    let i = sched.pick(&queue, 0, &DeviceView::new(&f));
     assert_eq!(i, 1, "the critical write is held");
     let q = queue.remove(i).unwrap();
     let ppa = f
@@ -86,5 +84,5 @@ fn a_critical_write_is_held_off_an_lsb_page_and_the_next_write_takes_it() {
         .unwrap();
     // The non-critical write took that LSB page.
     assert_eq!((ppa.page, f.geometry().page_map.page_type(ppa.page)), (0, 0));
-    assert_eq!(f.geometry().split_block(ppa.block).0, view.next_write.plane);
+    assert_eq!(f.geometry().split_block(ppa.block).0, next.plane);
 }

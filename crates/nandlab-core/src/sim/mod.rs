@@ -310,10 +310,7 @@ impl Simulator {
     fn try_dispatch(&mut self, now: u64, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
         let depth = self.cfg.host.queue_depth;
         while !self.waiting.is_empty() && (depth == 0 || self.inflight < depth) {
-            let device = DeviceView {
-                next_write: self.ftl.next_host_write(),
-            };
-            let i = self.scheduler.pick(&self.waiting, now, &device);
+            let i = self.scheduler.pick(&self.waiting, now, &DeviceView::new(&self.ftl));
             let q = self.waiting.remove(i).expect("scheduler picked a waiting request");
             self.dispatch(now, q, progress)?;
         }
