@@ -193,4 +193,4 @@ def test_trace_info_table_is_complete_and_unit_labelled(real_core, tmp_path):
 def test_device_table_names_both_page_read_counts(real_core, cfg_file):
     r = invoke("run", cfg_file)
     assert r.exit_code == 0, r.stderr
-    assert "page reads, host + GC" in r.stdout
+    assert "page reads, host + GC/WL/refresh" in r.stdout

@@ -128,7 +128,7 @@ def test_unknown_key_is_named(real_core):
 def test_check_config_fills_defaults(real_core):
     cfg = nandlab.check_config(SMALL)
     assert cfg["seed"] == 11 and cfg["workload"]["requests"] == N
-    assert "gc_policy" in cfg["ftl"]
+    assert cfg["ftl"]["gc"] == {"victim": "greedy"}
 
 
 def test_cli_run_end_to_end(real_core, tmp_path):

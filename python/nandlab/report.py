@@ -107,12 +107,14 @@ def device_table(summary: Mapping[str, Any]) -> Table:
             "reads / writes / trims",
             " / ".join(fmt_num(req.get(k)) for k in ("reads", "writes", "trims")),
         ),
-        ("page reads, host + GC", fmt_num(flash.get("page_reads_incl_gc"))),
+        ("page reads, host + GC/WL/refresh", fmt_num(flash.get("page_reads_incl_gc"))),
         ("page programs", fmt_num(flash.get("page_programs"))),
         ("erases", fmt_num(flash.get("erases"))),
         ("GC page moves / erases", f"{fmt_num(flash.get('gc_page_moves'))} / "
                                    f"{fmt_num(flash.get('gc_erases'))}"),
         ("WL page moves", fmt_num(flash.get("wl_page_moves"))),
+        ("refresh page moves / erases", f"{fmt_num(flash.get('refresh_page_moves'))} / "
+                                        f"{fmt_num(flash.get('refresh_erases'))}"),
         ("write amplification", f"{wa:.3f}" if isinstance(wa, int | float) else DASH),
         ("simulated time", fmt_ns(sim.get("simulated_ns"))),
         ("wall time", f"{sim['wall_s']:.2f} s" if isinstance(sim.get("wall_s"), int | float)

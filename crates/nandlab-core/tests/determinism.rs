@@ -45,10 +45,11 @@ seed = 42
 [device]
 blocks_per_plane = 64
 pages_per_block = 64
-[ftl]
-gc_policy = "cost_benefit"
-wear_leveling = "static"
-wear_leveling_threshold = 3
+[ftl.gc]
+victim = "cost_benefit"
+[ftl.wear_leveling]
+policy = "static"
+threshold_pe = 3
 [aging]
 fill_fraction = 0.9
 initial_pe = { dist = "uniform", low = 0, high = 10 }
@@ -62,5 +63,5 @@ initial_pe = { dist = "uniform", low = 0, high = 10 }
     assert_eq!(a, run(&cfg));
     assert_eq!(a["seed"], 42);
     assert_eq!(a["version"], nandlab_core::VERSION);
-    assert_eq!(a["config"]["ftl"]["gc_policy"], "cost_benefit");
+    assert_eq!(a["config"]["ftl"]["gc"]["victim"], "cost_benefit");
 }

@@ -2,11 +2,12 @@
 //! preset has the geometry and timing the paper states (numbers worked out by hand from the
 //! papers in `seeds/`, not taken from the code's output).
 
-use nandlab_core::config::aging::DistSpec;
 use nandlab_core::config::Distribution;
 use nandlab_core::flash::{Geometry, Timing};
+use nandlab_core::ftl::aging::DistSpec;
+use nandlab_core::ftl::victim::{VictimConfig, Weighted};
+use nandlab_core::ftl::wear::WearLevelingConfig;
 use nandlab_core::ftl::Ftl;
-use nandlab_core::ftl::{GcPolicy, WearLeveling};
 use nandlab_core::host::config::{OutOfRange, ReplayMode};
 use nandlab_core::host::{Op, Request};
 use nandlab_core::reliability::{EmpiricalParams, ErrorDraw};
@@ -277,7 +278,6 @@ fn badr_003_is_table_ii() {
     // 8192 B at 400 MB/s = 20.48 us.
     assert_eq!(p.timing.transfer_page_ns, 20_480);
     assert_eq!(p.cfg.ftl.overprovisioning, 0.25);
-    assert_eq!(p.cfg.ftl.wear_leveling, WearLeveling::Static);
     // U4 = U(1000, 3000) of Table I: median 2000, and the spread stays under the
     // wear-leveling threshold so the initial wear is not levelled away.
     let u4 = &p.cfg.aging.initial_pe;
@@ -289,10 +289,10 @@ fn badr_003_is_table_ii() {
         })
     );
     assert_eq!(u4.quantile(0.5), 2000.0);
-    assert!(
-        3980 < p.cfg.ftl.wear_leveling_threshold,
-        "U6 = U(0, 3980) must not trigger WL"
-    );
+    let WearLevelingConfig::Static(wl) = &p.cfg.ftl.wear_leveling else {
+        panic!("003 Table II: static wear leveling")
+    };
+    assert!(3980 < wl.threshold_pe, "U6 = U(0, 3980) must not trigger WL");
 }
 
 #[test]
@@ -319,8 +319,7 @@ fn asymmetric_004_is_table_2() {
     let gc_us = 128 * (p.timing.read(0) + p.timing.program(0)) / 1000 + p.timing.erase_ns / 1000;
     assert_eq!(gc_us, 179_800);
     // §5.1: victim = 50 % valid pages + 50 % P/E.
-    assert_eq!(p.cfg.ftl.gc_policy, GcPolicy::Weighted);
-    assert_eq!(p.cfg.ftl.gc_weight_valid, 0.5);
+    assert_eq!(p.cfg.ftl.gc, VictimConfig::Weighted(Weighted { weight_valid: 0.5 }));
     assert_eq!(p.cfg.host.replay, ReplayMode::Closed);
     // Table 3: 2000 P/E cycles.
     assert_eq!(p.cfg.aging.initial_pe, Distribution::Constant(2000.0));

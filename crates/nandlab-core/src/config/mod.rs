@@ -12,8 +12,7 @@ use crate::reliability::ReliabilityConfig;
 use crate::workload::WorkloadConfig;
 use serde::{Deserialize, Serialize};
 
-pub mod aging;
-pub use aging::{AgingConfig, Distribution};
+pub use crate::ftl::aging::{AgingConfig, Distribution};
 
 /// The `[output]` section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,18 +62,27 @@ impl SimConfig {
     /// Parses a TOML config; errors name the key (`config key `ftl.gc_policy`: ...`).
     pub fn from_toml_str(text: &str) -> Result<Self> {
         let de = toml::Deserializer::new(text);
-        serde_path_to_error::deserialize(de).map_err(|e| path_error(e.path().to_string(), e.inner().message()))
+        let cfg: Self =
+            serde_path_to_error::deserialize(de).map_err(|e| path_error(e.path().to_string(), e.inner().message()))?;
+        cfg.resolved()
     }
 
     /// Parses a JSON config (what the Python front end sends).
     pub fn from_json_str(text: &str) -> Result<Self> {
         let mut de = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let cfg: Self = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             // The JSON position means nothing to a person who wrote TOML: keep the key.
             let msg = e.inner().to_string();
             let msg = msg.split(" at line ").next().unwrap_or_default().to_string();
             path_error(e.path().to_string(), msg)
-        })
+        })?;
+        cfg.resolved()
+    }
+
+    /// The config with old key spellings folded into their new places.
+    fn resolved(mut self) -> Result<Self> {
+        self.ftl.resolve_old_keys()?;
+        Ok(self)
     }
 
     /// The resolved config as JSON (recorded with every result).
@@ -84,19 +92,26 @@ impl SimConfig {
 }
 
 fn path_error(path: String, msg: impl std::fmt::Display) -> NandError {
-    // serde_path_to_error puts an unknown field at the end of the path already.
-    let key = if path == "." || path.is_empty() {
-        "<root>".to_string()
-    } else {
-        path
-    };
+    // serde_path_to_error puts an unknown field at the end of the path already, except
+    // inside a policy table (a tagged enum, read through a buffer): add it there.
     let msg = msg.to_string();
+    let unknown = msg
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split('`').next())
+        .filter(|field| !path.ends_with(field));
+    let key = match (path.as_str(), unknown) {
+        ("." | "", _) => "<root>".to_string(),
+        (_, Some(field)) => format!("{path}.{field}"),
+        _ => path,
+    };
     NandError::config(key, msg.lines().next().unwrap_or(""))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ftl::victim::{VictimConfig, Weighted};
+    use crate::ftl::wear::{StaticLeveling, WearLevelingConfig};
 
     #[test]
     fn unknown_and_ill_typed_keys_are_named() {
@@ -113,6 +128,59 @@ mod tests {
             .to_string();
         assert!(e.contains("ftl.gc_policy"), "{e}");
         assert!(!e.contains(" at line "), "{e}");
+    }
+
+    #[test]
+    fn policy_tables_name_their_keys() {
+        let c = SimConfig::from_toml_str("[ftl.gc]\nvictim = \"weighted\"\nweight_valid = 0.25\n").unwrap();
+        assert_eq!(c.ftl.gc, VictimConfig::Weighted(Weighted { weight_valid: 0.25 }));
+        let e = SimConfig::from_toml_str("[ftl.gc]\nvictim = \"weighted\"\nweight_vald = 0.25\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("config key `ftl.gc.weight_vald`: unknown field"), "{e}");
+        let e = SimConfig::from_toml_str("[ftl.gc]\nvictim = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("config key `ftl.gc.victim`: unknown variant `random`"),
+            "{e}"
+        );
+        let e = SimConfig::from_toml_str("[ftl.wear_leveling]\npolicy = \"static\"\nthreshold = 5\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("config key `ftl.wear_leveling.threshold`: unknown field"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn old_ftl_keys_map_to_the_policy_tables() {
+        let old = "[ftl]\ngc_policy = \"weighted\"\ngc_weight_valid = 0.25\n\
+                   wear_leveling = \"static\"\nwear_leveling_threshold = 7\n";
+        let new = "[ftl.gc]\nvictim = \"weighted\"\nweight_valid = 0.25\n\
+                   [ftl.wear_leveling]\npolicy = \"static\"\nthreshold_pe = 7\n";
+        let (a, b) = (
+            SimConfig::from_toml_str(old).unwrap(),
+            SimConfig::from_toml_str(new).unwrap(),
+        );
+        assert_eq!(a, b);
+        assert_eq!(
+            b.ftl.wear_leveling,
+            WearLevelingConfig::Static(StaticLeveling { threshold_pe: 7 })
+        );
+        assert_eq!(a.to_json()["ftl"]["gc"]["victim"], "weighted");
+        assert!(a.to_json()["ftl"].get("gc_policy").is_none());
+        // An old key replaces the table (a `--set` on a preset written the new way).
+        let both = "[ftl]\ngc_policy = \"greedy\"\n[ftl.gc]\nvictim = \"fifo\"\n";
+        assert_eq!(SimConfig::from_toml_str(both).unwrap().ftl.gc, VictimConfig::default());
+        let e = SimConfig::from_toml_str("[ftl]\nwear_leveling = \"dynamic\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("config key `ftl.wear_leveling`: unknown variant `dynamic`"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -26,6 +26,32 @@ pub struct PageMeta {
     pub program_ns: i64,
     /// Codec tag bits kept in the OOB area (e.g. BitFlip's flip flags).
     pub oob_tags: u64,
+    /// The write's attributes (stream, critical), carried along when the page moves.
+    pub attrs: WriteAttrs,
+}
+
+/// Attributes of a host write, in one word kept with the page: bit 31 = critical, bits
+/// 0-30 = stream id (the trace's device / volume number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WriteAttrs(pub u32);
+
+impl WriteAttrs {
+    const CRITICAL: u32 = 1 << 31;
+
+    /// Attributes of a write on `stream` (its low 31 bits), critical or not.
+    pub fn new(stream: u32, critical: bool) -> Self {
+        WriteAttrs(stream & !Self::CRITICAL | if critical { Self::CRITICAL } else { 0 })
+    }
+
+    /// The stream id.
+    pub fn stream(self) -> u32 {
+        self.0 & !Self::CRITICAL
+    }
+
+    /// Whether a classifier marked the write critical.
+    pub fn critical(self) -> bool {
+        self.0 & Self::CRITICAL != 0
+    }
 }
 
 /// State of one block (12 bytes: the device has one per block, so preconditioning a

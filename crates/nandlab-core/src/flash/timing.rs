@@ -69,6 +69,13 @@ pub struct Timing {
     page_bytes: u64,
 }
 
+/// Most decoders a channel may have (the back end keeps a slot per decoder).
+const MAX_DECODERS_PER_CHANNEL: u32 = 1024;
+
+/// Longest operation time accepted (10 s): far beyond any flash operation, and small enough
+/// that the sums of a run's times cannot overflow.
+const MAX_OP_NS: u64 = 10_000_000_000;
+
 impl Timing {
     /// Resolves the timing of a device with `bits` bits per cell and `page_bytes` pages.
     pub fn new(cfg: &TimingConfig, bits: usize, page_bytes: u32) -> Result<Self> {
@@ -85,8 +92,32 @@ impl Timing {
         if !(cfg.bus_rate_mb_s.is_finite() && cfg.bus_rate_mb_s > 0.0) {
             return Err(NandError::config("timing.bus_rate_mb_s", "must be a positive number"));
         }
-        if cfg.decoders_per_channel == 0 {
-            return Err(NandError::config("timing.decoders_per_channel", "must be at least 1"));
+        if !(1..=MAX_DECODERS_PER_CHANNEL).contains(&cfg.decoders_per_channel) {
+            return Err(NandError::config(
+                "timing.decoders_per_channel",
+                format!("must be between 1 and {MAX_DECODERS_PER_CHANNEL}"),
+            ));
+        }
+        let ops = [
+            ("erase_latency_ns", cfg.erase_latency_ns),
+            ("command_latency_ns", cfg.command_latency_ns),
+            ("extra_sense_latency_ns", cfg.extra_sense_latency_ns),
+            ("decode_latency_ns", cfg.decode_latency_ns),
+        ];
+        let lists = [
+            ("read_latency_ns", &cfg.read_latency_ns),
+            ("program_latency_ns", &cfg.program_latency_ns),
+        ];
+        let all = ops
+            .into_iter()
+            .chain(lists.into_iter().flat_map(|(k, v)| v.iter().map(move |&ns| (k, ns))));
+        for (key, ns) in all {
+            if ns > MAX_OP_NS {
+                return Err(NandError::config(
+                    format!("timing.{key}"),
+                    format!("{ns} ns is longer than any flash operation (at most {MAX_OP_NS} ns = 10 s)"),
+                ));
+            }
         }
         let bytes_per_ns = cfg.bus_rate_mb_s * 1e6 / 1e9;
         let mut t = Timing {

@@ -11,8 +11,10 @@ use std::collections::BinaryHeap;
 pub enum Stream {
     /// Pages written by the host.
     Host = 0,
-    /// Pages moved by garbage collection, wear leveling or refresh.
+    /// Pages moved by garbage collection or wear leveling.
     Gc = 1,
+    /// Pages moved by read refresh (kept apart from GC's: refreshed data are read-hot).
+    Refresh = 2,
 }
 
 /// Allocation state of one plane.
@@ -21,7 +23,7 @@ pub struct PlaneAlloc {
     /// Free blocks keyed by (P/E, block): the least-worn is opened first.
     pub free: BinaryHeap<Reverse<(u32, u32)>>,
     /// Active block of each stream.
-    pub active: [Option<u32>; 2],
+    pub active: [Option<u32>; 3],
 }
 
 /// Turns a running page counter into a plane index following a striping order.
@@ -50,13 +52,20 @@ impl Striper {
     /// Plane index of the next page and advance.
     #[inline]
     pub fn next_plane(&mut self) -> u32 {
-        let k = self.cursor;
+        let plane = self.peek_plane();
         self.cursor = (self.cursor + 1) % self.planes;
-        self.plane_at(k)
+        plane
+    }
+
+    /// Plane index of the next page, without advancing.
+    #[inline]
+    pub fn peek_plane(&self) -> u32 {
+        self.plane_at(self.cursor)
     }
 
     /// Plane index of slot `k` (`0 <= k < planes`) of a stripe: the plane the `k`-th page
     /// of a run of consecutive writes goes to.
+    #[inline]
     pub fn plane_at(&self, mut k: u64) -> u32 {
         let mut coord = [0u32; 4];
         for &level in &self.order {

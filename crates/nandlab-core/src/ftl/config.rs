@@ -1,31 +1,10 @@
-//! The `[ftl]` section.
+//! The `[ftl]` section, with its policy tables `[ftl.gc]` and `[ftl.wear_leveling]`.
 
+use super::refresh::RefreshConfig;
+use super::victim::VictimConfig;
+use super::wear::{self, WearLevelingConfig};
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
-
-/// How a garbage-collection victim block is chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GcPolicy {
-    /// Fewest valid pages.
-    Greedy,
-    /// Highest (1 - u) · age / 2u (Kawaguchi et al. / Rosenblum & Ousterhout), u = utilisation.
-    CostBenefit,
-    /// Lowest w·(valid / pages) + (1 - w)·(P/E / max P/E): the 50/50 valid-page and wear
-    /// metric of seed 004 §5.1 with `gc_weight_valid = 0.5`.
-    Weighted,
-}
-
-/// Static wear-leveling switch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WearLeveling {
-    /// No wear leveling beyond what allocation does.
-    None,
-    /// Static: when a plane's P/E spread exceeds the threshold, move the data of its
-    /// least-worn full block so that block re-enters the free pool.
-    Static,
-}
 
 /// The `[ftl]` section of a config.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,16 +16,24 @@ pub struct FtlConfig {
     /// `C` (channel), `W` (way = chip), `D` (die), `P` (plane), fastest-varying first.
     /// `CWDP` stripes over channels first (MQSim's default order).
     pub striping: String,
-    /// Victim selection.
-    pub gc_policy: GcPolicy,
-    /// Weight of the valid-page term of the `weighted` policy.
-    pub gc_weight_valid: f64,
     /// Foreground GC runs in a plane when its free blocks fall to this number.
     pub gc_threshold_blocks: u32,
-    /// Static wear leveling.
-    pub wear_leveling: WearLeveling,
-    /// P/E spread (max - min within a plane) that triggers static wear leveling.
-    pub wear_leveling_threshold: u32,
+    /// GC victim selection (`[ftl.gc]`).
+    pub gc: VictimConfig,
+    /// Wear leveling (`[ftl.wear_leveling]`; the old string form is read too).
+    #[serde(deserialize_with = "wear::table_or_name")]
+    pub wear_leveling: WearLevelingConfig,
+    /// Read refresh (`[ftl.refresh]`).
+    pub refresh: RefreshConfig,
+    /// Old spelling of `ftl.gc.victim`; folded into `gc` by [`FtlConfig::resolve_old_keys`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_policy: Option<String>,
+    /// Old spelling of `ftl.gc.weight_valid`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_weight_valid: Option<f64>,
+    /// Old spelling of `ftl.wear_leveling.threshold_pe`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wear_leveling_threshold: Option<u32>,
 }
 
 impl Default for FtlConfig {
@@ -54,33 +41,56 @@ impl Default for FtlConfig {
         FtlConfig {
             overprovisioning: 0.07,
             striping: "CWDP".into(),
-            gc_policy: GcPolicy::Greedy,
-            gc_weight_valid: 0.5,
             gc_threshold_blocks: 2,
-            wear_leveling: WearLeveling::None,
-            wear_leveling_threshold: 100,
+            gc: VictimConfig::default(),
+            wear_leveling: WearLevelingConfig::default(),
+            refresh: RefreshConfig::default(),
+            gc_policy: None,
+            gc_weight_valid: None,
+            wear_leveling_threshold: None,
         }
     }
 }
 
 impl FtlConfig {
+    /// Folds the old flat keys (`gc_policy`, `gc_weight_valid`, `wear_leveling_threshold`)
+    /// into the policy tables, so old configs keep working and the resolved config shows
+    /// one spelling. An old key replaces what the table says (so `--set ftl.gc_policy=...`
+    /// still works on a preset written with `[ftl.gc]`).
+    pub fn resolve_old_keys(&mut self) -> Result<()> {
+        if let Some(name) = self.gc_policy.take() {
+            let mut table = serde_json::json!({ "victim": name });
+            if let (Some(w), "weighted") = (self.gc_weight_valid, name.as_str()) {
+                table["weight_valid"] = w.into();
+            }
+            self.gc = VictimConfig::deserialize(table).map_err(|e| NandError::config("ftl.gc_policy", e))?;
+        }
+        if let (Some(w), VictimConfig::Weighted(p)) = (self.gc_weight_valid.take(), &mut self.gc) {
+            p.weight_valid = w;
+        }
+        if let Some(t) = self.wear_leveling_threshold.take() {
+            if let WearLevelingConfig::Static(p) = &mut self.wear_leveling {
+                p.threshold_pe = t;
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the fields; returns the striping order as indices into (C, W, D, P).
     pub fn validate(&self, blocks_per_plane: u32) -> Result<[usize; 4]> {
         if !(0.0..=0.9).contains(&self.overprovisioning) {
             return Err(NandError::config("ftl.overprovisioning", "must be between 0 and 0.9"));
         }
-        if !(0.0..=1.0).contains(&self.gc_weight_valid) {
-            return Err(NandError::config("ftl.gc_weight_valid", "must be between 0 and 1"));
-        }
-        if self.gc_threshold_blocks == 0 || self.gc_threshold_blocks + 1 >= blocks_per_plane {
+        let max = blocks_per_plane.saturating_sub(2);
+        if !(1..=max).contains(&self.gc_threshold_blocks) {
             return Err(NandError::config(
                 "ftl.gc_threshold_blocks",
-                format!(
-                    "must be between 1 and {} (blocks per plane - 2)",
-                    blocks_per_plane.saturating_sub(2)
-                ),
+                format!("must be between 1 and {max} (blocks per plane - 2)"),
             ));
         }
+        self.gc.policy().validate("ftl.gc")?;
+        self.wear_leveling.policy().validate("ftl.wear_leveling")?;
+        self.refresh.policy().validate("ftl.refresh")?;
         let mut order = [0usize; 4];
         let s = self.striping.to_ascii_uppercase();
         let mut seen = [false; 4];

@@ -2,22 +2,28 @@
 //! leveling and TRIM. Mapping changes happen at once when a request is dispatched; the time
 //! the resulting flash work takes is charged by the back end from the [`BgOp`]s returned.
 
+pub mod aging;
 pub mod allocator;
 pub mod config;
-pub mod gc;
 pub mod mapping;
 pub mod oob;
+pub mod plane_view;
 pub mod precondition;
+pub mod refresh;
 pub mod refresh_targets;
+pub mod victim;
+pub mod wear;
 
-use crate::config::AgingConfig;
 use crate::error::{NandError, Result};
-use crate::flash::block::{BlockState, BlockStatus, PageMeta};
+use crate::flash::block::{BlockState, BlockStatus, PageMeta, WriteAttrs};
+use crate::flash::cell::PageType;
 use crate::flash::{Geometry, Ppa};
+use aging::AgingConfig;
 use allocator::{PlaneAlloc, Stream, Striper};
-pub use config::{FtlConfig, GcPolicy, WearLeveling};
+pub use config::FtlConfig;
 use mapping::Mapping;
 use oob::OobStore;
+use plane_view::PlaneView;
 use std::cmp::Reverse;
 
 /// Flash work the FTL does on its own (GC, wear leveling), to be timed by the back end.
@@ -29,6 +35,15 @@ pub enum BgOp {
     CopyProgram(Ppa),
     /// Block erase.
     Erase(u32),
+}
+
+/// Where the next host page will go: what a host-queue scheduler may see of placement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NextWrite {
+    /// Plane the next host page goes to.
+    pub plane: u32,
+    /// Page type (0 = LSB … MSB) of the page it will be programmed into.
+    pub page_type: PageType,
 }
 
 /// Counters the FTL keeps.
@@ -44,6 +59,10 @@ pub struct FtlStats {
     pub wl_page_moves: u64,
     /// Blocks erased by static wear leveling.
     pub wl_erases: u64,
+    /// Pages moved by read refresh.
+    pub refresh_page_moves: u64,
+    /// Blocks erased by read refresh.
+    pub refresh_erases: u64,
     /// Host page reads that hit no data (never written or trimmed).
     pub unmapped_reads: u64,
     /// Logical pages trimmed.
@@ -70,6 +89,10 @@ pub struct Ftl {
     planes: Vec<PlaneAlloc>,
     striper: Striper,
     logical_pages: u64,
+    /// Reads since erase from which the refresh trigger is asked (`u32::MAX`: never).
+    refresh_min_reads: u32,
+    /// Blocks the refresh trigger named, refreshed by [`Ftl::refresh_due`].
+    refresh_pending: Vec<u32>,
     /// Counters.
     pub stats: FtlStats,
 }
@@ -77,6 +100,8 @@ pub struct Ftl {
 impl Ftl {
     /// Builds the FTL and preconditions the device as `aging` says.
     pub fn new(geo: &Geometry, cfg: &FtlConfig, aging: &AgingConfig, seed: u64) -> Result<Self> {
+        let mut cfg = cfg.clone();
+        cfg.resolve_old_keys()?;
         let order = cfg.validate(geo.cfg.blocks_per_plane)?;
         aging.validate()?;
         let logical_pages = (geo.pages as f64 * (1.0 - cfg.overprovisioning)).floor() as u64;
@@ -88,9 +113,10 @@ impl Ftl {
             [d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die],
             order,
         );
+        let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
         let mut ftl = Ftl {
             geo: geo.clone(),
-            cfg: cfg.clone(),
+            cfg,
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
             page_meta: OobStore::new(geo.blocks, d.pages_per_block),
@@ -99,6 +125,8 @@ impl Ftl {
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
             logical_pages,
+            refresh_min_reads,
+            refresh_pending: Vec::new(),
             stats: FtlStats::default(),
         };
         precondition::apply(&mut ftl, aging, seed)?;
@@ -152,13 +180,55 @@ impl Ftl {
                 let ppa = self.ppa(ppn);
                 let slot = self.read_slot(ppa.block);
                 self.block_reads[slot] += 1;
-                Some((ppa, self.block_reads[slot]))
+                let reads = self.block_reads[slot];
+                if reads >= self.refresh_min_reads {
+                    self.consider_refresh(ppa.block, reads);
+                }
+                Some((ppa, reads))
             }
             None => {
                 self.stats.unmapped_reads += 1;
                 None
             }
         }
+    }
+
+    /// Asks the refresh trigger about a full block past its minimum read count; a block it
+    /// names is refreshed (once) by the next [`Ftl::refresh_due`].
+    #[cold]
+    fn consider_refresh(&mut self, block: u32, reads: u32) {
+        let b = &self.blocks[block as usize];
+        if b.status == BlockStatus::Full
+            && self.cfg.refresh.policy().due(reads, b.pe)
+            && !self.refresh_pending.contains(&block)
+        {
+            self.refresh_pending.push(block);
+        }
+    }
+
+    /// Refreshes the blocks the trigger named since the last call: their valid pages move
+    /// to the refresh stream of their plane (after GC there if its free pool is low) and
+    /// the block is erased, which resets its read count. The flash work goes to `ops`.
+    pub fn refresh_due(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        while let Some(block) = self.refresh_pending.pop() {
+            if self.blocks[block as usize].status != BlockStatus::Full {
+                continue; // GC emptied it meanwhile
+            }
+            let plane = self.geo.split_block(block).0;
+            self.collect_if_needed(plane, now_ns, ops)?;
+            if self.blocks[block as usize].status != BlockStatus::Full {
+                continue;
+            }
+            let moved = self.relocate_and_erase(block, plane, Stream::Refresh, now_ns, ops)?;
+            self.stats.refresh_page_moves += moved;
+            self.stats.refresh_erases += 1;
+        }
+        Ok(())
+    }
+
+    /// Reads of `block` since its last erase.
+    pub fn block_reads(&self, block: u32) -> u32 {
+        self.block_reads[self.read_slot(block)]
     }
 
     /// Program time of a programmed page (cheaper than [`Ftl::page_meta`] for data that
@@ -172,6 +242,22 @@ impl Ftl {
             Some(p) => p[ppa.page as usize].program_ns,
             None => self.preconditioned_ns,
         }
+    }
+
+    /// P/E cycles `block` has seen.
+    #[inline]
+    pub fn pe_cycles(&self, block: u32) -> u32 {
+        self.blocks[block as usize].pe
+    }
+
+    /// Logical pages the mapping holds an entry for.
+    pub fn mapping_entries(&self) -> usize {
+        self.mapping.entries()
+    }
+
+    /// The FTL's counters.
+    pub fn stats(&self) -> &FtlStats {
+        &self.stats
     }
 
     /// When `block` was last programmed (its preconditioning time if never in the run).
@@ -193,6 +279,7 @@ impl Ftl {
                 tag: 0,
                 program_ns: self.preconditioned_ns,
                 oob_tags: 0,
+                attrs: WriteAttrs::default(),
             })
         } else {
             self.page_meta
@@ -202,10 +289,18 @@ impl Ftl {
         }
     }
 
-    /// Writes logical page `lpn` with content tag `tag` and codec tag bits `oob_tags` (kept
-    /// in the page's OOB area) at `now_ns`; returns where it went. GC and wear-leveling work
-    /// it triggers is appended to `ops`.
-    pub fn write(&mut self, lpn: u64, tag: u64, oob_tags: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<Ppa> {
+    /// Writes logical page `lpn` with content tag `tag`, codec tag bits `oob_tags` and
+    /// attributes `attrs` (kept in the page's OOB area) at `now_ns`; returns where it went.
+    /// GC and wear-leveling work it triggers is appended to `ops`.
+    pub fn write(
+        &mut self,
+        lpn: u64,
+        tag: u64,
+        oob_tags: u64,
+        attrs: WriteAttrs,
+        now_ns: i64,
+        ops: &mut Vec<BgOp>,
+    ) -> Result<Ppa> {
         self.unmap(lpn);
         let plane = self.pick_plane(now_ns, ops)?;
         let ppa = self.place(
@@ -216,6 +311,7 @@ impl Ftl {
                 tag,
                 program_ns: now_ns,
                 oob_tags,
+                attrs,
             },
         )?;
         self.stats.host_programs += 1;
@@ -243,6 +339,23 @@ impl Ftl {
              aging.fill_fraction)"
                 .into(),
         ))
+    }
+
+    /// Where the next host page will go (plane, and the type of the page it will take),
+    /// as a read-only view for the host queue. Exact unless that plane cannot take the
+    /// write (its GC reclaims nothing), when the write moves to the next plane.
+    pub fn next_host_write(&self) -> NextWrite {
+        let plane = self.striper.peek_plane();
+        let page = match self.planes[plane as usize].active[Stream::Host as usize] {
+            Some(b) if u32::from(self.blocks[b as usize].written) < self.geo.cfg.pages_per_block => {
+                u32::from(self.blocks[b as usize].written)
+            }
+            _ => 0,
+        };
+        NextWrite {
+            plane,
+            page_type: self.geo.page_map.page_type(page),
+        }
     }
 
     /// Discards logical page `lpn`.
@@ -301,35 +414,55 @@ impl Ftl {
         Ok(block)
     }
 
-    /// Runs GC (and then static wear leveling) in `plane` while its free pool is at or
-    /// below the threshold.
+    /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
+    /// threshold.
     fn collect_if_needed(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize {
-            let first = plane * self.geo.cfg.blocks_per_plane;
-            let range = first as usize..(first + self.geo.cfg.blocks_per_plane) as usize;
-            let victim = gc::pick_victim(
-                self.cfg.gc_policy,
-                self.cfg.gc_weight_valid,
-                &self.blocks[range],
-                first,
-                self.geo.cfg.pages_per_block,
-                now_ns,
-                |i| self.last_program_ns(first + i as u32),
-            );
-            let Some(victim) = victim else { break };
-            let moved = self.relocate_and_erase(victim, plane, now_ns, ops)?;
+            let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+                break;
+            };
+            let moved = self.relocate_and_erase(victim, plane, Stream::Gc, now_ns, ops)?;
             self.stats.gc_page_moves += moved;
             self.stats.gc_erases += 1;
-            if self.cfg.wear_leveling == WearLeveling::Static {
-                self.static_wear_level(plane, now_ns, ops)?;
+            if !self.cfg.wear_leveling.is_none() {
+                if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
+                    let moved = self.relocate_and_erase(cold, plane, Stream::Gc, now_ns, ops)?;
+                    self.stats.wl_page_moves += moved;
+                    self.stats.wl_erases += 1;
+                }
             }
         }
         Ok(())
     }
 
-    /// Moves every valid page of `victim` to the GC stream of `plane`, erases it and returns
-    /// it to the free pool. Returns the pages moved.
-    fn relocate_and_erase(&mut self, victim: u32, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u64> {
+    /// The block of `plane` that `policy` picks from a view of the plane's blocks.
+    fn choose(&self, plane: u32, now_ns: i64, policy: impl Fn(&PlaneView) -> Option<usize>) -> Option<u32> {
+        let first = plane * self.geo.cfg.blocks_per_plane;
+        let range = first as usize..(first + self.geo.cfg.blocks_per_plane) as usize;
+        // Policies age blocks on the run's clock: preconditioned data count as programmed
+        // at 0. Their retention age is for the error model; taken as the time since the
+        // workload last wrote them it made every untouched block ~10^5 times older than any
+        // written during a run, so cost-benefit cleaned nearly-full cold blocks (issue 13).
+        let last_program_ns = |i: usize| self.last_program_ns(first + i as u32).max(0);
+        let view = PlaneView {
+            blocks: &self.blocks[range],
+            pages_per_block: self.geo.cfg.pages_per_block,
+            now_ns,
+            last_program_ns: &last_program_ns,
+        };
+        policy(&view).map(|i| first + i as u32)
+    }
+
+    /// Moves every valid page of `victim` (attributes and all) to `stream`'s active block in
+    /// `plane`, erases it and returns it to the free pool. Returns the pages moved.
+    fn relocate_and_erase(
+        &mut self,
+        victim: u32,
+        plane: u32,
+        stream: Stream,
+        now_ns: i64,
+        ops: &mut Vec<BgOp>,
+    ) -> Result<u64> {
         let ppb = self.geo.cfg.pages_per_block;
         let mut moved = 0;
         for page in 0..ppb {
@@ -340,7 +473,7 @@ impl Ftl {
             self.unmap(meta.lpn);
             let to = self.place(
                 plane,
-                Stream::Gc,
+                stream,
                 PageMeta {
                     program_ns: now_ns,
                     ..meta
@@ -360,30 +493,15 @@ impl Ftl {
         st.status = BlockStatus::Free;
         let pe = st.pe;
         self.page_meta.release(victim);
-        self.planes[plane as usize].free.push(Reverse((pe, victim)));
+        let pa = &mut self.planes[plane as usize];
+        // A full block can still be a stream's active block (until its next page opens
+        // another): once erased it is only in the free pool.
+        for a in pa.active.iter_mut().filter(|a| **a == Some(victim)) {
+            *a = None;
+        }
+        pa.free.push(Reverse((pe, victim)));
         ops.push(BgOp::Erase(victim));
         Ok(moved)
-    }
-
-    /// When the P/E spread of `plane` exceeds the threshold, frees its least-worn full block
-    /// (which holds cold data) so that the allocator reuses it.
-    fn static_wear_level(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
-        let first = plane * self.geo.cfg.blocks_per_plane;
-        let blocks = &self.blocks[first as usize..(first + self.geo.cfg.blocks_per_plane) as usize];
-        let max_pe = blocks.iter().map(|b| b.pe).max().unwrap_or(0);
-        let coldest = blocks
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.status == BlockStatus::Full)
-            .min_by_key(|(_, b)| b.pe);
-        if let Some((i, b)) = coldest {
-            if max_pe - b.pe > self.cfg.wear_leveling_threshold {
-                let moved = self.relocate_and_erase(first + i as u32, plane, now_ns, ops)?;
-                self.stats.wl_page_moves += moved;
-                self.stats.wl_erases += 1;
-            }
-        }
-        Ok(())
     }
 
     /// Checks the mapping invariants: every live logical page maps to its own physical page

@@ -2,9 +2,9 @@
 //! `fill_fraction` of the logical space at the layout [`Mapping`](super::mapping::Mapping)
 //! computes, without simulating a single write and without per-page state.
 
+use super::aging::{AgingConfig, Distribution};
 use super::mapping::Mapping;
 use super::Ftl;
-use crate::config::{AgingConfig, Distribution};
 use crate::engine::memory::with_huge_pages;
 use crate::engine::rng::{component, hash_unit, mix64};
 use crate::error::{NandError, Result};

@@ -1,5 +1,6 @@
 //! The `[host]` section: how requests are replayed and queued.
 
+use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
 
 /// Replay mode.
@@ -38,6 +39,40 @@ pub struct HostConfig {
     pub time_scale: f64,
     /// Requests past the logical capacity.
     pub out_of_range: OutOfRange,
+    /// Which writes are critical (`[host.critical]`).
+    pub critical: CriticalConfig,
+}
+
+/// `[host.critical]`: the classifier that marks writes critical (a write attribute that
+/// placement sees and the page keeps).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct CriticalConfig {
+    /// Inclusive logical-page ranges `[first, last]` whose writes are critical.
+    pub lpn_ranges: Vec<[u64; 2]>,
+}
+
+impl CriticalConfig {
+    /// Checks the ranges.
+    pub fn validate(&self) -> Result<()> {
+        for (i, &[first, last]) in self.lpn_ranges.iter().enumerate() {
+            if first > last {
+                return Err(NandError::config(
+                    format!("host.critical.lpn_ranges[{i}]"),
+                    format!("first page {first} is past last page {last}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a write of logical page `lpn` is critical.
+    #[inline]
+    pub fn contains(&self, lpn: u64) -> bool {
+        self.lpn_ranges
+            .iter()
+            .any(|&[first, last]| (first..=last).contains(&lpn))
+    }
 }
 
 impl Default for HostConfig {
@@ -48,6 +83,7 @@ impl Default for HostConfig {
             scheduler: "fifo".into(),
             time_scale: 1.0,
             out_of_range: OutOfRange::Error,
+            critical: CriticalConfig::default(),
         }
     }
 }

@@ -4,5 +4,5 @@ pub mod config;
 pub mod request;
 pub mod scheduler;
 
-pub use config::{HostConfig, OutOfRange, ReplayMode};
+pub use config::{CriticalConfig, HostConfig, OutOfRange, ReplayMode};
 pub use request::{Op, Request};

@@ -4,6 +4,7 @@
 
 use super::request::Request;
 use crate::error::{NandError, Result};
+use crate::ftl::{Ftl, NextWrite};
 
 /// A request waiting in the host queue.
 #[derive(Debug, Clone, Copy)]
@@ -14,10 +15,36 @@ pub struct Queued {
     pub req: Request,
 }
 
+/// What a scheduler may see of the device when it picks (read-only; computed only when
+/// asked, so schedulers that ignore it cost nothing).
+pub struct DeviceView<'a> {
+    ftl: &'a Ftl,
+}
+
+impl<'a> DeviceView<'a> {
+    /// A view of `ftl`.
+    pub fn new(ftl: &'a Ftl) -> Self {
+        DeviceView { ftl }
+    }
+
+    /// Where the next host page will be programmed (plane and page type), e.g. to hold a
+    /// critical write back while the next free page is an LSB page (seed 004's request
+    /// feedback) and send another waiting write to take it.
+    pub fn next_write(&self) -> NextWrite {
+        self.ftl.next_host_write()
+    }
+}
+
 /// Picks the next request to dispatch.
 pub trait HostScheduler: Send {
     /// Index into `waiting` (never empty) of the request to dispatch now.
-    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, now_ns: u64) -> usize;
+    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, now_ns: u64, device: &DeviceView<'_>) -> usize;
+
+    /// Whether it may pick another request than the oldest (then a replay that never lets
+    /// requests wait, open loop with `queue_depth = 0`, would silently bypass it).
+    fn reorders(&self) -> bool {
+        true
+    }
 }
 
 /// First come, first served.
@@ -25,8 +52,12 @@ pub trait HostScheduler: Send {
 pub struct Fifo;
 
 impl HostScheduler for Fifo {
-    fn pick(&mut self, _waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
+    fn pick(&mut self, _waiting: &std::collections::VecDeque<Queued>, _now_ns: u64, _device: &DeviceView<'_>) -> usize {
         0
+    }
+
+    fn reorders(&self) -> bool {
+        false
     }
 }
 
@@ -35,7 +66,7 @@ impl HostScheduler for Fifo {
 pub struct ReadFirst;
 
 impl HostScheduler for ReadFirst {
-    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, _now_ns: u64) -> usize {
+    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, _now_ns: u64, _device: &DeviceView<'_>) -> usize {
         waiting.iter().position(|q| q.req.op == super::Op::Read).unwrap_or(0)
     }
 }

@@ -15,10 +15,11 @@ use crate::config::SimConfig;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
+use crate::flash::block::WriteAttrs;
 use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
-use crate::host::scheduler::{self, HostScheduler, Queued};
+use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, RequestRecords};
 use crate::workload::{self, RequestStream, WorkloadContext};
@@ -153,6 +154,17 @@ impl Simulator {
             ));
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
+        cfg.host.critical.validate()?;
+        if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && cfg.host.queue_depth == 0 {
+            return Err(NandError::config(
+                "host.scheduler",
+                format!(
+                    "`{}` reorders the host queue, but with host.queue_depth = 0 every request goes to the device \
+                     on arrival and nothing waits to be reordered (set host.queue_depth >= 1, or scheduler = \"fifo\")",
+                    cfg.host.scheduler
+                ),
+            ));
+        }
         let ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
         let backend = Backend::new(
             geo.dies,
@@ -298,7 +310,7 @@ impl Simulator {
     fn try_dispatch(&mut self, now: u64, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
         let depth = self.cfg.host.queue_depth;
         while !self.waiting.is_empty() && (depth == 0 || self.inflight < depth) {
-            let i = self.scheduler.pick(&self.waiting, now);
+            let i = self.scheduler.pick(&self.waiting, now, &DeviceView::new(&self.ftl));
             let q = self.waiting.remove(i).expect("scheduler picked a waiting request");
             self.dispatch(now, q, progress)?;
         }
@@ -317,7 +329,21 @@ impl Simulator {
         self.counters.first_arrival_ns.get_or_insert(req.arrival_ns);
         self.counters.requests[op_index(req.op)] += 1;
         let first = req.offset_bytes / self.page_bytes;
-        let last = (req.offset_bytes + req.size_bytes - 1) / self.page_bytes;
+        let end = req.offset_bytes.checked_add(req.size_bytes).ok_or_else(|| {
+            NandError::Invalid(format!(
+                "request {} ends past byte 2^64 (offset {})",
+                q.id, req.offset_bytes
+            ))
+        })?;
+        let last = (end - 1) / self.page_bytes;
+        let pages = u32::try_from(last - first + 1).map_err(|_| {
+            NandError::Invalid(format!(
+                "request {} spans {} pages, more than the {} one request may have",
+                q.id,
+                last - first + 1,
+                u32::MAX
+            ))
+        })?;
         let logical = self.ftl.logical_pages();
         if last >= logical && self.cfg.host.out_of_range == OutOfRange::Error {
             return Err(NandError::Invalid(format!(
@@ -330,12 +356,19 @@ impl Simulator {
         }
         let slot = self.reqs.insert(ReqState {
             req,
-            remaining: (last - first + 1) as u32,
+            remaining: pages,
             end_ns: now,
         });
         self.inflight += 1;
         match req.op {
-            Op::Read => self.issue_reads(now, slot, first, last),
+            Op::Read => {
+                self.issue_reads(now, slot, first, last)?;
+                // Blocks these reads pushed past the refresh trigger are refreshed now,
+                // behind the reads on the same dies.
+                self.ftl.refresh_due(now as i64, &mut self.bg_ops)?;
+                self.run_background(now);
+                Ok(())
+            }
             Op::Write => self.issue_writes(now, slot, q.id, first, last),
             Op::Trim => {
                 for lpn in first..=last {
@@ -357,7 +390,8 @@ impl Simulator {
             // The codec encodes the page on its way to the flash; its word goes into the
             // page's OOB area.
             let oob = self.read_path.encode_program(lpn, tag)?;
-            let ppa = self.ftl.write(lpn, tag, oob, now as i64, &mut self.bg_ops)?;
+            let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
+            let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
             self.run_background(now);
             let channel = self.geo.loc_of_block(ppa.block).channel;
             let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
@@ -366,7 +400,7 @@ impl Simulator {
         Ok(())
     }
 
-    /// Charges GC / wear-leveling work (copyback reads and programs, erases) to the dies,
+    /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
     /// each step after the previous one.
     fn run_background(&mut self, now: u64) {
         let mut ready = now;
@@ -474,11 +508,7 @@ impl Simulator {
         Some(PageState {
             content,
             program_ns: if aged { self.ftl.program_ns(ppa) } else { 0 },
-            pe_cycles: if aged {
-                self.ftl.blocks[ppa.block as usize].pe
-            } else {
-                0
-            },
+            pe_cycles: if aged { self.ftl.pe_cycles(ppa.block) } else { 0 },
             reads_since_erase: if aged { reads } else { 0 },
             page_type: self.geo.page_map.page_type(ppa.page),
             chip,

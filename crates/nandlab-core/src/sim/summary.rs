@@ -16,7 +16,7 @@ impl Simulator {
         for s in &self.latency {
             all.merge(s);
         }
-        let f = &self.ftl.stats;
+        let f = self.ftl.stats();
         let host_programs = f.host_programs.max(1);
         let (die_busy, chan_busy) = self.backend.busy_ns();
         let total: u64 = self.counters.requests.iter().sum();
@@ -44,10 +44,12 @@ impl Simulator {
                 "gc_erases": f.gc_erases,
                 "wl_page_moves": f.wl_page_moves,
                 "wl_erases": f.wl_erases,
+                "refresh_page_moves": f.refresh_page_moves,
+                "refresh_erases": f.refresh_erases,
                 "unmapped_reads": f.unmapped_reads,
                 "trimmed_pages": f.trimmed_pages,
                 "write_amplification":
-                    (f.host_programs + f.gc_page_moves + f.wl_page_moves) as f64 / host_programs as f64,
+                    (f.host_programs + f.gc_page_moves + f.wl_page_moves + f.refresh_page_moves) as f64 / host_programs as f64,
                 "die_utilization": die_busy as f64 / (span as f64 * f64::from(self.geo.dies)),
                 "channel_utilization": chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
             },
@@ -55,7 +57,7 @@ impl Simulator {
             "sim": {
                 "simulated_ns": span,
                 "events": self.counters.events,
-                "mapping_entries": self.ftl.mapping.entries(),
+                "mapping_entries": self.ftl.mapping_entries(),
                 "wall_s": wall_s,
                 "requests_per_s": total as f64 / wall_s.max(1e-9),
             },

@@ -1,0 +1,79 @@
+//! Bad configs and requests found by trying them (issue 10 item 9): each gives a one-line
+//! error naming the key or request, never a panic or a wrong run.
+
+use nandlab_core::host::{Op, Request};
+use nandlab_core::{SimConfig, Simulator};
+
+/// The error `Simulator::new` gives for `text` (which must parse).
+fn build_error(text: &str) -> String {
+    let cfg = SimConfig::from_toml_str(text).unwrap();
+    match Simulator::new(cfg) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn assert_one_line(e: &str, starts: &str) {
+    assert!(e.starts_with(starts), "{e}");
+    assert!(!e.contains('\n'), "{e}");
+}
+
+#[test]
+fn decoder_count_past_the_bound_names_the_key() {
+    // 4 channels x 2^31 decoders overflowed u32 when sizing the decoder table.
+    let e = build_error("[timing]\ndecoders_per_channel = 2147483648\n");
+    assert_one_line(
+        &e,
+        "config key `timing.decoders_per_channel`: must be between 1 and 1024",
+    );
+    let e = build_error("[timing]\ndecoders_per_channel = 0\n");
+    assert_one_line(&e, "config key `timing.decoders_per_channel`");
+}
+
+#[test]
+fn operation_times_past_the_bound_name_the_key() {
+    let e = build_error("[timing]\nprogram_latency_ns = [121_000, 9_223_372_036_854_775_807]\n");
+    assert_one_line(&e, "config key `timing.program_latency_ns`: 9223372036854775807 ns");
+    let e = build_error("[timing]\nerase_latency_ns = 10_000_000_001\n");
+    assert_one_line(&e, "config key `timing.erase_latency_ns`");
+}
+
+#[test]
+fn gc_threshold_at_u32_max_names_the_key() {
+    // u32::MAX + 1 wrapped to 0 and passed the check before.
+    let e = build_error("[ftl]\ngc_threshold_blocks = 4294967295\n");
+    assert_one_line(&e, "config key `ftl.gc_threshold_blocks`: must be between 1 and 254");
+    let e = build_error("[ftl]\ngc_threshold_blocks = 255\n");
+    assert_one_line(&e, "config key `ftl.gc_threshold_blocks`");
+}
+
+#[test]
+fn weighted_victim_weight_out_of_range_names_the_key() {
+    let e = build_error("[ftl.gc]\nvictim = \"weighted\"\nweight_valid = 1.5\n");
+    assert_one_line(&e, "config key `ftl.gc.weight_valid`: must be between 0 and 1");
+}
+
+#[test]
+fn reordering_scheduler_without_a_queue_is_rejected() {
+    let e = build_error("[host]\nscheduler = \"read_first\"\nqueue_depth = 0\n");
+    assert_one_line(&e, "config key `host.scheduler`: `read_first` reorders the host queue");
+    assert!(e.contains("host.queue_depth"), "{e}");
+    // With a queue it is accepted, and so is fifo without one.
+    let ok = |t: &str| Simulator::new(SimConfig::from_toml_str(t).unwrap()).is_ok();
+    assert!(ok("[host]\nscheduler = \"read_first\"\nqueue_depth = 4\n"));
+    assert!(ok("[host]\nscheduler = \"fifo\"\nqueue_depth = 0\n"));
+}
+
+#[test]
+fn a_wrapped_request_of_2_pow_32_pages_is_an_error_not_a_truncation() {
+    let cfg = SimConfig::from_toml_str("[host]\nout_of_range = \"wrap\"\n").unwrap();
+    let sim = Simulator::new(cfg).unwrap();
+    let size_bytes = (1u64 << 32) * 4096;
+    let r = Request::new(0, 0, size_bytes, Op::Trim, 0);
+    let e = sim.run_requests(vec![r]).unwrap_err().to_string();
+    assert_one_line(&e, "request 0 spans 4294967296 pages, more than the 4294967295");
+    let sim = Simulator::new(SimConfig::from_toml_str("[host]\nout_of_range = \"wrap\"\n").unwrap()).unwrap();
+    let r = Request::new(0, u64::MAX - 10, 4096, Op::Read, 0);
+    let e = sim.run_requests(vec![r]).unwrap_err().to_string();
+    assert_one_line(&e, "request 0 ends past byte 2^64");
+}
