@@ -25,7 +25,7 @@ def test_run_returns_summary_requests_and_config():
     assert r.metric("requests.reads") + r.metric("requests.writes") == 500
     assert r.seed == 3 and r.version == nandlab.__version__
     assert r.config == r.summary["config"]
-    assert r.config["ftl"]["gc_policy"] == "greedy", "defaults resolved by the core"
+    assert r.config["ftl"]["gc"]["victim"] == "greedy", "defaults resolved by the core"
     assert r.recorded
     assert r.requests.height == 500
     assert dict(r.requests.schema) == REQUEST_SCHEMA
@@ -35,9 +35,12 @@ def test_run_returns_summary_requests_and_config():
 
 
 def test_overrides_reach_the_core():
-    r = nandlab.run(CFG, overrides={"ftl.gc_policy": "cost_benefit", "seed": 9}, progress=False)
-    assert r.config["ftl"]["gc_policy"] == "cost_benefit"
+    r = nandlab.run(CFG, overrides={"ftl.gc.victim": "cost_benefit", "seed": 9}, progress=False)
+    assert r.config["ftl"]["gc"]["victim"] == "cost_benefit"
+    # The old flat key still works and resolves to the same table.
     assert r.seed == 9
+    r = nandlab.run(CFG, overrides={"ftl.gc_policy": "weighted"}, progress=False)
+    assert r.config["ftl"]["gc"]["victim"] == "weighted"
 
 
 def test_unrecorded_requests_give_empty_frame_with_schema(tmp_path):

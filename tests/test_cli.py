@@ -47,7 +47,7 @@ def test_run_prints_table_and_writes_summary(real_core, cfg_file, tmp_path):
     assert "response time" in r.stdout and "write amplification" in r.stdout
     summary = json.loads((out / "summary.json").read_text())
     ftl = summary["config"]["ftl"]
-    assert (ftl["gc_policy"], ftl["overprovisioning"]) == ("cost_benefit", 0.1)
+    assert (ftl["gc"]["victim"], ftl["overprovisioning"]) == ("cost_benefit", 0.1)
     assert (out / "requests.parquet").is_file()
 
 
@@ -125,7 +125,7 @@ def test_config_check_prints_resolved_toml(real_core, cfg_file):
     assert r.exit_code == 0, r.stderr
     resolved = tomllib.loads(r.stdout)
     assert resolved["seed"] == 3 and resolved["host"]["queue_depth"] == 4
-    assert resolved["ftl"]["gc_policy"] == "greedy"
+    assert resolved["ftl"]["gc"]["victim"] == "greedy"
     assert "config OK" in r.stderr
     r = invoke("config", "check", cfg_file, "--json")
     assert json.loads(r.stdout)["workload"]["requests"] == 500

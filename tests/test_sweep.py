@@ -259,7 +259,7 @@ def test_demo_gc_spec_runs_as_the_readme_shows(real_core, tmp_path, monkeypatch)
     r = CliRunner().invoke(app, args, catch_exceptions=False)
     assert r.exit_code == 0, r.output
     t = pl.read_parquet(tmp_path / "results.parquet")
-    pairs = sorted(zip(t["config.ftl.gc_policy"], t["seed"], strict=True))
+    pairs = sorted(zip(t["config.ftl.gc.victim"], t["seed"], strict=True))
     assert pairs == [("cost_benefit", 1), ("cost_benefit", 2), ("greedy", 1), ("greedy", 2)]
     # The spec's point: GC runs within the short workload, so the victim policy matters.
     assert all(n > 0 for n in t["flash.gc_erases"])

@@ -12,7 +12,7 @@ import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, NandlabError
 
 Outcome = tuple[str, bool, Any]
 Task = tuple[str, dict[str, Any]]
@@ -31,10 +31,8 @@ def execute(task: Task) -> Outcome:
 
 
 def one_line(e: BaseException) -> str:
-    from .. import _native
-
     msg = " ".join(str(e).split())
-    if isinstance(e, ConfigError) or _native.is_core_error(e):
+    if isinstance(e, NandlabError):  # the core raises these same classes
         return msg or type(e).__name__
     if isinstance(e, FileNotFoundError) and e.filename:
         return f"no such file: {e.filename}"
