@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import tomllib
 from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
@@ -23,7 +22,7 @@ from rich.console import Console
 from . import _native, api, tomlout
 from . import cli_experiments as experiments
 from .config import parse_overrides
-from .errors import ConfigError, NandlabError
+from .errors import ConfigError, user_message
 from .progress import ProgressReporter
 from .report import states_view, summary_view, trace_view
 
@@ -54,21 +53,6 @@ class RequestsOut(StrEnum):
     parquet = "parquet"
     csv = "csv"
     none = "none"
-
-
-def user_message(e: BaseException) -> str | None:
-    """The one-line message for an error a person can act on, or None for a bug."""
-    if isinstance(e, NandlabError):
-        msg = str(e)
-    elif isinstance(e, tomllib.TOMLDecodeError):
-        msg = f"invalid TOML: {e}"
-    elif isinstance(e, FileNotFoundError):
-        msg = f"no such file: {e.filename}" if e.filename else str(e)
-    elif isinstance(e, OSError) and e.filename:
-        msg = f"{e.filename}: {e.strerror or e}"
-    else:
-        return None
-    return " ".join(line.strip() for line in msg.splitlines() if line.strip()) or type(e).__name__
 
 
 def error(msg: str) -> None:

@@ -12,6 +12,8 @@ classes; ``nandlab._core.NandlabError`` is :class:`NandlabError`)::
 Anything else that escapes (``TypeError``, ``AssertionError``, ...) is a bug.
 """
 
+import tomllib
+
 
 class NandlabError(Exception):
     """Input nandlab cannot use; the message is one line naming the file, line or key."""
@@ -23,3 +25,18 @@ class ConfigError(NandlabError, ValueError):
 
 class TraceError(NandlabError, ValueError):
     """A malformed line of a trace file (the message starts ``FILE:LINE:``)."""
+
+
+def user_message(e: BaseException) -> str | None:
+    """The one-line message for an error a person can act on, or None for a bug."""
+    if isinstance(e, NandlabError):
+        msg = str(e)
+    elif isinstance(e, tomllib.TOMLDecodeError):
+        msg = f"invalid TOML: {e}"
+    elif isinstance(e, FileNotFoundError):
+        msg = f"no such file: {e.filename}" if e.filename else str(e)
+    elif isinstance(e, OSError) and e.filename:
+        msg = f"{e.filename}: {e.strerror or e}"
+    else:
+        return None
+    return " ".join(line.strip() for line in msg.splitlines() if line.strip()) or type(e).__name__

@@ -12,7 +12,7 @@ import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import ConfigError, NandlabError
+from ..errors import ConfigError, user_message
 
 Outcome = tuple[str, bool, Any]
 Task = tuple[str, dict[str, Any]]
@@ -31,12 +31,10 @@ def execute(task: Task) -> Outcome:
 
 
 def one_line(e: BaseException) -> str:
+    """A failed run's error: the CLI's one-line message for a user mistake, else the
+    exception's type and text (a bug, still recorded rather than ending the sweep)."""
     msg = " ".join(str(e).split())
-    if isinstance(e, NandlabError):  # the core raises these same classes
-        return msg or type(e).__name__
-    if isinstance(e, FileNotFoundError) and e.filename:
-        return f"no such file: {e.filename}"
-    return f"{type(e).__name__}: {msg}" if msg else type(e).__name__
+    return user_message(e) or (f"{type(e).__name__}: {msg}" if msg else type(e).__name__)
 
 
 def default_jobs() -> int:
