@@ -7,7 +7,11 @@ Cases: the demo preset; DTRS (../shared/traces) on the seed-001 preset with no e
 and with the ``empirical`` overlay; and, with ``--bitflip``, the BitFlip quick reproduction's
 ``runs.csv`` (every read run's metrics; its file corpus is this machine's, so compare hashes
 taken on one machine).
-Usage: python benchmarks/identity.py [--bitflip] [--json]
+A change that only adds summary keys (or config keys, which the resolved config echoes)
+is checked with ``--drop``: the named dotted keys are removed before hashing, e.g.
+``--drop config --drop flash.skipped_pages`` must give the old hashes taken with the same
+``--drop``.
+Usage: python benchmarks/identity.py [--bitflip] [--json] [--drop KEY ...]
 """
 
 from __future__ import annotations
@@ -27,10 +31,17 @@ OVERLAYS = ROOT / "benchmarks" / "overlays"
 WALL_CLOCK = ("wall_s", "requests_per_s")
 
 
+DROP: list[str] = []
+
+
 def summary_hash(summary: dict) -> str:
     s = json.loads(json.dumps(summary))
-    for k in WALL_CLOCK:
-        s.get("sim", {}).pop(k, None)
+    for key in [f"sim.{k}" for k in WALL_CLOCK] + DROP:
+        *parents, leaf = key.split(".")
+        node = s
+        for p in parents:
+            node = node.get(p, {})
+        node.pop(leaf, None)
     return hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -55,7 +66,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bitflip", action="store_true", help="also the BitFlip quick run")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--drop", action="append", default=[], help="dotted summary key left out of the hash")
     args = ap.parse_args()
+    DROP.extend(args.drop)
     cfg = ROOT / "configs"
     hashes = {"demo": run_case(cfg / "demo.toml", None, None)}
     dtrs = TRACES / "msprod_DTRS100M.trace"

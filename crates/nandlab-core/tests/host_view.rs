@@ -1,5 +1,5 @@
 //! The host queue's read-only view of placement: `Ftl::next_host_write` says where the next
-//! host page goes (plane, page type), and a scheduler can use it to hold a write back and
+//! host page goes (plane, page type, whether placement takes it), and a scheduler can use it to hold a write back and
 //! send another first (seed 004's request feedback; the paper's policy comes later).
 
 use nandlab_core::config::AgingConfig;
@@ -38,7 +38,7 @@ proptest! {
         let mut ops = Vec::new();
         let geo = f.geometry().clone();
         for (i, &l) in lpns.iter().enumerate() {
-            let next = f.next_host_write();
+            let next = f.next_host_write(WriteAttrs::default());
             let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
             prop_assert_eq!(geo.split_block(ppa.block).0, next.plane);
             prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
@@ -55,7 +55,7 @@ struct HoldCriticalOffLsb {
 impl HostScheduler for HoldCriticalOffLsb {
     fn pick(&mut self, waiting: &VecDeque<Queued>, _now_ns: u64, device: &DeviceView<'_>) -> usize {
         let critical = |q: &Queued| q.req.offset_bytes / 4096 < self.critical_below;
-        if device.next_write().page_type == 0 && critical(&waiting[0]) {
+        if device.next_write(WriteAttrs::default()).page_type == 0 && critical(&waiting[0]) {
             return waiting.iter().position(|q| !critical(q)).unwrap_or(0);
         }
         0
@@ -73,7 +73,7 @@ fn a_critical_write_is_held_off_an_lsb_page_and_the_next_write_takes_it() {
     // Queue: a critical write (lpn 3 < 10) first, then a non-critical one (lpn 500).
     let mut queue: VecDeque<Queued> = [write(0, 3), write(1, 500)].into();
     let mut sched = HoldCriticalOffLsb { critical_below: 10 };
-    let next = f.next_host_write();
+    let next = f.next_host_write(WriteAttrs::default());
     // A fresh active block: the next page is page 0, an LSB page.
     assert_eq!(next.page_type, 0);
     let i = sched.pick(&queue, 0, &DeviceView::new(&f));

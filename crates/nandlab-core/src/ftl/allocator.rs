@@ -1,29 +1,18 @@
 //! Block and page allocation: per-plane free pools (least-worn block first, a simple form of
-//! dynamic wear leveling), one active block per write stream, and the striping cursor that
+//! dynamic wear leveling), the active blocks placement fills, and the striping cursor that
 //! spreads consecutive host writes over channels, ways, dies and planes.
 
+use super::placement::ACTIVE_SLOTS;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// Which active block a page goes to. Host and GC data are kept apart so that cold data
-/// moved by GC does not mix with freshly written hot data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stream {
-    /// Pages written by the host.
-    Host = 0,
-    /// Pages moved by garbage collection or wear leveling.
-    Gc = 1,
-    /// Pages moved by read refresh (kept apart from GC's: refreshed data are read-hot).
-    Refresh = 2,
-}
 
 /// Allocation state of one plane.
 #[derive(Debug, Clone, Default)]
 pub struct PlaneAlloc {
     /// Free blocks keyed by (P/E, block): the least-worn is opened first.
     pub free: BinaryHeap<Reverse<(u32, u32)>>,
-    /// Active block of each stream.
-    pub active: [Option<u32>; 3],
+    /// Active blocks, one per placement slot.
+    pub active: [Option<u32>; ACTIVE_SLOTS],
 }
 
 /// Turns a running page counter into a plane index following a striping order.

@@ -1,6 +1,9 @@
-//! The `[ftl]` section, with its policy tables `[ftl.gc]` and `[ftl.wear_leveling]`.
+//! The `[ftl]` section, with its policy tables (`[ftl.gc]`, `[ftl.wear_leveling]`,
+//! `[ftl.refresh]`, `[ftl.placement]`, `[ftl.relocation]`).
 
+use super::placement::PlacementConfig;
 use super::refresh::RefreshConfig;
+use super::relocation::RelocationConfig;
 use super::victim::VictimConfig;
 use super::wear::{self, WearLevelingConfig};
 use crate::error::{NandError, Result};
@@ -25,6 +28,10 @@ pub struct FtlConfig {
     pub wear_leveling: WearLevelingConfig,
     /// Read refresh (`[ftl.refresh]`).
     pub refresh: RefreshConfig,
+    /// Where pages go in their plane (`[ftl.placement]`).
+    pub placement: PlacementConfig,
+    /// Order in which a block's valid pages move (`[ftl.relocation]`).
+    pub relocation: RelocationConfig,
     /// Old spelling of `ftl.gc.victim`; folded into `gc` by [`FtlConfig::resolve_old_keys`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_policy: Option<String>,
@@ -45,6 +52,8 @@ impl Default for FtlConfig {
             gc: VictimConfig::default(),
             wear_leveling: WearLevelingConfig::default(),
             refresh: RefreshConfig::default(),
+            placement: PlacementConfig::default(),
+            relocation: RelocationConfig::default(),
             gc_policy: None,
             gc_weight_valid: None,
             wear_leveling_threshold: None,
@@ -91,6 +100,8 @@ impl FtlConfig {
         self.gc.policy().validate("ftl.gc")?;
         self.wear_leveling.policy().validate("ftl.wear_leveling")?;
         self.refresh.policy().validate("ftl.refresh")?;
+        self.placement.policy().validate("ftl.placement")?;
+        self.relocation.policy().validate("ftl.relocation")?;
         let mut order = [0usize; 4];
         let s = self.striping.to_ascii_uppercase();
         let mut seen = [false; 4];

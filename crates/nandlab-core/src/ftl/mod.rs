@@ -4,13 +4,17 @@
 
 pub mod aging;
 pub mod allocator;
+pub mod cause;
 pub mod config;
 pub mod mapping;
 pub mod oob;
+pub mod placement;
 pub mod plane_view;
 pub mod precondition;
 pub mod refresh;
 pub mod refresh_targets;
+mod registry;
+pub mod relocation;
 pub mod victim;
 pub mod wear;
 
@@ -19,12 +23,14 @@ use crate::flash::block::{BlockState, BlockStatus, PageMeta, WriteAttrs};
 use crate::flash::cell::PageType;
 use crate::flash::{Geometry, Ppa};
 use aging::AgingConfig;
-use allocator::{PlaneAlloc, Stream, Striper};
+use allocator::{PlaneAlloc, Striper};
+pub use cause::Cause;
 pub use config::FtlConfig;
 use mapping::Mapping;
 use oob::OobStore;
 use plane_view::PlaneView;
 use std::cmp::Reverse;
+use std::collections::VecDeque;
 
 /// Flash work the FTL does on its own (GC, wear leveling), to be timed by the back end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +48,10 @@ pub enum BgOp {
 pub struct NextWrite {
     /// Plane the next host page goes to.
     pub plane: u32,
-    /// Page type (0 = LSB … MSB) of the page it will be programmed into.
+    /// Page type (0 = LSB … MSB) of the next free page of the block it goes to.
     pub page_type: PageType,
+    /// Whether placement takes that page for the write (else it skips to one it takes).
+    pub accepted: bool,
 }
 
 /// Counters the FTL keeps.
@@ -63,6 +71,8 @@ pub struct FtlStats {
     pub refresh_page_moves: u64,
     /// Blocks erased by read refresh.
     pub refresh_erases: u64,
+    /// Pages placement left unprogrammed because it refused their page type.
+    pub skipped_pages: u64,
     /// Host page reads that hit no data (never written or trimmed).
     pub unmapped_reads: u64,
     /// Logical pages trimmed.
@@ -93,6 +103,10 @@ pub struct Ftl {
     refresh_min_reads: u32,
     /// Blocks the refresh trigger named, refreshed by [`Ftl::refresh_due`].
     refresh_pending: Vec<u32>,
+    /// A block being emptied: its valid pages not yet moved and where each was (scratch
+    /// kept between relocations).
+    moving: VecDeque<PageMeta>,
+    moving_from: VecDeque<u32>,
     /// Counters.
     pub stats: FtlStats,
 }
@@ -127,6 +141,8 @@ impl Ftl {
             logical_pages,
             refresh_min_reads,
             refresh_pending: Vec::new(),
+            moving: VecDeque::new(),
+            moving_from: VecDeque::new(),
             stats: FtlStats::default(),
         };
         precondition::apply(&mut ftl, aging, seed)?;
@@ -219,7 +235,7 @@ impl Ftl {
             if self.blocks[block as usize].status != BlockStatus::Full {
                 continue;
             }
-            let moved = self.relocate_and_erase(block, plane, Stream::Refresh, now_ns, ops)?;
+            let moved = self.relocate_and_erase(block, plane, Cause::Refresh, now_ns, ops)?;
             self.stats.refresh_page_moves += moved;
             self.stats.refresh_erases += 1;
         }
@@ -302,10 +318,10 @@ impl Ftl {
         ops: &mut Vec<BgOp>,
     ) -> Result<Ppa> {
         self.unmap(lpn);
-        let plane = self.pick_plane(now_ns, ops)?;
+        let plane = self.pick_plane(attrs, now_ns, ops)?;
         let ppa = self.place(
             plane,
-            Stream::Host,
+            Cause::Host,
             PageMeta {
                 lpn,
                 tag,
@@ -321,16 +337,14 @@ impl Ftl {
     /// The next plane in striping order that can take a host page, after running GC in it
     /// if its free pool is low. A plane whose GC cannot reclaim space (striping can leave a
     /// plane holding more live data than its share) is skipped for this write.
-    fn pick_plane(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
+    fn pick_plane(&mut self, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
         let threshold = self.cfg.gc_threshold_blocks as usize;
-        let ppb = self.geo.cfg.pages_per_block;
+        let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
         for _ in 0..self.geo.planes {
             let plane = self.striper.next_plane();
             self.collect_if_needed(plane, now_ns, ops)?;
-            let pa = &self.planes[plane as usize];
-            let room =
-                pa.active[Stream::Host as usize].is_some_and(|b| u32::from(self.blocks[b as usize].written) < ppb);
-            if room || pa.free.len() > threshold {
+            let room = self.next_free_page(plane, slot).is_some();
+            if room || self.planes[plane as usize].free.len() > threshold {
                 return Ok(plane);
             }
         }
@@ -341,21 +355,35 @@ impl Ftl {
         ))
     }
 
-    /// Where the next host page will go (plane, and the type of the page it will take),
-    /// as a read-only view for the host queue. Exact unless that plane cannot take the
-    /// write (its GC reclaims nothing), when the write moves to the next plane.
-    pub fn next_host_write(&self) -> NextWrite {
+    /// Where the next host page written with `attrs` will go (plane, the type of the next
+    /// free page of its block, and whether placement takes it), as a read-only view for the
+    /// host queue. Exact unless that plane cannot take the write (its GC reclaims
+    /// nothing), when the write moves to the next plane.
+    pub fn next_host_write(&self, attrs: WriteAttrs) -> NextWrite {
         let plane = self.striper.peek_plane();
-        let page = match self.planes[plane as usize].active[Stream::Host as usize] {
-            Some(b) if u32::from(self.blocks[b as usize].written) < self.geo.cfg.pages_per_block => {
-                u32::from(self.blocks[b as usize].written)
-            }
-            _ => 0,
-        };
+        let placement = self.cfg.placement.policy();
+        let slot = placement.slot(Cause::Host, attrs);
+        let page_type = self.next_page_type(plane, slot);
         NextWrite {
             plane,
-            page_type: self.geo.page_map.page_type(page),
+            page_type,
+            accepted: placement.accepts(Cause::Host, attrs, page_type),
         }
+    }
+
+    /// The active block of `slot` in `plane` and its next free page, if it has one left.
+    #[inline]
+    fn next_free_page(&self, plane: u32, slot: usize) -> Option<(u32, u32)> {
+        let b = self.planes[plane as usize].active[slot]?;
+        let written = u32::from(self.blocks[b as usize].written);
+        (written < self.geo.cfg.pages_per_block).then_some((b, written))
+    }
+
+    /// Type of the page the next program into `slot` of `plane` takes (page 0 of a fresh
+    /// block when the active one is full).
+    fn next_page_type(&self, plane: u32, slot: usize) -> PageType {
+        let page = self.next_free_page(plane, slot).map_or(0, |(_, p)| p);
+        self.geo.page_map.page_type(page)
     }
 
     /// Discards logical page `lpn`.
@@ -377,15 +405,30 @@ impl Ftl {
         true
     }
 
-    /// Programs `meta` into the next page of `plane`'s active block for `stream`.
-    fn place(&mut self, plane: u32, stream: Stream, meta: PageMeta) -> Result<Ppa> {
+    /// Programs `meta` (written for `cause`) into the next page placement takes of the
+    /// active block it names in `plane`; pages it refuses are skipped (left unprogrammed).
+    fn place(&mut self, plane: u32, cause: Cause, meta: PageMeta) -> Result<Ppa> {
         let ppb = self.geo.cfg.pages_per_block;
-        let block = match self.planes[plane as usize].active[stream as usize] {
-            Some(b) if u32::from(self.blocks[b as usize].written) < ppb => b,
-            _ => self.open_block(plane, stream)?,
+        let slot = self.cfg.placement.policy().slot(cause, meta.attrs);
+        let may_refuse = self.cfg.placement.policy().may_refuse();
+        let (block, page) = loop {
+            let (block, page) = match self.next_free_page(plane, slot) {
+                Some(next) => next,
+                None => (self.open_block(plane, slot)?, 0),
+            };
+            let page_type = self.geo.page_map.page_type(page);
+            if !may_refuse || self.cfg.placement.policy().accepts(cause, meta.attrs, page_type) {
+                break (block, page);
+            }
+            let st = &mut self.blocks[block as usize];
+            st.written += 1;
+            if u32::from(st.written) == ppb {
+                st.status = BlockStatus::Full;
+            }
+            self.page_meta.get_or_insert(block);
+            self.stats.skipped_pages += 1;
         };
         let st = &mut self.blocks[block as usize];
-        let page = u32::from(st.written);
         st.written += 1;
         st.valid += 1;
         if u32::from(st.written) == ppb {
@@ -397,7 +440,7 @@ impl Ftl {
         Ok(ppa)
     }
 
-    fn open_block(&mut self, plane: u32, stream: Stream) -> Result<u32> {
+    fn open_block(&mut self, plane: u32, slot: usize) -> Result<u32> {
         let pa = &mut self.planes[plane as usize];
         let Some(Reverse((_, block))) = pa.free.pop() else {
             return Err(NandError::Invalid(format!(
@@ -405,7 +448,7 @@ impl Ftl {
                  (raise ftl.overprovisioning or lower aging.fill_fraction)"
             )));
         };
-        pa.active[stream as usize] = Some(block);
+        pa.active[slot] = Some(block);
         let st = &mut self.blocks[block as usize];
         st.status = BlockStatus::Open;
         st.written = 0;
@@ -421,12 +464,12 @@ impl Ftl {
             let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
                 break;
             };
-            let moved = self.relocate_and_erase(victim, plane, Stream::Gc, now_ns, ops)?;
+            let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
             self.stats.gc_page_moves += moved;
             self.stats.gc_erases += 1;
             if !self.cfg.wear_leveling.is_none() {
                 if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
-                    let moved = self.relocate_and_erase(cold, plane, Stream::Gc, now_ns, ops)?;
+                    let moved = self.relocate_and_erase(cold, plane, Cause::WearLeveling, now_ns, ops)?;
                     self.stats.wl_page_moves += moved;
                     self.stats.wl_erases += 1;
                 }
@@ -453,36 +496,46 @@ impl Ftl {
         policy(&view).map(|i| first + i as u32)
     }
 
-    /// Moves every valid page of `victim` (attributes and all) to `stream`'s active block in
-    /// `plane`, erases it and returns it to the free pool. Returns the pages moved.
+    /// Moves every valid page of `victim` (attributes and all) within `plane`, in the order
+    /// the relocation policy picks, to where placement puts pages moved for `cause`; erases
+    /// the block and returns it to the free pool. Returns the pages moved.
     fn relocate_and_erase(
         &mut self,
         victim: u32,
         plane: u32,
-        stream: Stream,
+        cause: Cause,
         now_ns: i64,
         ops: &mut Vec<BgOp>,
     ) -> Result<u64> {
         let ppb = self.geo.cfg.pages_per_block;
-        let mut moved = 0;
+        let (mut waiting, mut from) = (std::mem::take(&mut self.moving), std::mem::take(&mut self.moving_from));
         for page in 0..ppb {
-            let from = Ppa { block: victim, page };
-            let Some(meta) = self.live_meta(from) else {
-                continue;
-            };
-            self.unmap(meta.lpn);
+            if let Some(meta) = self.live_meta(Ppa { block: victim, page }) {
+                self.unmap(meta.lpn);
+                waiting.push_back(meta);
+                from.push_back(page);
+            }
+        }
+        let moved = waiting.len() as u64;
+        while let Some(first) = waiting.front() {
+            let dest = self.next_page_type(plane, self.cfg.placement.policy().slot(cause, first.attrs));
+            let i = self.cfg.relocation.policy().pick(waiting.make_contiguous(), dest);
+            let (meta, page) = (
+                waiting.remove(i).expect("pick is in range"),
+                from.remove(i).expect("same length"),
+            );
             let to = self.place(
                 plane,
-                stream,
+                cause,
                 PageMeta {
                     program_ns: now_ns,
                     ..meta
                 },
             )?;
-            ops.push(BgOp::CopyRead(from));
+            ops.push(BgOp::CopyRead(Ppa { block: victim, page }));
             ops.push(BgOp::CopyProgram(to));
-            moved += 1;
         }
+        (self.moving, self.moving_from) = (waiting, from);
         let slot = self.read_slot(victim);
         self.block_reads[slot] = 0;
         let st = &mut self.blocks[victim as usize];

@@ -4,6 +4,7 @@
 
 use super::request::Request;
 use crate::error::{NandError, Result};
+use crate::flash::block::WriteAttrs;
 use crate::ftl::{Ftl, NextWrite};
 
 /// A request waiting in the host queue.
@@ -27,11 +28,12 @@ impl<'a> DeviceView<'a> {
         DeviceView { ftl }
     }
 
-    /// Where the next host page will be programmed (plane and page type), e.g. to hold a
-    /// critical write back while the next free page is an LSB page (seed 004's request
-    /// feedback) and send another waiting write to take it.
-    pub fn next_write(&self) -> NextWrite {
-        self.ftl.next_host_write()
+    /// Where the next host page written with `attrs` will be programmed (plane, page type,
+    /// whether placement takes that page for it), e.g. to hold a critical write back while
+    /// the next free page is an LSB page (seed 004's request feedback) and send another
+    /// waiting write to take it.
+    pub fn next_write(&self, attrs: WriteAttrs) -> NextWrite {
+        self.ftl.next_host_write(attrs)
     }
 }
 

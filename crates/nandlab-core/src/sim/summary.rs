@@ -46,6 +46,7 @@ impl Simulator {
                 "wl_erases": f.wl_erases,
                 "refresh_page_moves": f.refresh_page_moves,
                 "refresh_erases": f.refresh_erases,
+                "skipped_pages": f.skipped_pages,
                 "unmapped_reads": f.unmapped_reads,
                 "trimmed_pages": f.trimmed_pages,
                 "write_amplification":
