@@ -3,6 +3,7 @@
 //! Layers, from the host down (each module has one job):
 //! - [`workload`]: trace readers and synthetic generators that yield [`host::Request`]s;
 //! - [`host`]: host request queue, scheduler hook, open/closed-loop replay;
+//! - [`cache`]: the controller's DRAM data cache (write-back, LRU);
 //! - [`ftl`]: page-level mapping, allocation, garbage collection, wear leveling;
 //! - [`flash`]: geometry, shared-page map, timing, per-block state, the back-end resources;
 //! - [`content`], [`reliability`], [`ecc`]: what is stored, how it fails, how it is corrected;
@@ -11,6 +12,7 @@
 //! - [`metrics`]: latency histograms, counters and the run summary;
 //! - [`sim`]: the simulator that wires the layers together.
 
+pub mod cache;
 pub mod codec;
 pub mod config;
 pub mod content;

@@ -1,6 +1,7 @@
 //! The simulator configuration: one struct per TOML section, each validated with errors
 //! that name the offending key. Unknown keys are errors, never silently ignored.
 
+use crate::cache::CacheConfig;
 use crate::codec::CodecConfig;
 use crate::content::ContentConfig;
 use crate::ecc::EccConfig;
@@ -42,6 +43,8 @@ pub struct SimConfig {
     pub ftl: FtlConfig,
     /// Host interface and replay mode.
     pub host: HostConfig,
+    /// The controller's DRAM data cache (off by default).
+    pub cache: CacheConfig,
     /// Initial wear and data age.
     pub aging: AgingConfig,
     /// What requests to replay.

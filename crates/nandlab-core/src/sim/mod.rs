@@ -7,10 +7,13 @@
 //!   (reads are judged by the error model when issued, while the page is certainly where
 //!   the mapping says; the event carries the verdict);
 //! - `ProgramStart`: a page write's data reached the die; the program is reserved;
+//! - `WritebackStart`: a page evicted from the DRAM cache reached its die (the request
+//!   that evicted it waits for it only when the write-back window was full);
 //! - `Retry`: a failed decode ended; the next attempt of the read plan senses again;
 //! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
+use crate::cache::{DataCache, Evicted, WritebackWindow};
 use crate::config::SimConfig;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
@@ -41,6 +44,7 @@ enum Event {
     Arrival,
     SenseDone { req: u32, ppa: Ppa, verdict: Verdict },
     ProgramStart { req: u32, ppa: Ppa },
+    WritebackStart { req: Option<u32>, ppa: Ppa },
     Retry { req: u32, slot: u32 },
     RequestDone(u32),
 }
@@ -137,6 +141,14 @@ pub struct Simulator {
     records: Option<RequestRecords>,
     counters: Counters,
     page_bytes: u64,
+    /// The DRAM data cache, when configured.
+    cache: Option<DataCache>,
+    writebacks: WritebackWindow,
+    writeback_depth: u32,
+    /// DRAM time of one page (ns).
+    dram_page_ns: u64,
+    /// When the cache's DRAM is free: page accesses take turns (ns).
+    dram_free_ns: u64,
 }
 
 impl Simulator {
@@ -176,12 +188,26 @@ impl Simulator {
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
         let read_path = ReadPath::new(&cfg, chips, None)?;
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
+        let page_bytes = u64::from(cfg.device.page_size_bytes);
+        cfg.cache.validate(page_bytes, ftl.logical_pages())?;
+        let cache = std::num::NonZeroUsize::new((cfg.cache.capacity_bytes / page_bytes) as usize)
+            .map(|pages| DataCache::new(pages, cfg.cache.read_allocate));
+        let writeback_depth = match cfg.cache.writeback_depth_pages {
+            0 => geo.planes,
+            d => d,
+        };
+        let dram_page_ns = cfg.cache.dram_ns(page_bytes);
         Ok(Simulator {
+            cache,
+            writebacks: WritebackWindow::default(),
+            writeback_depth,
+            dram_page_ns,
+            dram_free_ns: 0,
             read_path,
             read_batch: Vec::new(),
             retries: Slab::default(),
             decode_page_ns,
-            page_bytes: u64::from(cfg.device.page_size_bytes),
+            page_bytes,
             cfg,
             geo,
             timing,
@@ -267,7 +293,17 @@ impl Simulator {
                     self.schedule_arrival(stream, now)?;
                 }
                 Event::SenseDone { req, ppa, verdict } => self.sense_done(now, req, ppa, verdict),
-                Event::ProgramStart { req, ppa } => self.program_start(now, req, ppa),
+                Event::ProgramStart { req, ppa } => {
+                    let end = self.program_start(now, ppa);
+                    self.finish_page(req, end);
+                }
+                Event::WritebackStart { req, ppa } => {
+                    let end = self.program_start(now, ppa);
+                    self.writebacks.started(end);
+                    if let Some(r) = req {
+                        self.finish_page(r, end);
+                    }
+                }
                 Event::Retry { req, slot } => {
                     let r = self.retries[slot];
                     self.retries.remove(slot);
@@ -372,7 +408,11 @@ impl Simulator {
             Op::Write => self.issue_writes(now, slot, q.id, first, last),
             Op::Trim => {
                 for lpn in first..=last {
-                    self.ftl.trim(wrap(lpn, logical));
+                    let lpn = wrap(lpn, logical);
+                    if let Some(c) = self.cache.as_mut() {
+                        c.trim(lpn);
+                    }
+                    self.ftl.trim(lpn);
                     self.finish_page(slot, now);
                 }
                 Ok(())
@@ -380,23 +420,67 @@ impl Simulator {
         }
     }
 
-    /// Programs logical pages `first..=last` of request `slot` (content tag `tag`): the
-    /// FTL places each page (running any GC it needs), the page crosses its channel, and
-    /// its program starts when it reaches the die.
+    /// Writes logical pages `first..=last` of request `slot` (content tag `tag`): into the
+    /// DRAM cache when there is one (a page is done when it is in DRAM; a dirty page it
+    /// evicts goes to flash), else to flash, each page when its program ends.
     fn issue_writes(&mut self, now: u64, slot: u32, tag: u64, first: u64, last: u64) -> Result<()> {
         let logical = self.ftl.logical_pages();
         for lpn in first..=last {
             let lpn = wrap(lpn, logical);
-            // The codec encodes the page on its way to the flash; its word goes into the
-            // page's OOB area.
-            let oob = self.read_path.encode_program(lpn, tag)?;
             let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
-            let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
-            self.run_background(now);
-            let channel = self.geo.loc_of_block(ppa.block).channel;
-            let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
-            self.events.push(s.end, Event::ProgramStart { req: slot, ppa });
+            match self.cache.as_mut() {
+                Some(cache) => {
+                    if let Some(ev) = cache.write(lpn, tag, attrs) {
+                        self.write_back(now, slot, ev)?;
+                    }
+                    let end = self.dram_access(now);
+                    self.finish_page(slot, end);
+                }
+                None => {
+                    let (ppa, at_die) = self.send_to_flash(now, lpn, tag, attrs)?;
+                    self.events.push(at_die, Event::ProgramStart { req: slot, ppa });
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// One page moved to or from the cache's DRAM from `now`, after the accesses before it;
+    /// returns when it ends.
+    fn dram_access(&mut self, now: u64) -> u64 {
+        self.dram_free_ns = self.dram_free_ns.max(now) + self.dram_page_ns;
+        self.dram_free_ns
+    }
+
+    /// Sends page `lpn` to flash at `now`: the codec encodes it (its word goes into the
+    /// page's OOB area), the FTL places it (running any GC it needs) and it crosses its
+    /// channel. Returns where it goes and when it reaches the die.
+    fn send_to_flash(&mut self, now: u64, lpn: u64, tag: u64, attrs: WriteAttrs) -> Result<(Ppa, u64)> {
+        let oob = self.read_path.encode_program(lpn, tag)?;
+        let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
+        self.run_background(now);
+        let channel = self.geo.loc_of_block(ppa.block).channel;
+        let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
+        Ok((ppa, s.end))
+    }
+
+    /// Writes a page evicted from the cache back to flash; request `slot`, which evicted
+    /// it, waits for its program only when the write-back window is full.
+    fn write_back(&mut self, now: u64, slot: u32, ev: Evicted) -> Result<()> {
+        let wait = self.writebacks.full(now, self.writeback_depth);
+        if wait {
+            self.reqs[slot].remaining += 1;
+            self.writebacks.waited += 1;
+        }
+        self.writebacks.issued();
+        let (ppa, at_die) = self.send_to_flash(now, ev.lpn, ev.tag, ev.attrs)?;
+        self.events.push(
+            at_die,
+            Event::WritebackStart {
+                req: wait.then_some(slot),
+                ppa,
+            },
+        );
         Ok(())
     }
 
@@ -440,8 +524,20 @@ impl Simulator {
         let logical = self.ftl.logical_pages();
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
+        let mut cache_hits = 0;
         for lpn in first..=last {
-            let page = self.ftl.read(wrap(lpn, logical)).map(|(ppa, reads)| PendingRead {
+            let lpn = wrap(lpn, logical);
+            if let Some(cache) = self.cache.as_mut() {
+                let (hit, evicted) = cache.read(lpn);
+                if let Some(ev) = evicted {
+                    self.write_back(now, slot, ev)?;
+                }
+                if hit {
+                    cache_hits += 1;
+                    continue;
+                }
+            }
+            let page = self.ftl.read(lpn).map(|(ppa, reads)| PendingRead {
                 ppa,
                 loc: self.geo.loc_of_block(ppa.block),
                 reads,
@@ -490,6 +586,10 @@ impl Simulator {
             );
         }
         self.read_batch = pages;
+        for _ in 0..cache_hits {
+            let end = self.dram_access(now);
+            self.finish_page(slot, end);
+        }
         Ok(())
     }
 
@@ -589,11 +689,12 @@ impl Simulator {
         self.finish_page(req, ends.decode + self.read_path.codec_decode_ns_per_page());
     }
 
-    /// A host page reached its die. A data codec's encoder runs first, in the controller
-    /// (`units_per_page × codec.encode_ns_per_unit`): the program cannot start before
-    /// it ends, but it holds neither the die nor the channel (it overlaps any wait for
-    /// the die). GC copies move already-encoded data and pay nothing.
-    fn program_start(&mut self, now: u64, req: u32, ppa: Ppa) {
+    /// A page sent to flash reached its die; returns when its program ends. A data codec's
+    /// encoder runs first, in the controller (`units_per_page × codec.encode_ns_per_unit`):
+    /// the program cannot start before it ends, but it holds neither the die nor the
+    /// channel (it overlaps any wait for the die). GC copies move already-encoded data and
+    /// pay nothing.
+    fn program_start(&mut self, now: u64, ppa: Ppa) -> u64 {
         let loc = self.geo.loc_of_block(ppa.block);
         let t_prog = self.timing.program(self.geo.page_map.page_type(ppa.page));
         let ready = now + self.read_path.encode_ns_per_page();
@@ -601,7 +702,7 @@ impl Simulator {
             .backend
             .array(loc.die, loc.plane_in_die, ArrayOp::Program, ready, t_prog);
         self.counters.page_programs += 1;
-        self.finish_page(req, s.end);
+        s.end
     }
 
     /// One page of request `slot` is done at `end_ns`; completes the request after its last.

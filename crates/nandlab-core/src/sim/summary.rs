@@ -66,6 +66,17 @@ impl Simulator {
         if self.read_path.enabled {
             summary["reliability"] = self.reliability_summary();
         }
+        if let Some(c) = &self.cache {
+            let s = c.stats;
+            summary["cache"] = json!({
+                "read_hits": s.read_hits,
+                "read_misses": s.read_misses,
+                "write_hits": s.write_hits,
+                "write_misses": s.write_misses,
+                "writebacks": s.writebacks,
+                "writebacks_waited": self.writebacks.waited,
+            });
+        }
         summary
     }
 
