@@ -1,5 +1,6 @@
 //! The `[host]` section: how requests are replayed and queued.
 
+use super::interface::InterfaceConfig;
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +42,8 @@ pub struct HostConfig {
     pub out_of_range: OutOfRange,
     /// Which writes are critical (`[host.critical]`).
     pub critical: CriticalConfig,
+    /// Interface link timing (`[host.interface]`).
+    pub interface: InterfaceConfig,
 }
 
 /// `[host.critical]`: the classifier that marks writes critical (a write attribute that
@@ -84,6 +87,7 @@ impl Default for HostConfig {
             time_scale: 1.0,
             out_of_range: OutOfRange::Error,
             critical: CriticalConfig::default(),
+            interface: InterfaceConfig::default(),
         }
     }
 }

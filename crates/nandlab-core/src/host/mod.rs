@@ -1,6 +1,8 @@
-//! Host interface: requests, the host queue with its scheduler hook, and replay modes.
+//! Host side: requests, the host queue with its scheduler hook, replay modes, and the
+//! interface link's timing.
 
 pub mod config;
+pub mod interface;
 pub mod request;
 pub mod scheduler;
 

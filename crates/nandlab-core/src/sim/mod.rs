@@ -22,6 +22,7 @@ use crate::flash::block::WriteAttrs;
 use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
+use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, RequestRecords};
@@ -149,6 +150,8 @@ pub struct Simulator {
     dram_page_ns: u64,
     /// When the cache's DRAM is free: page accesses take turns (ns).
     dram_free_ns: u64,
+    /// The host interface link, when its time is modelled.
+    host_link: Option<HostLink>,
 }
 
 impl Simulator {
@@ -203,6 +206,7 @@ impl Simulator {
             writeback_depth,
             dram_page_ns,
             dram_free_ns: 0,
+            host_link: HostLink::new(&cfg.host.interface)?,
             read_path,
             read_batch: Vec::new(),
             retries: Slab::default(),
@@ -396,6 +400,12 @@ impl Simulator {
             end_ns: now,
         });
         self.inflight += 1;
+        // The controller starts on the pages once the command (and a write's data) crossed
+        // the host interface.
+        let now = match self.host_link.as_mut() {
+            Some(link) => link.submit(now, if req.op == Op::Write { req.size_bytes } else { 0 }),
+            None => now,
+        };
         match req.op {
             Op::Read => {
                 self.issue_reads(now, slot, first, last)?;
@@ -714,6 +724,11 @@ impl Simulator {
             return;
         }
         let ReqState { req, end_ns, .. } = *st;
+        // A read's data and every command's completion cross the host interface back.
+        let end_ns = match self.host_link.as_mut() {
+            Some(link) => link.complete(end_ns, if req.op == Op::Read { req.size_bytes } else { 0 }),
+            None => end_ns,
+        };
         let latency = end_ns - req.arrival_ns;
         let i = op_index(req.op);
         self.latency[i].record(latency, req.size_bytes);
