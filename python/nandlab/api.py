@@ -15,7 +15,14 @@ import polars as pl
 from . import _native
 from .config import ConfigSource, load_config
 from .errors import ConfigError, NandlabError
-from .io import atomic_path, check_writable_dir, json_text, remove_created, replace_outputs
+from .io import (
+    _temp_beside,
+    atomic_path,
+    check_writable_dir,
+    json_text,
+    remove_created,
+    replace_outputs,
+)
 from .progress import ProgressFn, ProgressReporter
 from .summary import Summary
 
@@ -48,15 +55,29 @@ class Result:
     """The outcome of one run.
 
     ``summary``: every metric plus ``version``, ``seed`` and the resolved ``config``.
-    ``requests``: one row per request (see :data:`REQUEST_SCHEMA`); empty with that
-    schema when ``output.record_requests`` is false. ``config``: the resolved config.
+    ``requests``: one row per request, in arrival order (see :data:`REQUEST_SCHEMA`);
+    empty with that schema when ``output.record_requests`` is false. A run saved to
+    ``out`` streamed its records to a file there (``requests_file``) instead of memory;
+    ``requests`` then reads that file when first asked. ``config``: the resolved config.
     """
 
     summary: dict[str, Any] = field(repr=False)
-    requests: pl.DataFrame = field(repr=False)
     config: dict[str, Any] = field(repr=False)
     recorded: bool = False
     out: Path | None = None
+    frame: pl.DataFrame | None = field(default=None, repr=False)
+    requests_file: Path | None = None
+
+    @property
+    def requests(self) -> pl.DataFrame:
+        """Per-request records (read from ``requests_file`` on first access)."""
+        if self.frame is None:
+            self.frame = (
+                scan_requests(self.requests_file).collect()
+                if self.requests_file is not None
+                else pl.DataFrame(schema=REQUEST_SCHEMA)
+            )
+        return self.frame
 
     def __repr__(self) -> str:
         n = self.summary.get("requests", {}).get("count")
@@ -97,14 +118,23 @@ class Result:
         d.mkdir(parents=True, exist_ok=True)
         files: dict[str, Callable[[Path], None]] = {}
         if self.recorded and requests_format != "none":
-            write = self.requests.write_parquet if requests_format == "parquet" else (
-                self.requests.write_csv
-            )
-            files[f"requests.{requests_format}"] = write
+            files[f"requests.{requests_format}"] = self._requests_writer(requests_format)
         files[SUMMARY_FILE] = lambda p: p.write_text(json_text(self.summary), encoding="utf-8")
         replace_outputs(d, OWNED_FILES, files)
         self.out = d
         return d
+
+    def _requests_writer(self, fmt: str) -> Callable[[Path], None]:
+        """Writes the records as ``fmt``: from memory, or streamed from their file
+        (bounded memory however many rows)."""
+        if self.frame is not None or self.requests_file is None:
+            df = self.requests
+            return df.write_parquet if fmt == "parquet" else df.write_csv
+        src = self.requests_file
+        if fmt == "parquet":
+            return lambda p: scan_requests(src).sink_parquet(p)
+        return lambda p: scan_requests(src).sink_csv(p)
+
 
 
 def run(
@@ -130,17 +160,34 @@ def run(
     cfg = load_config(config, overrides, trace=trace, trace_format=trace_format)
     core = _native.core()
     created = check_writable_dir(out) if out is not None else []
+    stream: Path | None = None
+    if out is not None:
+        if requests_format == "none":
+            # Nothing will be written: do not keep records either.
+            cfg.setdefault("output", {})["record_requests"] = False
+        else:
+            # Records go to a file in ``out`` as the run goes, not into memory.
+            stream = _temp_beside(Path(out).expanduser() / "requests.partial.csv")
     try:
-        result = _simulate(core, cfg, progress)
+        result = _simulate(core, cfg, progress, stream)
+        if out is not None:
+            result.save(out, requests_format)
+            if result.requests_file is not None:
+                # The saved file now holds the records; the streamed one goes.
+                result.requests_file = result.out / f"requests.{requests_format}"
     except BaseException:
+        if stream is not None:
+            stream.unlink(missing_ok=True)
         remove_created(created)
         raise
-    if out is not None:
-        result.save(out, requests_format)
+    if stream is not None:
+        stream.unlink(missing_ok=True)
     return result
 
 
-def _simulate(core: Any, cfg: dict[str, Any], progress: bool | ProgressFn) -> Result:
+def _simulate(
+    core: Any, cfg: dict[str, Any], progress: bool | ProgressFn, stream: Path | None = None
+) -> Result:
     user = progress if callable(progress) else None
     reporter = ProgressReporter(
         show=progress is not False and user is None,
@@ -149,7 +196,9 @@ def _simulate(core: Any, cfg: dict[str, Any], progress: bool | ProgressFn) -> Re
     )
     try:
         with reporter:
-            summary_json, columns = core.simulate(config_json(cfg), reporter)
+            summary_json, columns = core.simulate(
+                config_json(cfg), reporter, str(stream) if stream is not None else None
+            )
     except Exception as e:
         if reporter.interrupted or (_cancelled(e) and not reporter.cancelled):
             # Ctrl-C seen by us, or by the core's own signal check between callbacks.
@@ -158,11 +207,13 @@ def _simulate(core: Any, cfg: dict[str, Any], progress: bool | ProgressFn) -> Re
     if reporter.interrupted:
         raise KeyboardInterrupt
     summary = json.loads(summary_json)
+    recorded = summary.get("config", cfg).get("output", {}).get("record_requests", True)
     return Result(
         summary=summary,
-        requests=requests_frame(columns),
         config=summary.get("config", cfg),
-        recorded=columns is not None,
+        recorded=recorded,
+        frame=requests_frame(columns) if columns is not None or not recorded else None,
+        requests_file=stream if recorded and columns is None else None,
     )
 
 
@@ -248,6 +299,14 @@ def calibrate_ldpc(
             str(d), frames, min_failures, levels, rber_grid, seed, threads, progress
         )
     )
+
+
+def scan_requests(path: Path) -> pl.LazyFrame:
+    """Per-request records in a CSV or Parquet file, lazily, with :data:`REQUEST_SCHEMA`."""
+    if path.suffix == ".parquet":
+        return pl.scan_parquet(path)
+    text = {k: (pl.String() if k == "op" else t) for k, t in REQUEST_SCHEMA.items()}
+    return pl.scan_csv(path, schema=text).with_columns(pl.col("op").cast(REQUEST_SCHEMA["op"]))
 
 
 def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:

@@ -31,15 +31,24 @@ fn parse_enum<T: serde::de::DeserializeOwned>(what: &str, value: &str) -> PyResu
         .map_err(|_| ConfigError::new_err(format!("unknown {what} `{value}`")))
 }
 
-/// Runs a simulation. Returns (summary JSON, request columns or None).
+/// Runs a simulation. Returns (summary JSON, request columns or None). With
+/// `requests_csv`, request records stream to that CSV file instead (columns: None).
 #[pyfunction]
-#[pyo3(signature = (config_json, progress=None))]
-fn simulate(py: Python<'_>, config_json: &str, progress: Option<PyObject>) -> PyResult<(String, Option<PyObject>)> {
+#[pyo3(signature = (config_json, progress=None, requests_csv=None))]
+fn simulate(
+    py: Python<'_>,
+    config_json: &str,
+    progress: Option<PyObject>,
+    requests_csv: Option<&str>,
+) -> PyResult<(String, Option<PyObject>)> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
     // An exception in the callback, or Ctrl-C, stops the run and is re-raised as itself.
     let mut raised: Option<PyErr> = None;
     let out = py.allow_threads(|| {
-        let sim = Simulator::new(cfg)?;
+        let mut sim = Simulator::new(cfg)?;
+        if let Some(path) = requests_csv {
+            sim.stream_records_to(path)?;
+        }
         let mut cb = |done: u64| -> bool {
             Python::with_gil(|py| {
                 let verdict = py.check_signals().and_then(|()| match &progress {

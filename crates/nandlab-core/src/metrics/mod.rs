@@ -1,9 +1,10 @@
 //! Metrics: response-time statistics, per-request records and the run summary.
 
 pub mod latency;
+pub mod record_stream;
 pub mod records;
 pub mod reliability;
 
 pub use latency::LatencyStats;
-pub use records::RequestRecords;
+pub use records::{Recorder, RequestRecords, Row};
 pub use reliability::ReliabilityStats;

@@ -25,7 +25,7 @@ use crate::ftl::{BgOp, Ftl};
 use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
-use crate::metrics::{LatencyStats, RequestRecords};
+use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row};
 use crate::workload::{self, RequestStream, WorkloadContext};
 use read_path::{PageState, ReadPath};
 use serde_json::Value;
@@ -91,6 +91,8 @@ struct AttemptEnds {
 
 #[derive(Debug, Clone, Copy)]
 struct ReqState {
+    /// Index of the request in arrival order.
+    id: u64,
     req: Request,
     remaining: u32,
     end_ns: u64,
@@ -139,7 +141,7 @@ pub struct Simulator {
     retries: Slab<Retry>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
-    records: Option<RequestRecords>,
+    records: Option<Recorder>,
     counters: Counters,
     page_bytes: u64,
     /// The DRAM data cache, when configured.
@@ -187,7 +189,7 @@ impl Simulator {
             timing.decoders_per_channel,
             cfg.device.multi_plane,
         );
-        let records = cfg.output.record_requests.then(RequestRecords::default);
+        let records = cfg.output.record_requests.then(Recorder::in_memory);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
         let read_path = ReadPath::new(&cfg, chips, None)?;
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
@@ -231,6 +233,16 @@ impl Simulator {
         })
     }
 
+    /// Streams per-request records to the CSV file `path` as the run goes instead of
+    /// keeping them in memory (when `output.record_requests` is on); `SimOutput::requests`
+    /// is then `None`.
+    pub fn stream_records_to(&mut self, path: &str) -> Result<()> {
+        if self.records.is_some() {
+            self.records = Some(Recorder::to_csv(path)?);
+        }
+        Ok(())
+    }
+
     /// Logical capacity in bytes.
     pub fn logical_bytes(&self) -> u64 {
         self.ftl.logical_pages() * self.page_bytes
@@ -262,10 +274,11 @@ impl Simulator {
         if let Some(codec) = self.read_path.codec_summary() {
             summary["codec"] = codec;
         }
-        Ok(SimOutput {
-            summary,
-            requests: self.records.take(),
-        })
+        let requests = match self.records.take() {
+            Some(r) => r.finish()?,
+            None => None,
+        };
+        Ok(SimOutput { summary, requests })
     }
 
     fn replay(&mut self, stream: &mut RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
@@ -395,6 +408,7 @@ impl Simulator {
             )));
         }
         let slot = self.reqs.insert(ReqState {
+            id: q.id,
             req,
             remaining: pages,
             end_ns: now,
@@ -723,7 +737,7 @@ impl Simulator {
         if st.remaining > 0 {
             return;
         }
-        let ReqState { req, end_ns, .. } = *st;
+        let ReqState { id, req, end_ns, .. } = *st;
         // A read's data and every command's completion cross the host interface back.
         let end_ns = match self.host_link.as_mut() {
             Some(link) => link.complete(end_ns, if req.op == Op::Read { req.size_bytes } else { 0 }),
@@ -733,7 +747,14 @@ impl Simulator {
         let i = op_index(req.op);
         self.latency[i].record(latency, req.size_bytes);
         if let Some(r) = self.records.as_mut() {
-            r.push(req.arrival_ns, latency, req.offset_bytes, req.size_bytes, i as u8);
+            let row = Row {
+                arrival_ns: req.arrival_ns,
+                latency_ns: latency,
+                offset_bytes: req.offset_bytes,
+                size_bytes: req.size_bytes,
+                op: i as u8,
+            };
+            r.push(id, row);
         }
         self.counters.last_end_ns = self.counters.last_end_ns.max(end_ns);
         if self.cfg.host.replay == ReplayMode::Closed || self.cfg.host.queue_depth > 0 {
