@@ -65,6 +65,9 @@ struct PendingRead {
     reads: u32,
     state: Option<PageState>,
     rber: f64,
+    /// Its logical page is critical (`[host.critical]`) and was written during the run
+    /// (where preconditioning put it, no placement policy chose its page).
+    critical: bool,
 }
 
 /// A read whose plan needs another sensing after a decode ends.
@@ -111,6 +114,11 @@ struct Counters {
     first_arrival_ns: Option<u64>,
     last_end_ns: u64,
     events: u64,
+    /// Host reads of critical pages written during the run, by page type (seed 004's
+    /// Tables 4-5 count their errors).
+    critical_reads: [u64; 4],
+    /// Those of them that ended uncorrectable.
+    critical_uncorrectable: u64,
 }
 
 /// A configured SSD ready to replay a workload.
@@ -155,6 +163,17 @@ impl Simulator {
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
         cfg.host.critical.validate()?;
+        if scheduler.reorders() && cfg.host.replay == ReplayMode::Closed {
+            return Err(NandError::config(
+                "host.scheduler",
+                format!(
+                    "`{}` reorders the host queue, but closed-loop replay keeps exactly host.queue_depth requests \
+                     outstanding, all at the device, so none waits to be reordered (use replay = \"open\" with \
+                     workload.iops and host.queue_depth >= 1, or scheduler = \"fifo\")",
+                    cfg.host.scheduler
+                ),
+            ));
+        }
         if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && cfg.host.queue_depth == 0 {
             return Err(NandError::config(
                 "host.scheduler",
@@ -310,7 +329,9 @@ impl Simulator {
     fn try_dispatch(&mut self, now: u64, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
         let depth = self.cfg.host.queue_depth;
         while !self.waiting.is_empty() && (depth == 0 || self.inflight < depth) {
-            let i = self.scheduler.pick(&self.waiting, now, &DeviceView::new(&self.ftl));
+            let i = self
+                .scheduler
+                .pick(&self.waiting, now, &DeviceView::new(&self.ftl, &self.cfg.host.critical));
             let q = self.waiting.remove(i).expect("scheduler picked a waiting request");
             self.dispatch(now, q, progress)?;
         }
@@ -441,12 +462,14 @@ impl Simulator {
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
         for lpn in first..=last {
-            let page = self.ftl.read(wrap(lpn, logical)).map(|(ppa, reads)| PendingRead {
+            let lpn = wrap(lpn, logical);
+            let page = self.ftl.read(lpn).map(|(ppa, reads)| PendingRead {
                 ppa,
                 loc: self.geo.loc_of_block(ppa.block),
                 reads,
                 state: None,
                 rber: 0.0,
+                critical: self.cfg.host.critical.contains(lpn) && !self.ftl.blocks[ppa.block as usize].implicit,
             });
             pages.push(page);
         }
@@ -469,10 +492,16 @@ impl Simulator {
             let (verdict, extra) = match &p.state {
                 Some(st) => {
                     let plan = self.read_path.judge(p.rber, st);
+                    if p.critical {
+                        self.counters.critical_uncorrectable += u64::from(self.read_path.uncorrectable(plan));
+                    }
                     (Verdict::Plan(plan as u16), self.read_path.first_extra_levels(plan))
                 }
                 None => (Verdict::Unjudged, 0),
             };
+            if p.critical {
+                self.counters.critical_reads[usize::from(self.geo.page_map.page_type(ppa.page))] += 1;
+            }
             // The first attempt senses the hard page and, when the strategy starts higher,
             // its extra levels.
             let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));

@@ -66,6 +66,16 @@ impl Simulator {
         if self.read_path.enabled {
             summary["reliability"] = self.reliability_summary();
         }
+        if !self.cfg.host.critical.lpn_ranges.is_empty() {
+            let bits = self.cfg.device.cell_type.bits();
+            summary["critical"] = json!({
+                "reads_by_page_type": &self.counters.critical_reads[..bits],
+                "uncorrectable_reads": self.counters.critical_uncorrectable,
+            });
+        }
+        if let Some(s) = self.scheduler.summary() {
+            summary["scheduler"] = s;
+        }
         summary
     }
 
