@@ -65,8 +65,9 @@ struct PendingRead {
     reads: u32,
     state: Option<PageState>,
     rber: f64,
-    /// Its logical page is critical (`[host.critical]`) and was written during the run
-    /// (where preconditioning put it, no placement policy chose its page).
+    /// It holds a critical page written as such during the run (`[host.critical]`; where
+    /// preconditioning put a page, or where GC moved it without the attribute, no policy
+    /// placed it as critical).
     critical: bool,
 }
 
@@ -469,7 +470,8 @@ impl Simulator {
                 reads,
                 state: None,
                 rber: 0.0,
-                critical: self.cfg.host.critical.contains(lpn) && !self.ftl.blocks[ppa.block as usize].implicit,
+                critical: self.cfg.host.critical.contains(lpn)
+                    && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
             });
             pages.push(page);
         }
