@@ -8,7 +8,7 @@
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::WriteAttrs;
-use nandlab_core::flash::{DeviceConfig, Geometry, Ppa};
+use nandlab_core::flash::{Geometry, Ppa};
 use nandlab_core::ftl::placement::{MsbCritical, PlacementConfig};
 use nandlab_core::ftl::relocation::{Asymmetric, PageOrder, RelocationConfig};
 use nandlab_core::ftl::victim::{Greedy, VictimConfig, Weighted};
@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 
 mod common;
-use common::tiny_device;
+use common::{one_plane_device, tiny_device};
 
 fn cfg(op: f64, gc_threshold_blocks: u32, relocation: RelocationConfig, gc: VictimConfig) -> FtlConfig {
     FtlConfig {
@@ -97,16 +97,7 @@ fn critical_host_writes_skip_to_the_next_msb_page() {
 /// 14, 15 are trimmed: the victim holds A = 10, C* = 1, G = 12, E* = 2 (Fig. 8's four valid
 /// pages, two critical). The tenth write runs GC into block 2 (the least-worn free block).
 fn gc_case(relocation: RelocationConfig) -> (Ftl, Vec<(u64, u32)>) {
-    let geo = Geometry::new(&DeviceConfig {
-        channels: 1,
-        chips_per_channel: 1,
-        dies_per_chip: 1,
-        planes_per_die: 1,
-        blocks_per_plane: 6,
-        pages_per_block: 8,
-        ..DeviceConfig::default()
-    })
-    .unwrap();
+    let geo = one_plane_device();
     let mut f = empty(&geo, &cfg(0.5, 4, relocation, VictimConfig::Greedy(Greedy {})));
     let mut ops = Vec::new();
     for (lpn, a) in [
@@ -158,6 +149,35 @@ fn page_order_gc_with_msb_allocation_skips_for_critical_pages() {
     let (f, moved) = gc_case(RelocationConfig::PageOrder(PageOrder {}));
     assert_eq!(moved, vec![(10, 0), (1, 2), (12, 3), (2, 4)]);
     assert_eq!(f.stats.skipped_pages, 1);
+}
+
+/// Critical pages only, on one plane of 6 blocks with 4 MSB pages each: every full block
+/// holds 4 valid critical pages, and moving them fills a whole block again, so GC frees
+/// nothing. It gives up after a plane's worth of victims and the write fails with one line
+/// (before, GC looped forever).
+#[test]
+fn gc_that_frees_nothing_gives_up_and_the_write_fails() {
+    let geo = one_plane_device();
+    let mut f = empty(
+        &geo,
+        &cfg(
+            0.5,
+            1,
+            RelocationConfig::Asymmetric(Asymmetric {}),
+            VictimConfig::Greedy(Greedy {}),
+        ),
+    );
+    let mut ops = Vec::new();
+    let err = (0..24)
+        .find_map(|l| f.write(l, 1, 0, CRIT, 0, &mut ops).err())
+        .expect("the device fills up");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("device is full") || msg.contains("no free block left"),
+        "{msg}"
+    );
+    assert!(!msg.contains('\n'));
+    f.check_invariants().unwrap();
 }
 
 proptest! {

@@ -5,7 +5,7 @@
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::WriteAttrs;
-use nandlab_core::flash::{DeviceConfig, Geometry, Ppa};
+use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::placement::{MsbCritical, PlacementConfig};
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use nandlab_core::host::scheduler::{self, DeviceView, Queued};
@@ -13,7 +13,7 @@ use nandlab_core::host::{CriticalConfig, Op, Request};
 use proptest::prelude::*;
 
 mod common;
-use common::tiny_device;
+use common::{one_plane_device, tiny_device};
 use std::collections::VecDeque;
 
 /// The tiny device (MLC, interleaved page map
@@ -52,17 +52,7 @@ proptest! {
 /// One plane of 6 blocks (pages L0 L1 M0 L2 M1 L3 M2 M3) with MSB allocation; writes of
 /// 8 KiB pages, logical pages 0-9 critical.
 fn one_plane() -> (Ftl, CriticalConfig) {
-    let geo = Geometry::new(&DeviceConfig {
-        channels: 1,
-        chips_per_channel: 1,
-        dies_per_chip: 1,
-        planes_per_die: 1,
-        blocks_per_plane: 6,
-        pages_per_block: 8,
-        page_size_bytes: 8192,
-        ..DeviceConfig::default()
-    })
-    .unwrap();
+    let geo = one_plane_device();
     let cfg = FtlConfig {
         overprovisioning: 0.5,
         placement: PlacementConfig::MsbCritical(MsbCritical {}),
