@@ -61,6 +61,11 @@ fn reordering_scheduler_without_a_queue_is_rejected() {
     // With a queue it is accepted, and so is fifo without one.
     let ok = |t: &str| Simulator::new(SimConfig::from_toml_str(t).unwrap()).is_ok();
     assert!(ok("[host]\nscheduler = \"read_first\"\nqueue_depth = 4\n"));
+    let e = build_error("[host]\nscheduler = \"feedback\"\nreplay = \"closed\"\nqueue_depth = 4\n");
+    assert_one_line(
+        &e,
+        "config key `host.scheduler`: `feedback` reorders the host queue, but closed-loop replay",
+    );
     assert!(ok("[host]\nscheduler = \"fifo\"\nqueue_depth = 0\n"));
 }
 

@@ -7,6 +7,8 @@
 use nandlab_core::config::{AgingConfig, Distribution};
 use nandlab_core::flash::block::WriteAttrs;
 use nandlab_core::flash::{DeviceConfig, Geometry};
+use nandlab_core::ftl::placement::{ByCause, MsbCritical, PlacementConfig};
+use nandlab_core::ftl::relocation::{Asymmetric, PageOrder, RelocationConfig};
 use nandlab_core::ftl::victim::{CostBenefit, Fifo, Greedy, VictimConfig, Weighted};
 use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
 use nandlab_core::ftl::{Ftl, FtlConfig};
@@ -60,16 +62,33 @@ fn policies() -> impl Strategy<Value = (VictimConfig, WearLevelingConfig, f64)> 
     )
 }
 
+/// Placement and relocation order (seed 004's keep critical pages, a third of the writes
+/// here, on MSB pages and skip pages for them).
+fn layout() -> impl Strategy<Value = (PlacementConfig, RelocationConfig)> {
+    (
+        prop_oneof![
+            Just(PlacementConfig::ByCause(ByCause {})),
+            Just(PlacementConfig::MsbCritical(MsbCritical {})),
+        ],
+        prop_oneof![
+            Just(RelocationConfig::PageOrder(PageOrder {})),
+            Just(RelocationConfig::Asymmetric(Asymmetric {})),
+        ],
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn mapping_stays_consistent(acts in actions(576), (gc, wl, fill) in policies()) {
+    fn mapping_stays_consistent(acts in actions(576), (gc, wl, fill) in policies(), (placement, relocation) in layout()) {
         let geo = tiny_device();
         let cfg = FtlConfig {
             overprovisioning: 0.25,
             gc,
             wear_leveling: wl,
+            placement,
+            relocation,
             ..FtlConfig::default()
         };
         let aging = AgingConfig { fill_fraction: fill, initial_pe: Distribution::Constant(5.0), retention_days: 1.0, ..AgingConfig::default() };

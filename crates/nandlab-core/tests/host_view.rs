@@ -1,16 +1,19 @@
 //! The host queue's read-only view of placement: `Ftl::next_host_write` says where the next
-//! host page goes (plane, page type, whether placement takes it), and a scheduler can use it to hold a write back and
-//! send another first (seed 004's request feedback; the paper's policy comes later).
+//! host page goes (plane, page type, whether placement takes it), and the `feedback`
+//! scheduler (seed 004's request feedback, Algorithm 1, Fig. 7) uses it to hold a critical
+//! write back and send the next non-critical write into the page it would not take.
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::WriteAttrs;
+use nandlab_core::flash::Ppa;
+use nandlab_core::ftl::placement::{MsbCritical, PlacementConfig};
 use nandlab_core::ftl::{Ftl, FtlConfig};
-use nandlab_core::host::scheduler::{DeviceView, HostScheduler, Queued};
-use nandlab_core::host::{Op, Request};
+use nandlab_core::host::scheduler::{self, DeviceView, Queued};
+use nandlab_core::host::{CriticalConfig, Op, Request};
 use proptest::prelude::*;
 
 mod common;
-use common::tiny_device;
+use common::{one_plane_device, tiny_device};
 use std::collections::VecDeque;
 
 /// The tiny device (MLC, interleaved page map
@@ -46,43 +49,92 @@ proptest! {
     }
 }
 
-/// A hand-written feedback rule for the test: hold a critical write while the next free
-/// page is an LSB page, and send the first non-critical write instead.
-struct HoldCriticalOffLsb {
-    critical_below: u64,
-}
-
-impl HostScheduler for HoldCriticalOffLsb {
-    fn pick(&mut self, waiting: &VecDeque<Queued>, _now_ns: u64, device: &DeviceView<'_>) -> usize {
-        let critical = |q: &Queued| q.req.offset_bytes / 4096 < self.critical_below;
-        if device.next_write(WriteAttrs::default()).page_type == 0 && critical(&waiting[0]) {
-            return waiting.iter().position(|q| !critical(q)).unwrap_or(0);
-        }
-        0
-    }
-}
-
-#[test]
-fn a_critical_write_is_held_off_an_lsb_page_and_the_next_write_takes_it() {
-    let mut f = ftl(0.5);
-    let mut ops = Vec::new();
-    let write = |id: u64, lpn: u64| Queued {
-        id,
-        req: Request::new(0, lpn * 4096, 4096, Op::Write, 0),
+/// One plane of 6 blocks (pages L0 L1 M0 L2 M1 L3 M2 M3) with MSB allocation; writes of
+/// 8 KiB pages, logical pages 0-9 critical.
+fn one_plane() -> (Ftl, CriticalConfig) {
+    let geo = one_plane_device();
+    let cfg = FtlConfig {
+        overprovisioning: 0.5,
+        placement: PlacementConfig::MsbCritical(MsbCritical {}),
+        ..FtlConfig::default()
     };
-    // Queue: a critical write (lpn 3 < 10) first, then a non-critical one (lpn 500).
-    let mut queue: VecDeque<Queued> = [write(0, 3), write(1, 500)].into();
-    let mut sched = HoldCriticalOffLsb { critical_below: 10 };
-    let next = f.next_host_write(WriteAttrs::default());
-    // A fresh active block: the next page is page 0, an LSB page.
-    assert_eq!(next.page_type, 0);
-    let i = sched.pick(&queue, 0, &DeviceView::new(&f));
-    assert_eq!(i, 1, "the critical write is held");
-    let q = queue.remove(i).unwrap();
-    let ppa = f
-        .write(q.req.offset_bytes / 4096, 1, 0, WriteAttrs::default(), 0, &mut ops)
-        .unwrap();
-    // The non-critical write took that LSB page.
-    assert_eq!((ppa.page, f.geometry().page_map.page_type(ppa.page)), (0, 0));
-    assert_eq!(f.geometry().split_block(ppa.block).0, next.plane);
+    let aging = AgingConfig {
+        fill_fraction: 0.0,
+        ..AgingConfig::default()
+    };
+    let critical = CriticalConfig {
+        lpn_ranges: vec![[0, 9]],
+    };
+    (Ftl::new(&geo, &cfg, &aging, 1).unwrap(), critical)
+}
+
+/// Drains `queue` through the `feedback` scheduler into `f` (one request at a time, as a
+/// device of queue depth 1 takes them); returns (logical page, physical page) in service
+/// order and the scheduler's summary.
+fn serve(f: &mut Ftl, critical: &CriticalConfig, lpns: &[u64]) -> (Vec<(u64, u32)>, serde_json::Value) {
+    let mut sched = scheduler::by_name("feedback").unwrap();
+    let mut queue: VecDeque<Queued> = lpns
+        .iter()
+        .enumerate()
+        .map(|(id, &l)| Queued {
+            id: id as u64,
+            req: Request::new(0, l * 8192, 8192, Op::Write, 0),
+        })
+        .collect();
+    let mut ops = Vec::new();
+    let mut served = Vec::new();
+    while !queue.is_empty() {
+        let i = sched.pick(&queue, 0, &DeviceView::new(f, critical));
+        let q = queue.remove(i).unwrap();
+        let lpn = q.req.offset_bytes / 8192;
+        let attrs = WriteAttrs::new(0, critical.contains(lpn));
+        let ppa = f.write(lpn, 1, 0, attrs, 0, &mut ops).unwrap();
+        served.push((lpn, ppa.page));
+    }
+    (served, sched.summary().unwrap())
+}
+
+/// Fig. 7: W0 critical, W1-W4 not. W0 is held off LSB page 0 (W1 takes it) and LSB page 1
+/// (W2 takes it), then takes MSB page 2; W3 and W4 follow on pages 3 and 4. Two feedback
+/// operations, no page skipped.
+#[test]
+fn feedback_puts_the_critical_write_on_msb_and_fills_lsb_pages_with_the_next_writes() {
+    let (mut f, critical) = one_plane();
+    let (served, summary) = serve(&mut f, &critical, &[0, 21, 22, 23, 24]);
+    assert_eq!(served, vec![(21, 0), (22, 1), (0, 2), (23, 3), (24, 4)]);
+    assert_eq!(summary["feedbacks"], 2);
+    assert_eq!(summary["critical_writes_unfed"], 0);
+    assert_eq!(f.stats.skipped_pages, 0);
+    f.check_invariants().unwrap();
+}
+
+/// Only critical writes waiting: the first goes at once and placement skips LSB pages 0 and
+/// 1 (exactly the pages before MSB page 2); the second finds LSB page 3 next, held by
+/// nothing, skips it to MSB page 4. A read at the head is served first, as it came.
+#[test]
+fn with_no_plain_write_waiting_the_critical_write_skips_exactly_the_pages_between() {
+    let (mut f, critical) = one_plane();
+    let (served, summary) = serve(&mut f, &critical, &[0, 1]);
+    assert_eq!(served, vec![(0, 2), (1, 4)]);
+    assert_eq!(summary["feedbacks"], 0);
+    assert_eq!(summary["critical_writes_unfed"], 2);
+    assert_eq!(f.stats.skipped_pages, 3);
+    let block = f.geometry().ppa_of(f.mapping.get(0).unwrap()).block;
+    for page in [0, 1, 3] {
+        assert!(!f.is_valid(Ppa { block, page }));
+    }
+    f.check_invariants().unwrap();
+    let mut sched = scheduler::by_name("feedback").unwrap();
+    let queue: VecDeque<Queued> = [
+        Queued {
+            id: 0,
+            req: Request::new(0, 0, 8192, Op::Read, 0),
+        },
+        Queued {
+            id: 1,
+            req: Request::new(0, 5 * 8192, 8192, Op::Write, 0),
+        },
+    ]
+    .into();
+    assert_eq!(sched.pick(&queue, 0, &DeviceView::new(&f, &critical)), 0);
 }

@@ -198,6 +198,19 @@ fn calibrate_ldpc(
     Ok(json)
 }
 
+/// Probability that a page of `codewords` BCH codewords of `n_bits` bits, each correcting
+/// `t` bits, is uncorrectable at raw bit error rate `rber` (the binomial tail).
+#[pyfunction]
+fn bch_page_fail(t: u64, n_bits: u64, codewords: u32, rber: f64) -> PyResult<f64> {
+    if !(0.0..=1.0).contains(&rber) || t >= n_bits || codewords == 0 {
+        return Err(ConfigError::new_err(format!(
+            "bch_page_fail: need 0 <= rber <= 1, t < n_bits and codewords >= 1 (got rber {rber}, t {t}, n_bits \
+             {n_bits}, codewords {codewords})"
+        )));
+    }
+    Ok(nandlab_core::ecc::Bch { n_bits, t }.page_fail_prob(rber, codewords))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", nandlab_core::VERSION)?;
@@ -210,5 +223,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trace_convert, m)?)?;
     m.add_function(wrap_pyfunction!(states, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_ldpc, m)?)?;
+    m.add_function(wrap_pyfunction!(bch_page_fail, m)?)?;
     Ok(())
 }

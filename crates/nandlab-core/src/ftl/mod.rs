@@ -367,7 +367,7 @@ impl Ftl {
         NextWrite {
             plane,
             page_type,
-            accepted: placement.accepts(Cause::Host, attrs, page_type),
+            accepted: placement.accepts(Cause::Host, attrs, page_type, self.msb_type()),
         }
     }
 
@@ -384,6 +384,11 @@ impl Ftl {
     fn next_page_type(&self, plane: u32, slot: usize) -> PageType {
         let page = self.next_free_page(plane, slot).map_or(0, |(_, p)| p);
         self.geo.page_map.page_type(page)
+    }
+
+    /// The most significant page type of the device (1 on MLC).
+    fn msb_type(&self) -> PageType {
+        (self.geo.cfg.cell_type.bits() - 1) as PageType
     }
 
     /// Discards logical page `lpn`.
@@ -417,7 +422,13 @@ impl Ftl {
                 None => (self.open_block(plane, slot)?, 0),
             };
             let page_type = self.geo.page_map.page_type(page);
-            if !may_refuse || self.cfg.placement.policy().accepts(cause, meta.attrs, page_type) {
+            if !may_refuse
+                || self
+                    .cfg
+                    .placement
+                    .policy()
+                    .accepts(cause, meta.attrs, page_type, self.msb_type())
+            {
                 break (block, page);
             }
             let st = &mut self.blocks[block as usize];
@@ -458,15 +469,27 @@ impl Ftl {
     }
 
     /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
-    /// threshold.
+    /// threshold, and gives up when a plane's worth of victims freed nothing: pages that
+    /// placement skips (critical pages kept off LSB pages) can make moving a victim take a
+    /// whole block, and then the write finds the plane full instead of looping.
     fn collect_if_needed(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        let mut fruitless = 0;
         while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize {
+            if fruitless > self.geo.cfg.blocks_per_plane {
+                break;
+            }
             let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
                 break;
             };
+            let free_before = self.planes[plane as usize].free.len();
             let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
             self.stats.gc_page_moves += moved;
             self.stats.gc_erases += 1;
+            fruitless = if self.planes[plane as usize].free.len() > free_before {
+                0
+            } else {
+                fruitless + 1
+            };
             if !self.cfg.wear_leveling.is_none() {
                 if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
                     let moved = self.relocate_and_erase(cold, plane, Cause::WearLeveling, now_ns, ops)?;

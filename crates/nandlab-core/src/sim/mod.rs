@@ -70,6 +70,10 @@ struct PendingRead {
     reads: u32,
     state: Option<PageState>,
     rber: f64,
+    /// It holds a critical page written as such during the run (`[host.critical]`; where
+    /// preconditioning put a page, or where GC moved it without the attribute, no policy
+    /// placed it as critical).
+    critical: bool,
 }
 
 /// A read whose plan needs another sensing after a decode ends.
@@ -118,6 +122,11 @@ struct Counters {
     first_arrival_ns: Option<u64>,
     last_end_ns: u64,
     events: u64,
+    /// Host reads of critical pages written during the run, by page type (seed 004's
+    /// Tables 4-5 count their errors).
+    critical_reads: [u64; 4],
+    /// Those of them that ended uncorrectable.
+    critical_uncorrectable: u64,
 }
 
 /// A configured SSD ready to replay a workload.
@@ -172,6 +181,17 @@ impl Simulator {
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
         cfg.host.critical.validate()?;
+        if scheduler.reorders() && cfg.host.replay == ReplayMode::Closed {
+            return Err(NandError::config(
+                "host.scheduler",
+                format!(
+                    "`{}` reorders the host queue, but closed-loop replay keeps exactly host.queue_depth requests \
+                     outstanding, all at the device, so none waits to be reordered (use replay = \"open\" with \
+                     workload.iops and host.queue_depth >= 1, or scheduler = \"fifo\")",
+                    cfg.host.scheduler
+                ),
+            ));
+        }
         if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && cfg.host.queue_depth == 0 {
             return Err(NandError::config(
                 "host.scheduler",
@@ -363,7 +383,9 @@ impl Simulator {
     fn try_dispatch(&mut self, now: u64, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
         let depth = self.cfg.host.queue_depth;
         while !self.waiting.is_empty() && (depth == 0 || self.inflight < depth) {
-            let i = self.scheduler.pick(&self.waiting, now, &DeviceView::new(&self.ftl));
+            let i = self
+                .scheduler
+                .pick(&self.waiting, now, &DeviceView::new(&self.ftl, &self.cfg.host.critical));
             let q = self.waiting.remove(i).expect("scheduler picked a waiting request");
             self.dispatch(now, q, progress)?;
         }
@@ -567,6 +589,8 @@ impl Simulator {
                 reads,
                 state: None,
                 rber: 0.0,
+                critical: self.cfg.host.critical.contains(lpn)
+                    && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
             });
             pages.push(page);
         }
@@ -589,10 +613,16 @@ impl Simulator {
             let (verdict, extra) = match &p.state {
                 Some(st) => {
                     let plan = self.read_path.judge(p.rber, st);
+                    if p.critical {
+                        self.counters.critical_uncorrectable += u64::from(self.read_path.uncorrectable(plan));
+                    }
                     (Verdict::Plan(plan as u16), self.read_path.first_extra_levels(plan))
                 }
                 None => (Verdict::Unjudged, 0),
             };
+            if p.critical {
+                self.counters.critical_reads[usize::from(self.geo.page_map.page_type(ppa.page))] += 1;
+            }
             // The first attempt senses the hard page and, when the strategy starts higher,
             // its extra levels.
             let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));

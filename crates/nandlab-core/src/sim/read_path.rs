@@ -286,6 +286,11 @@ impl ReadPath {
         idx
     }
 
+    /// Whether a read following plan `i` ends uncorrectable.
+    pub fn uncorrectable(&self, i: usize) -> bool {
+        self.outcomes[i].level.is_none()
+    }
+
     /// Statistics of the judged reads: RBER, decoding levels, retries, energy.
     pub fn stats(&self) -> ReliabilityStats {
         let mut s = self.stats.clone();

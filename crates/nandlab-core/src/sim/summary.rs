@@ -77,6 +77,16 @@ impl Simulator {
                 "writebacks_waited": self.writebacks.waited,
             });
         }
+        if !self.cfg.host.critical.lpn_ranges.is_empty() {
+            let bits = self.cfg.device.cell_type.bits();
+            summary["critical"] = json!({
+                "reads_by_page_type": &self.counters.critical_reads[..bits],
+                "uncorrectable_reads": self.counters.critical_uncorrectable,
+            });
+        }
+        if let Some(s) = self.scheduler.summary() {
+            summary["scheduler"] = s;
+        }
         summary
     }
 

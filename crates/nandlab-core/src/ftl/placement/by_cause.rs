@@ -35,7 +35,7 @@ mod tests {
             .map(|&c| p.slot(c, a))
             .collect();
         assert_eq!(slots, vec![0, 1, 1, 2]);
-        assert!((0..3).all(|t| p.accepts(Cause::Host, a, t)));
+        assert!((0..3).all(|t| p.accepts(Cause::Host, a, t, 2)));
         assert!(!p.may_refuse());
     }
 }

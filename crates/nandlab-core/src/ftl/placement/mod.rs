@@ -23,9 +23,10 @@ pub trait Placement {
     /// `cause` with `attrs`.
     fn slot(&self, cause: Cause, attrs: WriteAttrs) -> usize;
 
-    /// Whether a page may be programmed into a page of type `page_type`. Must accept the
-    /// most significant page type (every block has some), so a page always finds a place.
-    fn accepts(&self, _cause: Cause, _attrs: WriteAttrs, _page_type: PageType) -> bool {
+    /// Whether a page may be programmed into a page of type `page_type`, on a device whose
+    /// most significant page type is `msb` (1 on MLC). Must accept `msb` (every block has
+    /// such pages), so a page always finds a place.
+    fn accepts(&self, _cause: Cause, _attrs: WriteAttrs, _page_type: PageType, _msb: PageType) -> bool {
         true
     }
 
@@ -39,4 +40,5 @@ super::registry::policies! {
     /// `[ftl.placement]`: the placement policy by name, with its own parameters beside it.
     PlacementConfig, Placement, "policy", ByCause;
     by_cause::ByCause,
+    msb_critical::MsbCritical,
 }

@@ -23,4 +23,5 @@ super::registry::policies! {
     /// `[ftl.relocation]`: the relocation order by name, with its own parameters beside it.
     RelocationConfig, RelocationOrder, "order", PageOrder;
     page_order::PageOrder,
+    asymmetric::Asymmetric,
 }

@@ -1,11 +1,22 @@
 //! Host-queue schedulers: when the device can accept another request, the scheduler picks
-//! which waiting request goes next. Techniques that reorder requests (e.g. seed 004's
-//! request feedback) add an implementation here and a name in [`by_name`].
+//! which waiting request goes next, seeing the waiting queue and a read-only view of where
+//! the next write will land. One file per scheduler; `host.scheduler` names it.
 
+mod feedback;
+mod fifo;
+mod read_first;
+
+pub use feedback::Feedback;
+pub use fifo::Fifo;
+pub use read_first::ReadFirst;
+
+use super::config::CriticalConfig;
 use super::request::Request;
 use crate::error::{NandError, Result};
 use crate::flash::block::WriteAttrs;
 use crate::ftl::{Ftl, NextWrite};
+use serde_json::Value;
+use std::collections::VecDeque;
 
 /// A request waiting in the host queue.
 #[derive(Debug, Clone, Copy)]
@@ -20,56 +31,44 @@ pub struct Queued {
 /// asked, so schedulers that ignore it cost nothing).
 pub struct DeviceView<'a> {
     ftl: &'a Ftl,
+    critical: &'a CriticalConfig,
 }
 
 impl<'a> DeviceView<'a> {
-    /// A view of `ftl`.
-    pub fn new(ftl: &'a Ftl) -> Self {
-        DeviceView { ftl }
+    /// A view of `ftl`, whose writes `critical` classifies.
+    pub fn new(ftl: &'a Ftl, critical: &'a CriticalConfig) -> Self {
+        DeviceView { ftl, critical }
     }
 
     /// Where the next host page written with `attrs` will be programmed (plane, page type,
-    /// whether placement takes that page for it), e.g. to hold a critical write back while
-    /// the next free page is an LSB page (seed 004's request feedback) and send another
-    /// waiting write to take it.
+    /// whether placement takes that page for it).
     pub fn next_write(&self, attrs: WriteAttrs) -> NextWrite {
         self.ftl.next_host_write(attrs)
+    }
+
+    /// The attributes the first page of write `req` is programmed with (its logical page
+    /// wrapped into the logical space, as the simulator writes it).
+    pub fn write_attrs(&self, req: &Request) -> WriteAttrs {
+        let page_bytes = u64::from(self.ftl.geometry().cfg.page_size_bytes);
+        let lpn = (req.offset_bytes / page_bytes) % self.ftl.logical_pages();
+        WriteAttrs::new(req.stream, self.critical.contains(lpn))
     }
 }
 
 /// Picks the next request to dispatch.
 pub trait HostScheduler: Send {
     /// Index into `waiting` (never empty) of the request to dispatch now.
-    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, now_ns: u64, device: &DeviceView<'_>) -> usize;
+    fn pick(&mut self, waiting: &VecDeque<Queued>, now_ns: u64, device: &DeviceView<'_>) -> usize;
 
     /// Whether it may pick another request than the oldest (then a replay that never lets
     /// requests wait, open loop with `queue_depth = 0`, would silently bypass it).
     fn reorders(&self) -> bool {
         true
     }
-}
 
-/// First come, first served.
-#[derive(Debug, Default)]
-pub struct Fifo;
-
-impl HostScheduler for Fifo {
-    fn pick(&mut self, _waiting: &std::collections::VecDeque<Queued>, _now_ns: u64, _device: &DeviceView<'_>) -> usize {
-        0
-    }
-
-    fn reorders(&self) -> bool {
-        false
-    }
-}
-
-/// Reads before writes, each in arrival order (a common host-side priority policy).
-#[derive(Debug, Default)]
-pub struct ReadFirst;
-
-impl HostScheduler for ReadFirst {
-    fn pick(&mut self, waiting: &std::collections::VecDeque<Queued>, _now_ns: u64, _device: &DeviceView<'_>) -> usize {
-        waiting.iter().position(|q| q.req.op == super::Op::Read).unwrap_or(0)
+    /// Its counters for the run summary (`None`: it keeps none).
+    fn summary(&self) -> Option<Value> {
+        None
     }
 }
 
@@ -78,9 +77,10 @@ pub fn by_name(name: &str) -> Result<Box<dyn HostScheduler>> {
     match name {
         "fifo" => Ok(Box::new(Fifo)),
         "read_first" => Ok(Box::new(ReadFirst)),
+        "feedback" => Ok(Box::<Feedback>::default()),
         other => Err(NandError::config(
             "host.scheduler",
-            format!("unknown scheduler `{other}` (expected `fifo` or `read_first`)"),
+            format!("unknown scheduler `{other}` (expected `fifo`, `read_first` or `feedback`)"),
         )),
     }
 }

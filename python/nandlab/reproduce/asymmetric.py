@@ -1,0 +1,423 @@
+"""``nandlab reproduce asymmetric``: seed 004's evaluation (Tables 1, 4-7, Figs. 12-16)
+beside its numbers.
+
+Runs (one sweep, :func:`plan`) on ``configs/004_asymmetric_256mb.toml`` (Table 2's chip, the
+256 MB region of §5.2-5.3), each workload under two schemes:
+
+- **BL** (Baseline): the preset as it is — `by_cause` placement, `page_order` GC, FIFO queue;
+- **AP** (Asymmetric Programming): `[ftl.placement] policy = "msb_critical"` (Algorithm 1's
+  placement), `host.scheduler = "feedback"` (request feedback, Fig. 7) and
+  `[ftl.relocation] order = "asymmetric"` (Algorithm 2).
+
+Both replay open loop, one request at the device at a time (004's FTL is one thread), at
+the arrival rate Tables 6-7 imply (their request counts over five minutes), so requests
+wait and the feedback has writes to choose from.
+
+Uncorrectable critical reads (Tables 4-5) are counted per page type by the runs
+(``critical.reads_by_page_type``: reads of critical pages written during the run); each
+read's probability of being uncorrectable is the binomial tail of the preset's BCH code at
+that page type's RBER (the model the runs judge reads with), so one run gives every ECC
+strength t = 0 ... 8. **Meta-Cure** is not simulated: its uncorrectable reads are the
+closed form of docs/asymmetric.md over the Baseline's page-type split (a read is lost when
+the primary and an independent backup, placed like Baseline pages, both fail); its time
+and erase costs have no value here.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .. import _native
+from ..io import write_json
+from . import paper_004
+from .framework import Analysis, Claim, Context, column
+
+TITLE = "Asymmetric Programming (seed 004)"
+
+PRESET = Path(__file__).resolve().parents[1] / "configs" / "004_asymmetric_256mb.toml"
+
+#: Scheme -> config overrides.
+SCHEMES: dict[str, dict[str, Any]] = {
+    "BL": {},
+    "AP": {
+        "ftl.placement.policy": "msb_critical",
+        "ftl.relocation.order": "asymmetric",
+        "host.scheduler": "feedback",
+    },
+}
+
+#: Arrival rate: Table 6's 146,353 requests (50 % random, 50 % reads) in the five minutes
+#: each IOMeter workload lasted (§5.3.3), requests/s.
+IOPS = 146_353 / 300
+
+#: IOMeter's test file: 112 MiB, inside the first half of the logical space (0.5 × 0.93 ×
+#: 256 MiB = 119 MiB) that `aging.fill_fraction = 0.5` fills, so every read finds data.
+TEST_FILE_BYTES = 112 << 20
+
+#: Sensor logger's arrival rate, requests/s: 16 KiB writes saturate the device near 420/s.
+SENSOR_IOPS = 400.0
+
+#: ECC strengths of Table 5.
+T_RANGE = range(9)
+
+
+@dataclass
+class Settings:
+    """What one reproduction runs."""
+
+    quick: bool = False
+    #: Requests per IOMeter run (Table 6: ~146,000) and per sensor run (Table 3: 282,710).
+    requests: int = 146_353
+    sensor_requests: int = 282_710
+    random_fractions: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
+    read_fractions: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
+    seed: int = 1
+
+    @classmethod
+    def full(cls) -> Settings:
+        return cls()
+
+    @classmethod
+    def quick_(cls) -> Settings:
+        return cls(quick=True, requests=20_000, sensor_requests=20_000,
+                   random_fractions=(0.0, 0.5, 1.0), read_fractions=(0.0, 0.5, 1.0))
+
+
+def plan(ctx: Context) -> dict[str, dict[str, Any]]:
+    """One sweep: each experiment's workload under BL and AP."""
+    s = ctx.settings or (Settings.quick_() if ctx.quick else Settings.full())
+    ctx.settings = s
+    cases = []
+    seen = set()
+
+    def add(gen: str, pe: int, overrides: dict[str, Any], random: float, read: float) -> None:
+        if (gen, pe, random, read) in seen:  # Tables 5-7 share their 50/50 workload
+            return
+        seen.add((gen, pe, random, read))
+        for scheme, policy in SCHEMES.items():
+            cases.append({**overrides, **policy, "aging.initial_pe": pe,
+                          "tags": {"gen": gen, "scheme": scheme, "pe": pe, "random": random,
+                                   "read": read}})
+
+    # IOMeter's test file: about half the region, written before the run (assumption: 004 gives
+    # no size; over the full region at 7 % over-provisioning GC cannot keep up with Table
+    # 6's arrival rate and the queue grows without bound).
+    iometer = {"workload.generator": "iometer", "workload.requests": s.requests,
+               "workload.size_bytes": 8192, "workload.alignment_bytes": 8192,
+               "workload.footprint_bytes": TEST_FILE_BYTES, "aging.fill_fraction": 0.5}
+    # Table 3-4: the sensor logger, 16 KB files, 6.66 % reads, 2000 P/E, 4-bit BCH.
+    # Its region: the test file's (at a full 256 MB region a rotation of critical files,
+    # each skipping LSB pages, outgrows the 7 % spare space); its rate: just below where
+    # the device saturates, so requests wait (004 gives neither; assumptions).
+    add("sensor", 2000, {"workload.generator": "sensor", "workload.requests": s.sensor_requests,
+                         "workload.iops": SENSOR_IOPS, "workload.footprint_bytes": TEST_FILE_BYTES,
+                         "aging.fill_fraction": 0.5,
+                         "workload.size_bytes": 16384, "workload.alignment_bytes": 16384,
+                         "workload.read_fraction": 1 - 0.9334,
+                         "workload.random_fraction": 1.0}, random=1.0, read=1 - 0.9334)
+    # Table 5: 50 % random, 50 % reads at 1000 and 3000 P/E.
+    for pe in (1000, 3000):
+        add("iometer", pe, {**iometer, "workload.random_fraction": 0.5,
+                           "workload.read_fraction": 0.5}, random=0.5, read=0.5)
+    # Table 6 / Fig. 14: random 0 ... 100 % at 50 % reads; Table 7 / Fig. 13: reads 0 ... 100 %
+    # at 50 % random (1000 P/E, as Fig. 12's runs).
+    for r in s.random_fractions:
+        add("iometer", 1000, {**iometer, "workload.random_fraction": r,
+                             "workload.read_fraction": 0.5}, random=r, read=0.5)
+    for r in s.read_fractions:
+        add("iometer", 1000, {**iometer, "workload.random_fraction": 0.5,
+                            "workload.read_fraction": r}, random=0.5, read=r)
+    spec = {
+        "name": "asymmetric",
+        "config": str(PRESET),
+        "seeds": [s.seed],
+        "set": {"host.replay": "open", "host.queue_depth": 1, "workload.iops": IOPS,
+                "output.record_requests": False},
+        "case": cases,
+    }
+    return {"runs": spec}
+
+
+@dataclass(frozen=True)
+class ErrorModel:
+    """The preset's LSB RBER (eps + alpha PE^k, capped at max_pe), σ and BCH code."""
+
+    eps: float
+    alpha: float
+    k: float
+    max_pe: float
+    scale: tuple[float, ...]
+    n_bits: int
+    codewords: int
+
+    @classmethod
+    def from_preset(cls, path: Path = PRESET) -> ErrorModel:
+        cfg = tomllib.loads(path.read_text())
+        e, ecc, dev = cfg["reliability"]["empirical"], cfg["ecc"], cfg["device"]
+        cw_bytes = ecc["codeword_data_bytes"] + ecc["codeword_parity_bytes"]
+        return cls(e["eps"], e["alpha"], e["k"], e["max_pe"],
+                   tuple(cfg["reliability"]["page_type_scale"]), 8 * cw_bytes,
+                   dev["page_size_bytes"] // ecc["codeword_data_bytes"])
+
+    def rber(self, pe: float, page_type: int) -> float:
+        return (self.eps + self.alpha * min(pe, self.max_pe) ** self.k) * self.scale[page_type]
+
+    def page_fail(self, t: int, pe: float, page_type: int) -> float:
+        return page_fail(t, self.n_bits, self.codewords, self.rber(pe, page_type))
+
+
+def page_fail(t: int, n_bits: int, codewords: int, rber: float) -> float:
+    """P(a page of ``codewords`` BCH codewords is uncorrectable) — the core's binomial tail."""
+    return float(_native.core().bch_page_fail(t, n_bits, codewords, rber))
+
+
+def fail_rates(reads_bl: list[int], reads_ap: list[int], model: ErrorModel, pe: float,
+               t: int) -> dict[str, float]:
+    """Per critical read: P(uncorrectable) under BL and AP (their runs' page-type splits)
+    and Meta-Cure (BL's split, lost when an independent backup placed like BL fails too)."""
+    fail = [model.page_fail(t, pe, pt) for pt in range(len(reads_bl))]
+
+    def rate(reads: list[int]) -> float:
+        n = sum(reads)
+        return sum(r * f for r, f in zip(reads, fail, strict=True)) / n if n else math.nan
+
+    bl = rate(reads_bl)
+    return {"BL": bl, "AP": rate(reads_ap), "MC": bl * bl}
+
+
+def reduction(new: float, old: float) -> float:
+    return 100.0 * (1.0 - new / old) if old > 0 else math.nan
+
+
+def overhead(new: float, old: float) -> float:
+    return 100.0 * (new / old - 1.0) if old > 0 else math.nan
+
+
+def runs(table: pl.DataFrame) -> dict[tuple[str, int, float, float, str], dict[str, Any]]:
+    """(generator, pe, random, read, scheme) -> the metrics the analysis uses."""
+    cols = {
+        "mean_ns": column(table, "all.mean_ns"),
+        "max_ns": column(table, "all.max_ns"),
+        "read_mean_ns": column(table, "read.mean_ns", optional=True),
+        "reads": column(table, "flash.page_reads_incl_gc"),
+        "programs": column(table, "flash.page_programs"),
+        "erases": column(table, "flash.erases"),
+        "copies": column(table, "flash.gc_page_moves"),
+        "skipped": column(table, "flash.skipped_pages"),
+        "critical_reads": column(table, "critical.reads_by_page_type"),
+        "critical_uncorrectable": column(table, "critical.uncorrectable_reads"),
+        "feedbacks": column(table, "scheduler.feedbacks", optional=True),
+        "unfed": column(table, "scheduler.critical_writes_unfed", optional=True),
+    }
+    keys = zip(column(table, "gen"), column(table, "pe"), column(table, "random"),
+               column(table, "read"), column(table, "scheme"), strict=True)
+    return {(gen, int(pe), rnd, rd, scheme): {k: v[i] for k, v in cols.items()}
+            for i, (gen, pe, rnd, rd, scheme) in enumerate(keys)}
+
+
+def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
+    s: Settings = ctx.settings
+    model = ErrorModel.from_preset()
+    r = runs(tables["runs"])
+    m: dict[str, Any] = {"settings": asdict(s), "iops": IOPS}
+
+    def pair(gen: str, pe: int, rnd: float, rd: float) -> tuple[dict[str, Any], dict[str, Any]]:
+        return r[(gen, pe, rnd, rd, "BL")], r[(gen, pe, rnd, rd, "AP")]
+
+    # Table 1 from the core's binomial tail, one 8640-bit codeword (the length it implies).
+    m["table1"] = [
+        {"rber": x, "lsb": page_fail(3, model.n_bits, 1, x), "msb": page_fail(3, model.n_bits, 1,
+                                                                             model.scale[1] * x)}
+        for x in paper_004.TABLE_1_RBER
+    ]
+    # Table 4: sensor, 2000 P/E, t = 4.
+    bl, ap = pair("sensor", 2000, 1.0, 1 - 0.9334)
+    rates = fail_rates(bl["critical_reads"], ap["critical_reads"], model, 2000, 4)
+    m["table4"] = {"rates": rates, "BL": bl, "AP": ap}
+    # Table 5: t = 0 ... 8 at 1000 and 3000 P/E.
+    m["table5"] = {}
+    for pe in (1000, 3000):
+        bl, ap = pair("iometer", pe, 0.5, 0.5)
+        rows = []
+        for t in T_RANGE:
+            fr = fail_rates(bl["critical_reads"], ap["critical_reads"], model, pe, t)
+            rows.append({"t": t, **fr, "ap_vs_bl": reduction(fr["AP"], fr["BL"]),
+                         "ap_vs_mc": reduction(fr["AP"], fr["MC"])})
+        m["table5"][pe] = {"rows": rows, "BL": bl, "AP": ap}
+    # Tables 6-7, Figs. 13-16.
+    m["random"] = [{"x": x, "BL": b, "AP": a} for x in s.random_fractions
+                   for b, a in [pair("iometer", 1000, x, 0.5)]]
+    m["reads"] = [{"x": x, "BL": b, "AP": a} for x in s.read_fractions
+                  for b, a in [pair("iometer", 1000, 0.5, x)]]
+    write_json(ctx.out / "metrics_runs.json", {"table5": m["table5"], "table4": m["table4"]})
+    return Analysis(claims=claims(m), body=body_md(m), figures=[], metrics=m,
+                    config_text=config_md(s))
+
+
+def mean(xs: list[float]) -> float:
+    xs = [x for x in xs if not math.isnan(x)]
+    return sum(xs) / len(xs) if xs else math.nan
+
+
+NOT_SIMULATED = ("Meta-Cure's backup programs, backup reads and their GC are not simulated "
+                 "(docs/asymmetric.md): no value.")
+
+
+def claims(m: dict[str, Any]) -> list[Claim]:
+    p = paper_004.CLAIMS
+    t4 = m["table4"]
+    t5 = {pe: m["table5"][pe]["rows"] for pe in (1000, 3000)}
+    ov = lambda rows, key: mean([overhead(x["AP"][key], x["BL"][key]) for x in rows])  # noqa: E731
+    values: dict[str, tuple[float, float, float, str]] = {
+        "t4_ap_vs_bl_errors": (
+            reduction(t4["rates"]["AP"], t4["rates"]["BL"]), 0.1,
+            "Close when the runs keep every critical page on an MSB page: the reduction is "
+            "then the closed form's at the preset's RBER (σ = 0.5, t = 4), not a measurement "
+            "of 004's chip.", "%"),
+        "t4_mc_vs_bl_errors": (
+            reduction(t4["rates"]["MC"], t4["rates"]["BL"]), 0.1,
+            "Meta-Cure with an independent backup loses a read only when both copies fail "
+            "(P²), far stronger than 004's measured Meta-Cure; 004's copies must fail "
+            "together or be missing (docs/asymmetric.md).", "%"),
+        "t4_ap_response": (
+            overhead(t4["AP"]["mean_ns"], t4["BL"]["mean_ns"]), 0.1,
+            "AP's skipped LSB pages (no non-critical write waiting) add programs and GC, and "
+            "the feedback reorders the queue; the paper's 0.04 % is below what one seed's "
+            "queueing noise resolves here.", "%"),
+        "t4_ap_erases": (
+            overhead(t4["AP"]["erases"], t4["BL"]["erases"]), 0.1,
+            "Each critical write that finds no non-critical write waiting skips LSB pages, "
+            "which GC must reclaim.", "%"),
+        "t4_mc_response": (math.nan, 0.1, NOT_SIMULATED, "%"),
+        "t4_mc_erases": (math.nan, 0.1, NOT_SIMULATED, "%"),
+        "t5_0bit": (
+            t5[1000][0]["ap_vs_bl"], 0.1,
+            "At t = 0 a page of 69,120 bits at the preset's 1000-P/E RBER nearly always holds "
+            "an error on either page type, so halving the RBER saves less than 004 measured.",
+            "%"),
+        "t5_bch_range": (
+            min(x["ap_vs_bl"] for x in t5[1000][1:]), 0.1,
+            "The closed-form reduction at the preset's RBER grows with t towards 1 − σ^(t+1); "
+            "004's chip and its counts of a few pages at high t differ.", "%"),
+        "t5_avg_1000": (mean([x["ap_vs_bl"] for x in t5[1000]]), 0.1,
+                        "As the t rows above: the preset's RBER, not 004's chip.", "%"),
+        "t5_mc_1000": (
+            mean([x["ap_vs_mc"] for x in t5[1000]]), 0.1,
+            "Independent-copy Meta-Cure beats AP (negative: AP loses more reads), the reverse "
+            "of 004's Table 5 (docs/asymmetric.md).", "%"),
+        "t5_avg_3000": (mean([x["ap_vs_bl"] for x in t5[3000]]), 0.1,
+                        "The preset's RBER at 3000 P/E, not 004's chip.", "%"),
+        "t5_mc_3000": (mean([x["ap_vs_mc"] for x in t5[3000]]), 0.1,
+                       "Independent-copy Meta-Cure, as at 1000 P/E.", "%"),
+        "t6_ap": (ov(m["random"], "mean_ns"), 0.1,
+                  "The mean is set by foreground-GC bursts (median 1.34 ms under both "
+                  "schemes, mean 7.5-11 ms), which AP's skipped pages shift: at 50 % random "
+                  "seeds 1-3 give AP -29, -12, -28 %; the paper's 0.07 % is far below that "
+                  "noise.", "%"),
+        "t6_mc": (math.nan, 0.1, NOT_SIMULATED, "%"),
+        "t7_ap": (ov(m["reads"], "mean_ns"), 0.1,
+                  "As Table 6: foreground-GC bursts set the mean, and AP's skips move them.",
+                  "%"),
+        "t7_mc": (math.nan, 0.1, NOT_SIMULATED, "%"),
+        "f12_mc_read": (math.nan, 0.1, NOT_SIMULATED, "%"),
+        "f16_ap": (ov(m["random"] + m["reads"], "max_ns"), 0.1,
+                   "The worst case of one seed's run is a single request (a GC behind a "
+                   "program); it moves with the queue, not only with the scheme.", "%"),
+        "f16_mc": (math.nan, 0.1, NOT_SIMULATED, "%"),
+    }
+    out = []
+    for key, (label, lo, hi, where) in p.items():
+        v, margin, why, unit = values[key]
+        out.append(Claim(key, label, where, (lo, hi), (v, v), margin, why, unit))
+    for i, (x, lsb, msb) in enumerate(zip(paper_004.TABLE_1_RBER, paper_004.TABLE_1_LSB,
+                                          paper_004.TABLE_1_MSB, strict=True)):
+        if i not in (0, len(paper_004.TABLE_1_RBER) - 1):
+            continue
+        got = m["table1"][i]
+        for kind, want, have in (("LSB", lsb, got["lsb"]), ("MSB", msb, got["msb"])):
+            exp = math.floor(math.log10(want))
+            out.append(Claim(
+                f"t1_{kind.lower()}_{x:g}", f"uncorrectable rate, {kind} page, t = 3, R = {x:g}",
+                "Table 1", (want / 10**exp, want / 10**exp), (have / 10**exp, have / 10**exp),
+                0.01, "The binomial tail at N = 8640 bits, rounded differently in print.",
+                f"× 1e{exp}"))
+    return out
+
+
+def config_md(s: Settings) -> str:
+    return (
+        f"Preset `configs/{PRESET.name}`, host queue depth 1, open-loop Poisson arrivals; "
+        "half the logical space written before each run, whose first "
+        f"{TEST_FILE_BYTES >> 20} MiB the workloads use. IOMeter: {s.requests:,} requests "
+        f"of 8 KiB at {IOPS:.0f}/s "
+        f"(Table 6's count over five minutes); sensor: {s.sensor_requests:,} requests of "
+        f"16 KiB at {SENSOR_IOPS:.0f}/s (assumption). Seed {s.seed}. Schemes: BL = the "
+        "preset; AP = "
+        + ", ".join(f"`{k} = {v}`" for k, v in SCHEMES["AP"].items()) + ".\n\n"
+    )
+
+
+def _pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x:+.2f} %"
+
+
+def body_md(m: dict[str, Any]) -> str:
+    lines = ["## Table 1 (t = 3, one 8640-bit codeword)\n",
+             "| RBER | LSB paper | LSB nandlab | MSB paper | MSB nandlab |",
+             "|---|---|---|---|---|"]
+    for row, lsb, msb in zip(m["table1"], paper_004.TABLE_1_LSB, paper_004.TABLE_1_MSB,
+                             strict=True):
+        lines.append(f"| {row['rber']:.0e} | {lsb:.3g} | {row['lsb']:.3g} | {msb:.3g} | "
+                     f"{row['msb']:.3g} |")
+    for pe in (1000, 3000):
+        t5 = m["table5"][pe]
+        lines += [f"\n## Table 5, {pe} P/E: uncorrectable critical reads per 10^6 critical "
+                  "reads\n",
+                  f"Critical reads by page type (LSB, MSB): BL {t5['BL']['critical_reads']}, "
+                  f"AP {t5['AP']['critical_reads']}.\n",
+                  "| t | BL | MC | AP | AP vs BL | AP vs MC | paper AP vs BL | paper AP vs MC |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for row, (pbl, pmc, pap) in zip(t5["rows"], paper_004.TABLE_5[pe], strict=True):
+            lines.append(
+                f"| {row['t']} | {1e6 * row['BL']:.3g} | {1e6 * row['MC']:.3g} | "
+                f"{1e6 * row['AP']:.3g} | {row['ap_vs_bl']:.1f} % | {row['ap_vs_mc']:.1f} % | "
+                f"{reduction(pap, pbl):.1f} % | {reduction(pap, pmc):.1f} % |")
+    lines += ["\n## Tables 6-7, Figs. 13-16: AP vs BL\n",
+              "| workload | mean response | read response | worst case | page reads | page "
+              "programs | erases | valid-page copies | skipped pages (AP) | feedbacks (AP) | "
+              "critical writes unfed (AP) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, rows in (("random", m["random"]), ("reads", m["reads"])):
+        for x in rows:
+            b, a = x["BL"], x["AP"]
+            rd = (overhead(a["read_mean_ns"], b["read_mean_ns"])
+                  if a["read_mean_ns"] and b["read_mean_ns"] else math.nan)
+            label = (f"{x['x']:.0%} random, 50 % reads" if name == "random"
+                     else f"{x['x']:.0%} reads, 50 % random")
+            lines.append(
+                f"| {label} | {_pct(overhead(a['mean_ns'], b['mean_ns']))} | {_pct(rd)} | "
+                f"{_pct(overhead(a['max_ns'], b['max_ns']))} | "
+                f"{_pct(overhead(a['reads'], b['reads']))} | "
+                f"{_pct(overhead(a['programs'], b['programs']))} | "
+                f"{_pct(overhead(a['erases'], b['erases']))} | "
+                f"{_pct(overhead(a['copies'], b['copies']))} | {a['skipped']} | "
+                f"{a['feedbacks']} | {a['unfed']} |")
+    t4 = m["table4"]
+    lines += ["\n## Table 4 (sensor, 2000 P/E, t = 4)\n",
+              f"Uncorrectable critical reads per 10^6: BL {1e6 * t4['rates']['BL']:.3g}, "
+              f"MC {1e6 * t4['rates']['MC']:.3g}, AP {1e6 * t4['rates']['AP']:.3g} "
+              f"(drawn in the runs: BL {t4['BL']['critical_uncorrectable']}, AP "
+              f"{t4['AP']['critical_uncorrectable']} of {sum(t4['BL']['critical_reads'])} / "
+              f"{sum(t4['AP']['critical_reads'])} critical reads). AP: "
+              f"{t4['AP']['feedbacks']} feedbacks, {t4['AP']['unfed']} critical writes with no "
+              f"non-critical write waiting, {t4['AP']['skipped']} pages skipped.\n",
+              "\nMeta-Cure here is the closed form with an independent backup (docs/"
+              "asymmetric.md): it beats AP wherever P(blind page fails) is small, the reverse "
+              "of 004's measured Meta-Cure; its costs are not simulated.\n"]
+    return "\n".join(lines) + "\n"
