@@ -40,7 +40,7 @@ const PROGRESS_EVERY: u64 = 1 << 16;
 enum Event {
     Arrival,
     SenseDone { req: u32, ppa: Ppa, verdict: Verdict },
-    ProgramStart { req: u32, ppa: Ppa },
+    ProgramStart { req: u32, ppa: Ppa, t_prog: u64 },
     Retry { req: u32, slot: u32 },
     RequestDone(u32),
 }
@@ -143,7 +143,8 @@ impl Simulator {
     /// Validates `cfg` and builds (and preconditions) the device.
     pub fn new(cfg: SimConfig) -> Result<Self> {
         let geo = Geometry::new(&cfg.device)?;
-        let timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)?;
+        let mut timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)?;
+        timing.scale_program_steps(cfg.tvr.program_steps(cfg.device.cell_type.bits())?);
         if !(cfg.host.time_scale.is_finite() && cfg.host.time_scale > 0.0) {
             return Err(NandError::config("host.time_scale", "must be a positive number"));
         }
@@ -174,7 +175,11 @@ impl Simulator {
         );
         let records = cfg.output.record_requests.then(RequestRecords::default);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
-        let read_path = ReadPath::new(&cfg, chips, None)?;
+        let device = SimConfig {
+            reliability: cfg.tvr.reliability(&cfg.reliability)?,
+            ..cfg.clone()
+        };
+        let read_path = ReadPath::new(&device, chips, None)?;
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         Ok(Simulator {
             read_path,
@@ -267,7 +272,7 @@ impl Simulator {
                     self.schedule_arrival(stream, now)?;
                 }
                 Event::SenseDone { req, ppa, verdict } => self.sense_done(now, req, ppa, verdict),
-                Event::ProgramStart { req, ppa } => self.program_start(now, req, ppa),
+                Event::ProgramStart { req, ppa, t_prog } => self.program_start(now, req, ppa, t_prog),
                 Event::Retry { req, slot } => {
                     let r = self.retries[slot];
                     self.retries.remove(slot);
@@ -366,7 +371,7 @@ impl Simulator {
                 // Blocks these reads pushed past the refresh trigger are refreshed now,
                 // behind the reads on the same dies.
                 self.ftl.refresh_due(now as i64, &mut self.bg_ops)?;
-                self.run_background(now);
+                self.run_background(now)?;
                 Ok(())
             }
             Op::Write => self.issue_writes(now, slot, q.id, first, last),
@@ -392,31 +397,48 @@ impl Simulator {
             let oob = self.read_path.encode_program(lpn, tag)?;
             let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
             let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
-            self.run_background(now);
+            self.run_background(now)?;
+            let t_prog = self.program_ns(ppa, (lpn, tag, oob))?;
             let channel = self.geo.loc_of_block(ppa.block).channel;
             let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
-            self.events.push(s.end, Event::ProgramStart { req: slot, ppa });
+            self.events.push(s.end, Event::ProgramStart { req: slot, ppa, t_prog });
         }
         Ok(())
     }
 
+    /// Program time of the page at `ppa` holding `content` (owner, tag, OOB word): the
+    /// timing model's, which reads the stored cell states only when it needs them.
+    fn program_ns(&mut self, ppa: Ppa, content: (u64, u64, u64)) -> Result<u64> {
+        let hist = match self.timing.needs_content() {
+            true => Some(self.read_path.stored_hist(content.0, content.1, content.2)?),
+            false => None,
+        };
+        let page_type = self.geo.page_map.page_type(ppa.page);
+        let pe = self.ftl.pe_cycles(ppa.block);
+        Ok(self.timing.program_for(ppa.block, page_type, hist.as_ref(), pe))
+    }
+
     /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
     /// each step after the previous one.
-    fn run_background(&mut self, now: u64) {
+    fn run_background(&mut self, now: u64) -> Result<()> {
         let mut ready = now;
-        for op in self.bg_ops.drain(..) {
+        let bg_ops = std::mem::take(&mut self.bg_ops);
+        for &op in &bg_ops {
             let (block, array_op, dur) = match op {
                 BgOp::CopyRead(p) => (
                     p.block,
                     ArrayOp::Read,
                     self.timing.read(self.geo.page_map.page_type(p.page)),
                 ),
-                BgOp::CopyProgram(p) => (
-                    p.block,
-                    ArrayOp::Program,
-                    self.timing.program(self.geo.page_map.page_type(p.page)),
-                ),
-                BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_ns),
+                BgOp::CopyProgram(p) => {
+                    let m = self.ftl.page_meta(p).expect("a page just copied has metadata");
+                    (
+                        p.block,
+                        ArrayOp::Program,
+                        self.program_ns(p, (m.lpn, m.tag, m.oob_tags))?,
+                    )
+                }
+                BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_for(b, self.ftl.pe_cycles(b))),
             };
             match array_op {
                 ArrayOp::Read => {
@@ -429,6 +451,9 @@ impl Simulator {
             let loc = self.geo.loc_of_block(block);
             ready = self.backend.array(loc.die, loc.plane_in_die, array_op, ready, dur).end;
         }
+        self.bg_ops = bg_ops;
+        self.bg_ops.clear();
+        Ok(())
     }
 
     /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`, in
@@ -593,9 +618,8 @@ impl Simulator {
     /// (`units_per_page × codec.encode_ns_per_unit`): the program cannot start before
     /// it ends, but it holds neither the die nor the channel (it overlaps any wait for
     /// the die). GC copies move already-encoded data and pay nothing.
-    fn program_start(&mut self, now: u64, req: u32, ppa: Ppa) {
+    fn program_start(&mut self, now: u64, req: u32, ppa: Ppa, t_prog: u64) {
         let loc = self.geo.loc_of_block(ppa.block);
-        let t_prog = self.timing.program(self.geo.page_map.page_type(ppa.page));
         let ready = now + self.read_path.encode_ns_per_page();
         let s = self
             .backend
