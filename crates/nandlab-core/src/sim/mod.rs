@@ -398,7 +398,7 @@ impl Simulator {
             let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
             let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
             self.run_background(now)?;
-            let t_prog = self.program_ns(ppa, (lpn, tag, oob))?;
+            let t_prog = self.program_ns(ppa)?;
             let channel = self.geo.loc_of_block(ppa.block).channel;
             let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
             self.events.push(s.end, Event::ProgramStart { req: slot, ppa, t_prog });
@@ -406,12 +406,17 @@ impl Simulator {
         Ok(())
     }
 
-    /// Program time of the page at `ppa` holding `content` (owner, tag, OOB word): the
-    /// timing model's, which reads the stored cell states only when it needs them.
-    fn program_ns(&mut self, ppa: Ppa, content: (u64, u64, u64)) -> Result<u64> {
-        let hist = match self.timing.needs_content() {
-            true => Some(self.read_path.stored_hist(content.0, content.1, content.2)?),
-            false => None,
+    /// Program time of the page just placed at `ppa`: the timing model's, which reads the
+    /// page's stored cell states only when it needs them.
+    fn program_ns(&mut self, ppa: Ppa) -> Result<u64> {
+        let hist = if self.timing.needs_content() {
+            let m = self
+                .ftl
+                .page_meta(ppa)
+                .ok_or_else(|| NandError::Invalid(format!("no metadata for page {ppa:?} just programmed")))?;
+            Some(self.read_path.stored_hist(m.lpn, m.tag, m.oob_tags)?)
+        } else {
+            None
         };
         let page_type = self.geo.page_map.page_type(ppa.page);
         let pe = self.ftl.pe_cycles(ppa.block);
@@ -430,14 +435,7 @@ impl Simulator {
                     ArrayOp::Read,
                     self.timing.read(self.geo.page_map.page_type(p.page)),
                 ),
-                BgOp::CopyProgram(p) => {
-                    let m = self.ftl.page_meta(p).expect("a page just copied has metadata");
-                    (
-                        p.block,
-                        ArrayOp::Program,
-                        self.program_ns(p, (m.lpn, m.tag, m.oob_tags))?,
-                    )
-                }
+                BgOp::CopyProgram(p) => (p.block, ArrayOp::Program, self.program_ns(p)?),
                 BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_for(b, self.ftl.pe_cycles(b))),
             };
             match array_op {
