@@ -117,26 +117,36 @@ fn default_device_reports_nothing_new() {
     assert!(s["config"].get("tvr").is_none() && s["config"]["timing"].get("pe_time").is_none());
 }
 
+/// The one-line error of building a simulator from `text`.
+fn error_of(text: &str) -> String {
+    SimConfig::from_toml_str(text)
+        .and_then(Simulator::new)
+        .err()
+        .expect("the config is refused")
+        .to_string()
+}
+
 #[test]
 fn bad_keys_are_named() {
-    let e = SimConfig::from_toml_str("[timing.pe_time]\nmodel = \"content\"\ncompose = \"fastest\"\n")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("timing.pe_time"), "{e}");
-    let e = SimConfig::from_toml_str("[timing.pe_time]\nmodel = \"content\"\nprogram_pe_facter = [1.0]\n")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("timing.pe_time.program_pe_facter"), "{e}");
-    let e = SimConfig::from_toml_str("[tvr]\nenabled = true\n[reliability]\nmodel = \"nominal\"\n")
-        .and_then(Simulator::new)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(e.contains("tvr.enabled"), "{e}");
-    let e = SimConfig::from_toml_str("[device]\ncell_type = \"tlc\"\npages_per_block = 96\n[timing]\nread_latency_ns = [50000]\nprogram_latency_ns = [1000000]\n[timing.pe_time]\nmodel = \"content\"\n")
-        .and_then(Simulator::new)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(e.contains("timing.pe_time.program_state_latency_ns"), "{e}");
+    for (text, key) in [
+        (format!("{CONTENT}compose = \"fastest\"\n"), "timing.pe_time"),
+        (
+            format!("{CONTENT}program_pe_facter = [1.0]\n"),
+            "timing.pe_time.program_pe_facter",
+        ),
+        (
+            "[tvr]\nenabled = true\n[reliability]\nmodel = \"nominal\"\n".into(),
+            "tvr.enabled",
+        ),
+        (
+            format!(
+                "[device]\ncell_type = \"tlc\"\npages_per_block = 96\n[timing]\nread_latency_ns = [50000]\n\
+                 program_latency_ns = [1000000]\n{CONTENT}"
+            ),
+            "timing.pe_time.program_state_latency_ns",
+        ),
+    ] {
+        let e = error_of(&text);
+        assert!(e.contains(key), "{e}");
+    }
 }
