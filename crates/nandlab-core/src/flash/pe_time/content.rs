@@ -219,12 +219,12 @@ struct ContentTimes {
     program_factor: Knots,
     erase_weight: Knots,
     /// Per block (`n_states` entries each), the summed quantised shares of each state
-    /// over the pages programmed since its erase; grown on demand.
-    block_states: Vec<u64>,
+    /// over the pages programmed since its erase (saturating); grown on demand.
+    block_states: Vec<u32>,
 }
 
 impl ContentTimes {
-    fn block_slot(&mut self, block: u32) -> &mut [u64] {
+    fn block_slot(&mut self, block: u32) -> &mut [u32] {
         let start = block as usize * self.n_states;
         if self.block_states.len() < start + self.n_states {
             self.block_states.resize(start + self.n_states, 0);
@@ -244,8 +244,9 @@ impl PeTimeModel for ContentTimes {
             Some(h) => (0..n).map(|s| u64::from(h.share_q(s))).collect(),
             None => vec![1; n],
         };
-        for (acc, w) in self.block_slot(block).iter_mut().zip(&weights) {
-            *acc += w;
+        for (acc, &w) in self.block_slot(block).iter_mut().zip(&weights) {
+            // A share is at most SHARE_SCALE (< 2^16), so it fits.
+            *acc = acc.saturating_add(w as u32);
         }
         let rows = &self.p.program_state_latency_ns;
         let row = &rows[usize::from(page_type).min(rows.len() - 1)];
@@ -255,7 +256,7 @@ impl PeTimeModel for ContentTimes {
 
     fn erase_ns(&mut self, block: u32, pe: u32) -> u64 {
         let slot = self.block_slot(block);
-        let weights = slot.to_vec();
+        let weights: Vec<u64> = slot.iter().map(|&w| u64::from(w)).collect();
         slot.fill(0);
         let fresh = compose(self.p.compose, &self.p.erase_state_latency_ns, &weights) as f64;
         let eol = self.p.erase_end_of_life_ns as f64;
