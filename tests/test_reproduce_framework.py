@@ -49,8 +49,8 @@ def test_table_shows_margin_and_explains_only_differences():
 def test_unknown_paper_is_one_line():
     from nandlab.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="no reproduction named 'tvr'.*bitflip"):
-        framework.paper_module("tvr")
+    with pytest.raises(ConfigError, match="no reproduction named 'ldpc'.*bitflip"):
+        framework.paper_module("ldpc")
 
 
 def test_readme_verdict_counts_match_a_quick_run(real_core, tmp_path):

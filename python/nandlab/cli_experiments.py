@@ -66,7 +66,7 @@ def _echo_failed(failed: list) -> None:
 
 
 def reproduce(
-    paper: Annotated[str, typer.Argument(help="Paper (bitflip) or all.", show_default=False)],
+    paper: Annotated[str, typer.Argument(help="Paper (bitflip, tvr) or all.", show_default=False)],
     out: OutOpt,
     quick: Annotated[
         bool, typer.Option("--quick", help="A small version of every sweep (about a minute).")

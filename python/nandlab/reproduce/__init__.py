@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-__all__ = ["asymmetric", "bitflip"]
+__all__ = ["asymmetric", "bitflip", "tvr"]

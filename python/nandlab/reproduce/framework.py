@@ -30,6 +30,7 @@ from ..summary import MissingMetric
 PAPERS: dict[str, str] = {
     "bitflip": "nandlab.reproduce.bitflip",
     "asymmetric": "nandlab.reproduce.asymmetric",
+    "tvr": "nandlab.reproduce.tvr",
 }
 
 Verdict = Literal["reproduced", "close", "differs"]

@@ -9,7 +9,7 @@ use crate::error::{NandError, Result};
 use crate::flash::{DeviceConfig, TimingConfig};
 use crate::ftl::FtlConfig;
 use crate::host::HostConfig;
-use crate::reliability::ReliabilityConfig;
+use crate::reliability::{ReliabilityConfig, TvrConfig};
 use crate::workload::WorkloadConfig;
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +57,10 @@ pub struct SimConfig {
     pub reliability: ReliabilityConfig,
     /// How errors are corrected, and what retries cost.
     pub ecc: EccConfig,
+    /// The TVR device mode (seed 002 §5; off by default, and then left out of the
+    /// resolved config).
+    #[serde(skip_serializing_if = "TvrConfig::is_default")]
+    pub tvr: TvrConfig,
     /// What is recorded.
     pub output: OutputConfig,
 }

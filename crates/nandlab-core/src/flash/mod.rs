@@ -6,6 +6,7 @@ pub mod block;
 pub mod cell;
 pub mod geometry;
 pub mod page_map;
+pub mod pe_time;
 pub mod timing;
 
 pub use cell::{CellType, PageType};

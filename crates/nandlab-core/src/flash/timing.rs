@@ -1,8 +1,11 @@
 //! Flash and controller timing parameters (all in integer nanoseconds).
 
 use super::cell::PageType;
+use super::pe_time::{BaseTimes, PeTimeConfig, PeTimeModel};
+use crate::content::StateHist;
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
 /// The `[timing]` section of a config. Defaults are the 25 nm MLC values of seed 001 §4
 /// (Zhao et al., FAST'13): t_R 41/55 µs (lower/upper), t_PROG 121 µs / 1.45 ms,
@@ -27,6 +30,10 @@ pub struct TimingConfig {
     pub decode_latency_ns: u64,
     /// ECC decoders per channel (decodes on one channel queue for these).
     pub decoders_per_channel: u32,
+    /// How program and erase times follow the data and wear (`[timing.pe_time]`;
+    /// default `fixed`: the two keys above).
+    #[serde(skip_serializing_if = "PeTimeConfig::is_fixed")]
+    pub pe_time: PeTimeConfig,
 }
 
 impl Default for TimingConfig {
@@ -40,12 +47,14 @@ impl Default for TimingConfig {
             extra_sense_latency_ns: 14_000,
             decode_latency_ns: 8_000,
             decoders_per_channel: 1,
+            pe_time: PeTimeConfig::default(),
         }
     }
 }
 
-/// Timing resolved against a geometry: per-page-type tables and the page transfer time.
-#[derive(Debug, Clone)]
+/// Timing resolved against a geometry: per-page-type tables, the page transfer time and
+/// the program/erase time model.
+#[derive(Debug)]
 pub struct Timing {
     /// t_R per page type.
     pub read_ns: Vec<u64>,
@@ -67,6 +76,15 @@ pub struct Timing {
     bytes_per_ns: f64,
     /// Bytes of a page (its transfer time is precomputed).
     page_bytes: u64,
+    /// The program/erase time model.
+    pe_time: Box<dyn PeTimeModel>,
+    /// Whether the model is other than `fixed` (its times are then reported).
+    pe_time_reported: bool,
+    /// ISPP steps per page type after and before a Vth-layout change (TVR); empty: none.
+    program_steps: Vec<(u32, u32)>,
+    /// Program times charged per page type (sum ns, count), and erases.
+    program_sums: Vec<(u64, u64)>,
+    erase_sums: (u64, u64),
 }
 
 /// Most decoders a channel may have (the back end keeps a slot per decoder).
@@ -74,7 +92,7 @@ const MAX_DECODERS_PER_CHANNEL: u32 = 1024;
 
 /// Longest operation time accepted (10 s): far beyond any flash operation, and small enough
 /// that the sums of a run's times cannot overflow.
-const MAX_OP_NS: u64 = 10_000_000_000;
+pub(crate) const MAX_OP_NS: u64 = 10_000_000_000;
 
 impl Timing {
     /// Resolves the timing of a device with `bits` bits per cell and `page_bytes` pages.
@@ -120,9 +138,20 @@ impl Timing {
             }
         }
         let bytes_per_ns = cfg.bus_rate_mb_s * 1e6 / 1e9;
+        let program_ns = per_type(&cfg.program_latency_ns, "program_latency_ns")?;
+        let base = BaseTimes {
+            program_ns: program_ns.clone(),
+            erase_ns: cfg.erase_latency_ns,
+            bits,
+        };
         let mut t = Timing {
             read_ns: per_type(&cfg.read_latency_ns, "read_latency_ns")?,
-            program_ns: per_type(&cfg.program_latency_ns, "program_latency_ns")?,
+            pe_time: cfg.pe_time.spec().build("timing.pe_time", &base)?,
+            pe_time_reported: !cfg.pe_time.is_fixed(),
+            program_steps: Vec::new(),
+            program_sums: vec![(0, 0); bits],
+            erase_sums: (0, 0),
+            program_ns,
             erase_ns: cfg.erase_latency_ns,
             transfer_page_ns: 0,
             command_ns: cfg.command_latency_ns,
@@ -154,6 +183,59 @@ impl Timing {
     #[inline]
     pub fn program(&self, t: PageType) -> u64 {
         self.program_ns[t as usize]
+    }
+
+    /// Scales each page type's program time by `after / before` ISPP steps (one pair per
+    /// page type): a device programmed to another Vth layout (TVR), whose program time is
+    /// `steps × t_step` (seed 002 Eq. 14) with the same `t_step`.
+    pub fn scale_program_steps(&mut self, steps: Vec<(u32, u32)>) {
+        self.program_steps = steps;
+    }
+
+    /// Whether [`Timing::program_for`] needs the page's cell-state histogram.
+    pub fn needs_content(&self) -> bool {
+        self.pe_time.needs_content()
+    }
+
+    /// Program time of a page of `page_type` in `block` (at `pe` P/E cycles) holding
+    /// `hist` (looked up only when [`Timing::needs_content`]).
+    pub fn program_for(&mut self, block: u32, page_type: PageType, hist: Option<&StateHist>, pe: u32) -> u64 {
+        let mut t = self.pe_time.program_ns(block, page_type, hist, pe);
+        if let Some(&(after, before)) = self.program_steps.get(usize::from(page_type)) {
+            t = t * u64::from(after) / u64::from(before);
+        }
+        let s = &mut self.program_sums[usize::from(page_type)];
+        *s = (s.0 + t, s.1 + 1);
+        t
+    }
+
+    /// Erase time of `block` at `pe` P/E cycles.
+    pub fn erase_for(&mut self, block: u32, pe: u32) -> u64 {
+        let t = self.pe_time.erase_ns(block, pe);
+        self.erase_sums = (self.erase_sums.0 + t, self.erase_sums.1 + 1);
+        t
+    }
+
+    /// The `pe_time` section of the run summary: mean program time per page type and
+    /// mean erase time charged (`None` for the fixed model on an unscaled device, whose
+    /// times are the config's).
+    pub fn summary(&self) -> Option<Value> {
+        if !self.pe_time_reported && self.program_steps.is_empty() {
+            return None;
+        }
+        let mean = |(sum, n): (u64, u64)| {
+            if n == 0 {
+                Value::Null
+            } else {
+                json!(sum as f64 / n as f64)
+            }
+        };
+        Some(json!({
+            "program_ns_mean_by_page_type": self.program_sums.iter().map(|&s| mean(s)).collect::<Vec<_>>(),
+            "programs_by_page_type": self.program_sums.iter().map(|s| s.1).collect::<Vec<_>>(),
+            "erase_ns_mean": mean(self.erase_sums),
+            "erases": self.erase_sums.1,
+        }))
     }
 }
 

@@ -63,7 +63,7 @@ pub struct ReliabilityConfig {
     pub state_weights: Vec<f64>,
     /// `nominal`/`empirical`: RBER multiplier per page type, LSB first (last repeats).
     pub page_type_scale: Vec<f64>,
-    /// `vth`: preset (`dong-mlc` | `wang-retention-free-mlc`).
+    /// `vth`: preset (`dong-mlc` | `wang-retention-free-mlc` | `wang-standard-mlc`).
     pub vth_preset: String,
     /// `vth`: full parameters replacing the preset.
     pub vth: Option<VthParams>,
@@ -176,10 +176,11 @@ impl ReliabilityConfig {
         let mut p = match self.vth_preset.as_str() {
             "dong-mlc" => VthParams::dong_mlc(),
             "wang-retention-free-mlc" => VthParams::wang_retention_free_mlc(),
+            "wang-standard-mlc" => super::tvr::VthLayout::wang_standard().to_vth_params(),
             other => {
                 return Err(NandError::config(
                     key("vth_preset"),
-                    format!("unknown `{other}` (dong-mlc | wang-retention-free-mlc)"),
+                    format!("unknown `{other}` (dong-mlc | wang-retention-free-mlc | wang-standard-mlc)"),
                 ))
             }
         };

@@ -38,14 +38,19 @@ mod summary;
 /// How often (in dispatched requests) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
 
+/// `WritebackStart`'s request when no request waits for the write-back (keeps the event
+/// as small as the others).
+const NO_REQUEST: u32 = u32::MAX;
+
 /// Page-level events carry the request slot and the physical page, so no per-page state
 /// is kept between events.
 #[derive(Debug, Clone, Copy)]
 enum Event {
     Arrival,
     SenseDone { req: u32, ppa: Ppa, verdict: Verdict },
-    ProgramStart { req: u32, ppa: Ppa },
-    WritebackStart { req: Option<u32>, ppa: Ppa },
+    ProgramStart { req: u32, ppa: Ppa, t_prog: u64 },
+    /// `req`: the request waiting for it, or [`NO_REQUEST`].
+    WritebackStart { req: u32, ppa: Ppa, t_prog: u64 },
     Retry { req: u32, slot: u32 },
     RequestDone(u32),
 }
@@ -169,7 +174,8 @@ impl Simulator {
     /// Validates `cfg` and builds (and preconditions) the device.
     pub fn new(cfg: SimConfig) -> Result<Self> {
         let geo = Geometry::new(&cfg.device)?;
-        let timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)?;
+        let mut timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)?;
+        timing.scale_program_steps(cfg.tvr.program_steps(cfg.device.cell_type.bits())?);
         if !(cfg.host.time_scale.is_finite() && cfg.host.time_scale > 0.0) {
             return Err(NandError::config("host.time_scale", "must be a positive number"));
         }
@@ -211,7 +217,11 @@ impl Simulator {
         );
         let records = cfg.output.record_requests.then(Recorder::in_memory);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
-        let read_path = ReadPath::new(&cfg, chips, None)?;
+        let device = SimConfig {
+            reliability: cfg.tvr.reliability(&cfg.reliability)?,
+            ..cfg.clone()
+        };
+        let read_path = ReadPath::new(&device, chips, None)?;
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         let page_bytes = u64::from(cfg.device.page_size_bytes);
         cfg.cache.validate(page_bytes, ftl.logical_pages())?;
@@ -330,15 +340,15 @@ impl Simulator {
                     self.schedule_arrival(stream, now)?;
                 }
                 Event::SenseDone { req, ppa, verdict } => self.sense_done(now, req, ppa, verdict),
-                Event::ProgramStart { req, ppa } => {
-                    let end = self.program_start(now, ppa);
+                Event::ProgramStart { req, ppa, t_prog } => {
+                    let end = self.program_start(now, ppa, t_prog);
                     self.finish_page(req, end);
                 }
-                Event::WritebackStart { req, ppa } => {
-                    let end = self.program_start(now, ppa);
+                Event::WritebackStart { req, ppa, t_prog } => {
+                    let end = self.program_start(now, ppa, t_prog);
                     self.writebacks.started(end);
-                    if let Some(r) = req {
-                        self.finish_page(r, end);
+                    if req != NO_REQUEST {
+                        self.finish_page(req, end);
                     }
                 }
                 Event::Retry { req, slot } => {
@@ -448,7 +458,7 @@ impl Simulator {
                 // Blocks these reads pushed past the refresh trigger are refreshed now,
                 // behind the reads on the same dies.
                 self.ftl.refresh_due(now as i64, &mut self.bg_ops)?;
-                self.run_background(now);
+                self.run_background(now)?;
                 Ok(())
             }
             Op::Write => self.issue_writes(now, slot, q.id, first, last),
@@ -483,8 +493,8 @@ impl Simulator {
                     self.finish_page(slot, end);
                 }
                 None => {
-                    let (ppa, at_die) = self.send_to_flash(now, lpn, tag, attrs)?;
-                    self.events.push(at_die, Event::ProgramStart { req: slot, ppa });
+                    let (ppa, at_die, t_prog) = self.send_to_flash(now, lpn, tag, attrs)?;
+                    self.events.push(at_die, Event::ProgramStart { req: slot, ppa, t_prog });
                 }
             }
         }
@@ -500,14 +510,32 @@ impl Simulator {
 
     /// Sends page `lpn` to flash at `now`: the codec encodes it (its word goes into the
     /// page's OOB area), the FTL places it (running any GC it needs) and it crosses its
-    /// channel. Returns where it goes and when it reaches the die.
-    fn send_to_flash(&mut self, now: u64, lpn: u64, tag: u64, attrs: WriteAttrs) -> Result<(Ppa, u64)> {
+    /// channel. Returns where it goes, when it reaches the die and its program time.
+    fn send_to_flash(&mut self, now: u64, lpn: u64, tag: u64, attrs: WriteAttrs) -> Result<(Ppa, u64, u64)> {
         let oob = self.read_path.encode_program(lpn, tag)?;
         let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
-        self.run_background(now);
+        self.run_background(now)?;
+        let t_prog = self.program_ns(ppa)?;
         let channel = self.geo.loc_of_block(ppa.block).channel;
         let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
-        Ok((ppa, s.end))
+        Ok((ppa, s.end, t_prog))
+    }
+
+    /// Program time of the page just placed at `ppa`: the timing model's, which reads the
+    /// page's stored cell states only when it needs them.
+    fn program_ns(&mut self, ppa: Ppa) -> Result<u64> {
+        let hist = if self.timing.needs_content() {
+            let m = self
+                .ftl
+                .page_meta(ppa)
+                .ok_or_else(|| NandError::Invalid(format!("no metadata for page {ppa:?} just programmed")))?;
+            Some(self.read_path.stored_hist(m.lpn, m.tag, m.oob_tags)?)
+        } else {
+            None
+        };
+        let page_type = self.geo.page_map.page_type(ppa.page);
+        let pe = self.ftl.pe_cycles(ppa.block);
+        Ok(self.timing.program_for(ppa.block, page_type, hist.as_ref(), pe))
     }
 
     /// Writes a page evicted from the cache back to flash; request `slot`, which evicted
@@ -519,34 +547,26 @@ impl Simulator {
             self.writebacks.waited += 1;
         }
         self.writebacks.issued();
-        let (ppa, at_die) = self.send_to_flash(now, ev.lpn, ev.tag, ev.attrs)?;
-        self.events.push(
-            at_die,
-            Event::WritebackStart {
-                req: wait.then_some(slot),
-                ppa,
-            },
-        );
+        let (ppa, at_die, t_prog) = self.send_to_flash(now, ev.lpn, ev.tag, ev.attrs)?;
+        let req = if wait { slot } else { NO_REQUEST };
+        self.events.push(at_die, Event::WritebackStart { req, ppa, t_prog });
         Ok(())
     }
 
     /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
     /// each step after the previous one.
-    fn run_background(&mut self, now: u64) {
+    fn run_background(&mut self, now: u64) -> Result<()> {
         let mut ready = now;
-        for op in self.bg_ops.drain(..) {
+        let bg_ops = std::mem::take(&mut self.bg_ops);
+        for &op in &bg_ops {
             let (block, array_op, dur) = match op {
                 BgOp::CopyRead(p) => (
                     p.block,
                     ArrayOp::Read,
                     self.timing.read(self.geo.page_map.page_type(p.page)),
                 ),
-                BgOp::CopyProgram(p) => (
-                    p.block,
-                    ArrayOp::Program,
-                    self.timing.program(self.geo.page_map.page_type(p.page)),
-                ),
-                BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_ns),
+                BgOp::CopyProgram(p) => (p.block, ArrayOp::Program, self.program_ns(p)?),
+                BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_for(b, self.ftl.pe_cycles(b))),
             };
             match array_op {
                 ArrayOp::Read => {
@@ -559,6 +579,9 @@ impl Simulator {
             let loc = self.geo.loc_of_block(block);
             ready = self.backend.array(loc.die, loc.plane_in_die, array_op, ready, dur).end;
         }
+        self.bg_ops = bg_ops;
+        self.bg_ops.clear();
+        Ok(())
     }
 
     /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`, in
@@ -748,9 +771,8 @@ impl Simulator {
     /// the program cannot start before it ends, but it holds neither the die nor the
     /// channel (it overlaps any wait for the die). GC copies move already-encoded data and
     /// pay nothing.
-    fn program_start(&mut self, now: u64, ppa: Ppa) -> u64 {
+    fn program_start(&mut self, now: u64, ppa: Ppa, t_prog: u64) -> u64 {
         let loc = self.geo.loc_of_block(ppa.block);
-        let t_prog = self.timing.program(self.geo.page_map.page_type(ppa.page));
         let ready = now + self.read_path.encode_ns_per_page();
         let s = self
             .backend

@@ -87,6 +87,17 @@ impl Simulator {
         if let Some(s) = self.scheduler.summary() {
             summary["scheduler"] = s;
         }
+        if let Some(pe_time) = self.timing.summary() {
+            summary["pe_time"] = pe_time;
+        }
+        if self.cfg.tvr.enabled {
+            // Checked when the simulator was built, so this cannot fail.
+            summary["tvr"] = self
+                .cfg
+                .tvr
+                .summary()
+                .unwrap_or_else(|e| json!({"error": e.to_string()}));
+        }
         summary
     }
 

@@ -1,0 +1,65 @@
+"""``nandlab reproduce tvr`` end to end on a tiny setting, checked against seed 002's
+printed numbers and against invariants of the runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nandlab.reproduce import framework, tvr
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    pytest.importorskip("matplotlib")
+    out = tmp_path_factory.mktemp("tvr")
+    r = framework.reproduce("tvr", out, settings=tvr.Settings.tiny(), jobs=1, progress=False)
+    return out, r
+
+
+def test_printed_values_stand_for_their_rounding_interval():
+    assert tvr.printed(1.40, 2) == pytest.approx((1.395, 1.405))
+    assert tvr.printed(37, 0) == (36.5, 37.5)
+    assert tvr.printed(1400, -1) == (1395.0, 1405.0)
+
+
+def test_outputs_and_every_claim_in_the_report(real_core, tiny_run):
+    out, r = tiny_run
+    report = (out / "report.md").read_text()
+    for label, *_ in tvr.PAPER.values():
+        assert label in report
+    for name in ("fig07_program_time_by_state.png", "fig08_program_time_by_page_type.png",
+                 "fig09_erase_time.png", "fig11_vth_layouts.png", "ssd_response_reduction.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    assert sum(r.counts.values()) == len(tvr.PAPER)
+    claims = {c["key"]: c for c in json.loads((out / "claims.json").read_text())}
+    # §5.2-5.3 follow from Eq. 10-14 (hand-worked in the Rust tests): 22/16 -> 11/8 steps.
+    for key in ("steps_msb_before", "steps_lsb_before", "steps_msb_after", "steps_lsb_after",
+                "delta0", "delta1", "delta2", "speedup_model", "speedup_sim", "coupling"):
+        assert claims[key]["verdict"] == "reproduced", key
+    assert claims["steps_msb_after"]["nandlab"] == [11, 11]
+
+
+def test_runs_charge_the_papers_times(real_core, tiny_run):
+    out, _ = tiny_run
+    runs = json.loads((out / "runs.json").read_text())
+    pt = runs["pe_time"]
+    # Fig. 8 (fresh): MSB page (type 0) '11' 380 µs, '01' 1.42 x 380; LSB '11' 919 µs.
+    assert pt["11|0|standard"]["program_us"][0] == pytest.approx(380, abs=0.01)
+    assert pt["01|0|standard"]["program_us"][0] == pytest.approx(1.42 * 380, abs=0.01)
+    assert pt["11|0|standard"]["program_us"][1] == pytest.approx(919, abs=0.01)
+    # Fig. 10 / Fig. 9: erase 3.1 ms ('01'), 3.3 ms ('11'), 9 ms at the end of life.
+    assert pt["01|0|standard"]["erase_ms"] == pytest.approx(3.1, abs=1e-3)
+    assert pt["11|0|standard"]["erase_ms"] == pytest.approx(3.3, abs=1e-3)
+    assert pt[f"random|{tvr.END_OF_LIFE_PE}|standard"]["erase_ms"] == pytest.approx(9.0)
+    # TVR halves every program, whatever the content (11/22 and 8/16).
+    for key, v in pt.items():
+        if key.endswith("|standard"):
+            t = pt[key.replace("|standard", "|tvr")]["program_us"]
+            assert t == pytest.approx([x / 2 for x in v["program_us"]], abs=0.01), key
+    # The TVR SSD never answers slower, and its reads meet the RBER limit with no failure.
+    for key, v in runs["ssd"].items():
+        assert v["tvr"]["mean_us"] <= v["standard"]["mean_us"], key
+        assert v["tvr"]["rber_mean"] == pytest.approx(4.5e-4, rel=0.01)
+        assert v["tvr"]["uncorrectable_pages"] == 0
