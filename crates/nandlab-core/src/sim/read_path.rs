@@ -237,9 +237,10 @@ impl ReadPath {
             Some((lpn, tag, oob)) => Some(self.stored_hist(lpn, tag, oob)?),
             None => None,
         };
+        let chip = u64::from(page.chip);
         let variation = self.chip_factors[page.chip as usize]
-            * if self.variation.block_sigma > 0.0 {
-                self.variation.block_factor(u64::from(page.block))
+            * if self.variation.block_sigma(chip) > 0.0 {
+                self.variation.block_factor(chip, u64::from(page.block))
             } else {
                 1.0
             };
