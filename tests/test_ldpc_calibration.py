@@ -51,7 +51,8 @@ def per_chip() -> list[tuple[float, float]]:
     out = []
     for f, s in zip(prof["rber_factor"], prof["block_sigma"], strict=True):
         mean_rber = cfg["nominal_rber"] * f
-        p = sum(wi * fer(curve, mean_rber * math.exp(s * zi - s * s / 2)) for zi, wi in zip(z, w))
+        p = sum(wi * fer(curve, mean_rber * math.exp(s * zi - s * s / 2))
+                for zi, wi in zip(z, w, strict=True))
         out.append((mean_rber, p))
     return out
 

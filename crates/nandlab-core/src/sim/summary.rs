@@ -65,6 +65,12 @@ impl Simulator {
         if self.read_path.enabled {
             summary["reliability"] = self.reliability_summary();
         }
+        if !self.cfg.ecc.interleave.is_off() {
+            let rewrites = self.counters.interleave_rewrites;
+            summary["flash"]["interleave_rewrite_pages"] = json!(rewrites);
+            summary["flash"]["interleave_write_amplification"] =
+                json!((f.host_programs + rewrites) as f64 / host_programs as f64);
+        }
         summary
     }
 
