@@ -112,3 +112,25 @@ def expected_p_hd(samples: int = 200_000) -> dict[str, float]:
                                 fer((parts[1] + parts[3]) / 2).mean()])),
         "4-way": float(fer(sum(parts) / 4).mean()),
     }
+
+
+def test_a_missing_trace_dir_is_one_line(tmp_path):
+    from nandlab.errors import ConfigError
+
+    s = ldpc_in_ssd.Settings.tiny()
+    s.trace_dir = tmp_path / "nope"
+    with pytest.raises(ConfigError, match="--trace-dir .*nope: not a folder"):
+        ldpc_in_ssd.workload_axis(s, [])
+
+
+def test_full_traces_replace_the_excerpts(tmp_path):
+    # A Financial2.spc in the folder replaces the stand-in; the absent others are noted.
+    (tmp_path / "Financial2.spc").write_text("0,0,4096,R,0.0\n")
+    s = ldpc_in_ssd.Settings(workloads=["Financial2", "Postmark", "WebSearch"],
+                             trace_dir=tmp_path)
+    notes: list[str] = []
+    traces, synth, origin = ldpc_in_ssd.workload_axis(s, notes)
+    assert [t["name"] for t in traces][0] == "Financial2"
+    assert traces[0]["format"] == "spc" and "full public trace" in origin["Financial2"]
+    assert [w["name"] for w in synth] == ["Postmark"]
+    assert any("WebSearch1.spc is absent" in n for n in notes)

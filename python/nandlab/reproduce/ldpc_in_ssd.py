@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 
+from ..errors import ConfigError
 from ..io import atomic_path, atomic_write
 from . import paper_001
 from .bitflip import default_traces_dir
@@ -166,13 +167,18 @@ def workload_axis(s: Settings, notes: list[str]) -> tuple[list[dict], list[dict]
     """(``[[trace]]`` entries, ``[[workload]]`` entries, origin per workload)."""
     traces, synth, origin = [], [], {}
     shared = default_traces_dir()
+    if s.trace_dir is not None and not s.trace_dir.is_dir():
+        raise ConfigError(f"--trace-dir {s.trace_dir}: not a folder")
     for name in s.workloads:
         w = WORKLOADS[name]
         full = s.trace_dir / w["full"] if s.trace_dir and w.get("full") else None
         if full is not None and full.is_file():
             traces.append({"name": name, "path": str(full), "format": "spc"})
             origin[name] = f"full public trace {full}"
-        elif w.get("trace") and (shared / w["trace"]).is_file():
+            continue
+        if full is not None:
+            notes.append(f"{name}: {full} is absent; its excerpt or stand-in ran instead.")
+        if w.get("trace") and (shared / w["trace"]).is_file():
             traces.append({"name": name, "path": str(shared / w["trace"]), "format": "disksim"})
             origin[name] = w["origin"]
         elif w.get("synthetic"):
