@@ -4,6 +4,7 @@ main app by :func:`register`). A sweep whose runs failed exits 1 after naming th
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -66,7 +67,12 @@ def _echo_failed(failed: list) -> None:
 
 
 def reproduce(
-    paper: Annotated[str, typer.Argument(help="Paper (bitflip, tvr) or all.", show_default=False)],
+    paper: Annotated[
+        str,
+        typer.Argument(
+            help="Paper (bitflip, ldpc-in-ssd, tvr, asymmetric) or all.", show_default=False
+        ),
+    ],
     out: OutOpt,
     quick: Annotated[
         bool, typer.Option("--quick", help="A small version of every sweep (about a minute).")
@@ -75,6 +81,11 @@ def reproduce(
     executor: ExecutorOpt = Executor.local,
     address: AddressOpt = None,
     quiet: QuietOpt = False,
+    trace_dir: Annotated[
+        Path | None,
+        typer.Option("--trace-dir", help="Folder of full public traces (e.g. Financial1.spc) "
+                     "that replace the excerpts and stand-ins."),
+    ] = None,
 ) -> None:
     """Reproduce a seed paper's evaluation: its sweeps, figures, and report.md with the
     paper's claims beside nandlab's and a computed verdict for each."""
@@ -83,6 +94,9 @@ def reproduce(
     from .sweeps import SweepFailed
 
     with user_errors():
+        if trace_dir is not None:
+            # Read by the paper modules' settings (the sweeps run in this process's children).
+            os.environ["NANDLAB_TRACE_DIR"] = str(trace_dir)
         kw = {"jobs": jobs, "executor": executor.value, "address": address,
               "progress": not quiet}
         try:

@@ -29,6 +29,7 @@ from ..summary import MissingMetric
 #: Paper modules by the name `nandlab reproduce NAME` takes.
 PAPERS: dict[str, str] = {
     "bitflip": "nandlab.reproduce.bitflip",
+    "ldpc-in-ssd": "nandlab.reproduce.ldpc_in_ssd",
     "asymmetric": "nandlab.reproduce.asymmetric",
     "tvr": "nandlab.reproduce.tvr",
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::bch::Bch;
+use super::interleave::Interleave;
 use super::ldpc::{FerCurves, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS};
 use super::plan::{EccCode, EnergyParams, ReadPlanner, SoftTransfer};
 use super::strategy::StrategyKind;
@@ -67,6 +68,9 @@ pub struct EccConfig {
     pub soft_transfer: SoftTransfer,
     /// Energy constants (seed 001 §5.5).
     pub energy: EnergyParams,
+    /// n-way data-placement interleaving (seed 001 §3.3).
+    #[serde(skip_serializing_if = "Interleave::is_off")]
+    pub interleave: Interleave,
 }
 
 impl Default for EccConfig {
@@ -83,6 +87,7 @@ impl Default for EccConfig {
             strategy: StrategyKind::TwoStep,
             soft_transfer: SoftTransfer::Incremental,
             energy: EnergyParams::default(),
+            interleave: Interleave::default(),
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod bch;
 pub mod binomial;
 pub mod config;
 pub mod fail_grid;
+pub mod interleave;
 pub mod ldpc;
 pub mod plan;
 pub mod strategy;
@@ -14,6 +15,7 @@ pub use bch::Bch;
 pub use binomial::{any_fails, binomial_sf};
 pub use config::{EccConfig, LdpcMode, Scheme};
 pub use fail_grid::{sample_needed_level, FailGrid, FailProbs};
+pub use interleave::Interleave;
 pub use ldpc::{
     bitflip_table1_latency_ns, FerCurves, FerPoint, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS,
 };

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::chip_profile::ChipProfile;
 use super::empirical::{EmpiricalModel, EmpiricalParams};
 use super::errors::ErrorDraw;
 use super::model::{ErrorModel, NoErrors};
@@ -81,6 +82,9 @@ pub struct ReliabilityConfig {
     pub chip_sigma: f64,
     /// σ of ln(RBER factor) across blocks.
     pub block_sigma: f64,
+    /// Measured chips (seed 001 Fig. 9), replacing `chip_sigma` / `block_sigma`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chip_profile: Option<ChipProfile>,
 }
 
 impl Default for ReliabilityConfig {
@@ -100,6 +104,7 @@ impl Default for ReliabilityConfig {
             empirical: None,
             chip_sigma: 0.0,
             block_sigma: 0.0,
+            chip_profile: None,
         }
     }
 }
@@ -142,6 +147,15 @@ impl ReliabilityConfig {
         }
         if !(self.block_sigma >= 0.0 && self.block_sigma.is_finite()) {
             return Err(NandError::config(key("block_sigma"), "must be >= 0"));
+        }
+        if let Some(p) = &self.chip_profile {
+            p.validate(&key("chip_profile"))?;
+            if self.chip_sigma > 0.0 || self.block_sigma > 0.0 {
+                return Err(NandError::config(
+                    key("chip_profile"),
+                    "replaces chip_sigma and block_sigma; leave those at 0",
+                ));
+            }
         }
         if self.vth_pe_step.is_nan() || self.vth_pe_step < 1.0 {
             return Err(NandError::config(key("vth_pe_step"), "must be >= 1"));
@@ -202,6 +216,7 @@ impl ReliabilityConfig {
             chip_sigma: self.chip_sigma,
             block_sigma: self.block_sigma,
             seed,
+            profile: self.chip_profile.clone(),
         }
     }
 
@@ -290,5 +305,13 @@ mod tests {
             ..Default::default()
         };
         assert!(c.validate(3).unwrap_err().to_string().contains("reliability.vth"));
+        let c: ReliabilityConfig =
+            toml::from_str("chip_sigma = 0.1\n[chip_profile]\nrber_factor = [1.0]\nblock_sigma = [0.0]").unwrap();
+        assert!(c
+            .validate(2)
+            .unwrap_err()
+            .to_string()
+            .contains("reliability.chip_profile"));
+        assert!(toml::from_str::<ReliabilityConfig>("[chip_profile]\nrber_factor = [1.0]\nsigma = [0.0]").is_err());
     }
 }

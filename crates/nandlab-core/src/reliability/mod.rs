@@ -3,6 +3,7 @@
 //! (Arrhenius) and endurance estimates.
 
 pub mod aging;
+pub mod chip_profile;
 pub mod config;
 pub mod critical_pages;
 pub mod empirical;
@@ -21,6 +22,7 @@ pub mod vth_errors;
 pub mod vth_reliability;
 
 pub use aging::{arrhenius_factor, equivalent_retention_s, recovery_bake_s, retention_bake_s};
+pub use chip_profile::ChipProfile;
 pub use config::{LevelOrder, ModelKind, ReliabilityConfig};
 pub use empirical::{EmpiricalModel, EmpiricalParams};
 pub use endurance::{bitflip_log_reliability_ratio, bitflip_reliability_ratio, model_endurance_pe, pe_at_rber};

@@ -27,11 +27,13 @@ use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row};
 use crate::workload::{self, RequestStream, WorkloadContext};
+use interleave::Parts;
 use read_path::{PageState, ReadPath};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Instant;
 
+mod interleave;
 mod read_path;
 mod summary;
 
@@ -47,11 +49,26 @@ const NO_REQUEST: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy)]
 enum Event {
     Arrival,
-    SenseDone { req: u32, ppa: Ppa, verdict: Verdict },
-    ProgramStart { req: u32, ppa: Ppa, t_prog: u64 },
+    SenseDone {
+        req: u32,
+        ppa: Ppa,
+        verdict: Verdict,
+    },
+    ProgramStart {
+        req: u32,
+        ppa: Ppa,
+        t_prog: u64,
+    },
     /// `req`: the request waiting for it, or [`NO_REQUEST`].
-    WritebackStart { req: u32, ppa: Ppa, t_prog: u64 },
-    Retry { req: u32, slot: u32 },
+    WritebackStart {
+        req: u32,
+        ppa: Ppa,
+        t_prog: u64,
+    },
+    Retry {
+        req: u32,
+        slot: u32,
+    },
     RequestDone(u32),
 }
 
@@ -123,6 +140,8 @@ struct Counters {
     gc_page_reads: u64,
     soft_senses: u64,
     page_programs: u64,
+    /// Pages an interleaved device rewrites with the host's (its groups' other codewords).
+    interleave_rewrites: u64,
     erases: u64,
     first_arrival_ns: Option<u64>,
     last_end_ns: u64,
@@ -480,6 +499,8 @@ impl Simulator {
     /// DRAM cache when there is one (a page is done when it is in DRAM; a dirty page it
     /// evicts goes to flash), else to flash, each page when its program ends.
     fn issue_writes(&mut self, now: u64, slot: u32, tag: u64, first: u64, last: u64) -> Result<()> {
+        let ways = u64::from(self.cfg.ecc.interleave.ways);
+        self.counters.interleave_rewrites += interleave::group_rewrites(first, last, ways);
         let logical = self.ftl.logical_pages();
         for lpn in first..=last {
             let lpn = wrap(lpn, logical);
@@ -650,11 +671,11 @@ impl Simulator {
             // its extra levels.
             let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
             let sense = t_r + u64::from(extra) * self.timing.extra_sense_ns;
-            let s = self.backend.array(loc.die, loc.plane_in_die, ArrayOp::Read, now, sense);
+            let sensed = self.parts(ppa, loc).sense(&mut self.backend, now, sense);
             self.counters.page_reads += 1;
             self.counters.soft_senses += u64::from(extra > 0);
             self.events.push(
-                s.end,
+                sensed,
                 Event::SenseDone {
                     req: slot,
                     ppa,
@@ -697,9 +718,9 @@ impl Simulator {
         let plan = match verdict {
             Verdict::Plan(p) if !self.read_path.is_single_hard_read(usize::from(p)) => usize::from(p),
             Verdict::Unjudged | Verdict::Plan(_) => {
-                let channel = self.geo.loc_of_block(ppa.block).channel;
-                let xfer = self.backend.channel(channel, now, self.timing.transfer_page_ns);
-                let dec = self.backend.decode(channel, xfer.end, self.decode_page_ns);
+                let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
+                let xfer = parts.transfer(&mut self.backend, &self.timing, now, self.page_bytes);
+                let dec = self.backend.decode(parts.first().channel, xfer, self.decode_page_ns);
                 self.finish_page(req, dec.end + self.read_path.codec_decode_ns_per_page());
                 return;
             }
@@ -717,14 +738,15 @@ impl Simulator {
     /// that waits for the previous decode is resumed by a `Retry` event at that time; a
     /// look-ahead attempt senses right after the previous sensing when the die is idle.
     fn run_attempts(&mut self, now: u64, req: u32, ppa: Ppa, plan: usize, from: usize, mut ends: AttemptEnds) {
-        let loc = self.geo.loc_of_block(ppa.block);
+        let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
+        let channel = parts.first().channel;
         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
         let decode_ns = self.timing.decode_ns;
         let n_attempts = self.read_path.plans[plan].attempts.len();
         for i in from..n_attempts {
             let a = self.read_path.plans[plan].attempts[i];
             if i > 0 {
-                let ahead = a.look_ahead && self.backend.die_idle_at(loc.die, ends.sense);
+                let ahead = a.look_ahead && parts.dies_idle_at(&self.backend, ends.sense);
                 if !ahead && ends.decode > now {
                     let slot = self.retries.insert(Retry {
                         ppa,
@@ -738,32 +760,28 @@ impl Simulator {
                 let ready = if ahead { ends.sense } else { ends.decode };
                 let dur =
                     if a.hard_sense { t_r } else { 0 } + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns;
-                ends.sense = self
-                    .backend
-                    .array(loc.die, loc.plane_in_die, ArrayOp::Read, ready, dur)
-                    .end;
+                ends.sense = parts.sense(&mut self.backend, ready, dur);
                 self.counters.soft_senses += 1;
             }
-            let xfer = self.backend.channel(
-                loc.channel,
-                ends.sense.max(ends.xfer),
-                self.timing.transfer_ns(a.xfer_bytes),
-            );
-            ends.xfer = xfer.end;
+            ends.xfer = parts.transfer(&mut self.backend, &self.timing, ends.sense.max(ends.xfer), a.xfer_bytes);
             let dec_ns = decode_ns * u64::from(a.codewords_decoded);
-            ends.decode = self.backend.decode(loc.channel, ends.xfer.max(ends.decode), dec_ns).end;
+            ends.decode = self.backend.decode(channel, ends.xfer.max(ends.decode), dec_ns).end;
         }
         // A look-ahead sensing cancelled by a successful decode held the die until then.
         let cancelled = self.read_path.plans[plan].cancelled_look_ahead_levels;
-        if cancelled > 0 && self.backend.die_idle_at(loc.die, ends.sense) {
+        if cancelled > 0 && parts.dies_idle_at(&self.backend, ends.sense) {
             let full = u64::from(cancelled) * self.timing.extra_sense_ns;
             let held = full.min(ends.decode.saturating_sub(ends.sense));
             if held > 0 {
-                self.backend
-                    .array(loc.die, loc.plane_in_die, ArrayOp::Read, ends.sense, held);
+                parts.sense(&mut self.backend, ends.sense, held);
             }
         }
         self.finish_page(req, ends.decode + self.read_path.codec_decode_ns_per_page());
+    }
+
+    /// The planes holding the parts of the codeword mapped to `ppa` on plane `loc`.
+    fn parts(&self, ppa: Ppa, loc: PlaneLoc) -> Parts {
+        Parts::of(&self.geo, self.cfg.ecc.interleave, ppa, loc)
     }
 
     /// A page sent to flash reached its die; returns when its program ends. A data codec's

@@ -11,7 +11,8 @@ use crate::codec::Codec;
 use crate::config::SimConfig;
 use crate::content::{ContentSource, StateHist, MAX_STATES};
 use crate::ecc::{
-    EnergyParams, FailGrid, ReadContext, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, ReadStrategy, Scheme,
+    EnergyParams, FailGrid, Interleave, ReadContext, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, ReadStrategy,
+    Scheme,
 };
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
@@ -92,6 +93,10 @@ pub struct ReadPath {
     model: Box<dyn ErrorModel>,
     variation: Variation,
     chip_factors: Vec<f64>,
+    /// Codewords spread over chip groups: a read's RBER is its parts' mean.
+    interleave: Interleave,
+    /// Blocks per chip (global block numbers are chip-major).
+    blocks_per_chip: u32,
     /// The ECC read planner.
     pub planner: ReadPlanner,
     energy: EnergyParams,
@@ -154,6 +159,7 @@ impl ReadPath {
         });
         let planner = cfg.ecc.build(page_bytes, cfg.reliability.error_draw, base_dir)?;
         let variation = cfg.reliability.variation(cfg.seed);
+        cfg.ecc.interleave.validate(chips)?;
         let energy = cfg.ecc.energy;
         let k = planner.max_level();
         let strategy = planner.strategy.build(k);
@@ -175,10 +181,13 @@ impl ReadPath {
                     ReadOutcome::Decoded { level } => Some(level),
                     ReadOutcome::Uncorrectable => None,
                 };
+                let mut energy = energy.read(plan);
+                // Each part of an interleaved codeword is sensed on its own die.
+                energy.sense_uj *= f64::from(cfg.ecc.interleave.ways);
                 Outcome {
                     level,
                     attempts: plan.attempts.len(),
-                    energy: energy.read(plan),
+                    energy,
                 }
             })
             .collect();
@@ -211,6 +220,8 @@ impl ReadPath {
             codec,
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
             chip_factors: (0..chips).map(|c| variation.chip_factor(u64::from(c))).collect(),
+            interleave: cfg.ecc.interleave,
+            blocks_per_chip: cfg.device.dies_per_chip * cfg.device.planes_per_die * cfg.device.blocks_per_plane,
             random_content: cfg.content.source == crate::content::SourceKind::Random,
             content,
             model,
@@ -237,12 +248,11 @@ impl ReadPath {
             Some((lpn, tag, oob)) => Some(self.stored_hist(lpn, tag, oob)?),
             None => None,
         };
-        let variation = self.chip_factors[page.chip as usize]
-            * if self.variation.block_sigma > 0.0 {
-                self.variation.block_factor(u64::from(page.block))
-            } else {
-                1.0
-            };
+        let variation = if self.interleave.is_off() {
+            self.part_factor(page.chip, page.block)
+        } else {
+            self.codeword_factor(page.chip, page.block)
+        };
         let memo = hist.is_none() && variation == 1.0 && self.blind;
         if memo && !self.blind_rber[page.page_type as usize].is_nan() {
             return Ok(self.blind_rber[page.page_type as usize]);
@@ -261,6 +271,30 @@ impl ReadPath {
             self.blind_rber[page.page_type as usize] = rber;
         }
         Ok(rber)
+    }
+
+    /// RBER factor (chip × block variation) of the data on `chip`, block `block`.
+    fn part_factor(&self, chip: u32, block: u32) -> f64 {
+        let c = u64::from(chip);
+        self.chip_factors[chip as usize]
+            * if self.variation.block_sigma(c) > 0.0 {
+                self.variation.block_factor(c, u64::from(block))
+            } else {
+                1.0
+            }
+    }
+
+    /// RBER factor of an interleaved codeword whose part on `chip` is in `block`: the mean
+    /// of its parts' factors, each at the same block of its own chip (equal parts, so the
+    /// codeword's raw errors are the sum of theirs).
+    fn codeword_factor(&self, chip: u32, block: u32) -> f64 {
+        let local = block - chip * self.blocks_per_chip;
+        let sum: f64 = self
+            .interleave
+            .group(chip)
+            .map(|c| self.part_factor(c, c * self.blocks_per_chip + local))
+            .sum();
+        sum / f64::from(self.interleave.ways)
     }
 
     /// Index into [`ReadPath::plans`] of the plan of a read of `page` at `rber` (from the

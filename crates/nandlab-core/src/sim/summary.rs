@@ -98,6 +98,12 @@ impl Simulator {
                 .summary()
                 .unwrap_or_else(|e| json!({"error": e.to_string()}));
         }
+        if !self.cfg.ecc.interleave.is_off() {
+            let rewrites = self.counters.interleave_rewrites;
+            summary["flash"]["interleave_rewrite_pages"] = json!(rewrites);
+            summary["flash"]["interleave_write_amplification"] =
+                json!((f.host_programs + rewrites) as f64 / host_programs as f64);
+        }
         summary
     }
 

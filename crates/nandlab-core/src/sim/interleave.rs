@@ -1,0 +1,148 @@
+//! Where the parts of a codeword are and what reading them costs (seed 001 §3.3; the chip
+//! groups are [`Interleave::group`]'s). An n-way interleaved codeword has its n parts at the
+//! same plane, block and page of the n chips of its group: a read senses on all n dies,
+//! each from when its die is free (in parallel when they are idle), and moves 1/n of the
+//! codeword's data from each die over that die's channel; the decode follows the last part.
+//! Without interleaving the one part is the mapped page, charged exactly as before.
+
+use crate::ecc::interleave::GROUP_SPAN;
+use crate::ecc::Interleave;
+use crate::flash::backend::{ArrayOp, Backend};
+use crate::flash::geometry::PlaneLoc;
+use crate::flash::{Geometry, Ppa, Timing};
+
+/// The planes holding the parts of one codeword (the mapped page's first).
+#[derive(Debug, Clone, Copy)]
+pub struct Parts {
+    locs: [PlaneLoc; GROUP_SPAN as usize],
+    n: usize,
+}
+
+impl Parts {
+    /// The parts of the codeword mapped to `ppa`, on plane `first`.
+    pub fn of(geo: &Geometry, interleave: Interleave, ppa: Ppa, first: PlaneLoc) -> Parts {
+        let mut locs = [first; GROUP_SPAN as usize];
+        if !interleave.is_off() {
+            let plane = geo.plane_of_block(ppa.block);
+            let planes_per_chip = geo.cfg.dies_per_chip * geo.cfg.planes_per_die;
+            let first_of_chip = plane - first.chip * planes_per_chip;
+            for (slot, chip) in locs.iter_mut().zip(interleave.group(first.chip)) {
+                *slot = geo.plane_locs[(chip * planes_per_chip + first_of_chip) as usize];
+            }
+        }
+        Parts {
+            locs,
+            n: interleave.ways as usize,
+        }
+    }
+
+    /// The mapped page's plane (its channel's decoder decodes the codeword).
+    pub fn first(&self) -> PlaneLoc {
+        self.locs[0]
+    }
+
+    fn all(&self) -> &[PlaneLoc] {
+        &self.locs[..self.n]
+    }
+
+    /// Senses every part for `dur_ns` from `ready_ns`; when the last sensing ends.
+    pub fn sense(&self, backend: &mut Backend, ready_ns: u64, dur_ns: u64) -> u64 {
+        self.all()
+            .iter()
+            .map(|l| {
+                backend
+                    .array(l.die, l.plane_in_die, ArrayOp::Read, ready_ns, dur_ns)
+                    .end
+            })
+            .max()
+            .expect("a codeword has a part")
+    }
+
+    /// Moves `bytes` of sensing results, 1/n from each part over its channel, each from
+    /// `ready_ns`; when the last transfer ends.
+    pub fn transfer(&self, backend: &mut Backend, timing: &Timing, ready_ns: u64, bytes: u64) -> u64 {
+        let dur = timing.transfer_ns(bytes.div_ceil(self.n as u64));
+        self.all()
+            .iter()
+            .map(|l| backend.channel(l.channel, ready_ns, dur).end)
+            .max()
+            .expect("a codeword has a part")
+    }
+
+    /// Whether every part's die is free at `t_ns` (a look-ahead sensing may start).
+    pub fn dies_idle_at(&self, backend: &Backend, t_ns: u64) -> bool {
+        self.all().iter().all(|l| backend.die_idle_at(l.die, t_ns))
+    }
+}
+
+/// Pages an n-way interleaved device rewrites besides the host's own when a write covers
+/// logical pages `first..=last`: codewords are grouped by aligned runs of `ways` logical
+/// pages, and updating any codeword of a group rewrites the whole group (its sub-pages
+/// mix every codeword of the group). Counted, not charged: the rewrite's sensing and
+/// programs are not simulated (see docs/ldpc_in_ssd.md).
+pub fn group_rewrites(first: u64, last: u64, ways: u64) -> u64 {
+    let groups = last / ways - first / ways + 1;
+    groups * ways - (last - first + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flash::DeviceConfig;
+
+    /// 2 channels × 8 chips × 2 dies × 2 planes × 4 blocks.
+    fn geo() -> Geometry {
+        Geometry::new(&DeviceConfig {
+            channels: 2,
+            chips_per_channel: 8,
+            dies_per_chip: 2,
+            planes_per_die: 2,
+            blocks_per_plane: 4,
+            pages_per_block: 8,
+            ..DeviceConfig::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn partial_group_updates_rewrite_the_rest_of_the_group() {
+        // By hand, 2-way (groups {0,1}, {2,3}, …): page 1 alone rewrites page 0; pages 1..=2
+        // touch groups {0,1} and {2,3}, rewriting 0 and 3; pages 2..=3 fill their group.
+        assert_eq!(group_rewrites(1, 1, 2), 1);
+        assert_eq!(group_rewrites(1, 2, 2), 2);
+        assert_eq!(group_rewrites(2, 3, 2), 0);
+        // 4-way: page 5 rewrites 4, 6, 7; pages 3..=8 touch groups {0..3}, {4..7}, {8..11}:
+        // 12 pages programmed for 6 written.
+        assert_eq!(group_rewrites(5, 5, 4), 3);
+        assert_eq!(group_rewrites(3, 8, 4), 6);
+        assert_eq!(group_rewrites(7, 7, 1), 0);
+        // A sequence of small updates 0, 1, 2 (one page each) at 2-way: 3 host pages,
+        // 3 rewritten pages, write amplification (3 + 3) / 3 = 2.
+        let extra: u64 = [0, 1, 2].iter().map(|&p| group_rewrites(p, p, 2)).sum();
+        assert_eq!((3 + extra) as f64 / 3.0, 2.0);
+    }
+
+    #[test]
+    fn parts_sit_at_the_same_plane_of_each_chip_of_the_group() {
+        let g = geo();
+        // Block 4·(4·9 + 3) + 1: chip 9 (channel 1, chip 1 in it), die 1, plane 1.
+        let ppa = Ppa {
+            block: 4 * (4 * 9 + 3) + 1,
+            page: 5,
+        };
+        let p = Parts::of(&g, Interleave { ways: 2 }, ppa, g.loc_of_block(ppa.block));
+        let locs: Vec<(u32, u32, u32, u32)> = p
+            .all()
+            .iter()
+            .map(|l| (l.chip, l.die, l.channel, l.plane_in_die))
+            .collect();
+        // 2-way pairs chip 9 (the paper's chip 2 of its run 8..11) with chip 11; die 1 of a
+        // chip is global die 2·chip + 1.
+        assert_eq!(locs, vec![(9, 19, 1, 1), (11, 23, 1, 1)]);
+        let p4 = Parts::of(&g, Interleave { ways: 4 }, ppa, g.loc_of_block(ppa.block));
+        let chips: Vec<u32> = p4.all().iter().map(|l| l.chip).collect();
+        assert_eq!(chips, vec![9, 10, 11, 8]);
+        let p1 = Parts::of(&g, Interleave::default(), ppa, g.loc_of_block(ppa.block));
+        assert_eq!(p1.all(), &[g.loc_of_block(ppa.block)]);
+    }
+}
