@@ -74,7 +74,7 @@ def main() -> int:
     hashes = {"demo": run_case(cfg / "demo.toml", None, None)}
     dtrs = TRACES / "msprod_DTRS100M.trace"
     if dtrs.is_file():
-        hashes["dtrs_none"] = run_case(cfg / "001_ldpc_in_ssd.toml", dtrs, None)
+        hashes["dtrs_none"] = run_case(cfg / "001_ldpc_in_ssd.toml", dtrs, "none")
         hashes["dtrs_empirical"] = run_case(cfg / "001_ldpc_in_ssd.toml", dtrs, "empirical")
     else:
         print(f"skipped DTRS cases: {dtrs} not found", file=sys.stderr)

@@ -39,7 +39,7 @@ OVERLAYS = ROOT / "benchmarks" / "overlays"
 
 
 def replay(exe: Path, config: Path, trace: Path, fmt: str, repeat: int, overlay: str) -> dict:
-    extra = [str(OVERLAYS / f"{overlay}.toml")] if overlay != "none" else []
+    extra = [str(OVERLAYS / f"{overlay}.toml")]
     out = subprocess.run(
         [str(exe), str(config), str(trace), fmt, str(repeat), *extra],
         capture_output=True,
