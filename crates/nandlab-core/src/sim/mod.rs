@@ -402,7 +402,15 @@ impl Simulator {
 
     /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
     /// each step after the previous one.
+    #[inline]
     fn run_background(&mut self, now: u64) {
+        // Called after every host page write and read request; most leave no work.
+        if !self.bg_ops.is_empty() {
+            self.charge_background(now);
+        }
+    }
+
+    fn charge_background(&mut self, now: u64) {
         let mut ready = now;
         for op in self.bg_ops.drain(..) {
             let (block, array_op, dur) = match op {
