@@ -1,8 +1,8 @@
 //! Decoder throughput of the rate-8/9 4 KB code (one thread, 20 iterations max).
 //!
-//! `cargo bench -p nandlab-ldpc --bench ldpc_decode`; frames/s per core = 1 / time per
-//! frame. Cases: BSC at RBER 5e-3 (early termination, ~3 iterations), BSC 9e-3 (waterfall),
-//! and 20 full iterations (early termination off, the worst case), plus the encoder and
+//! `cargo bench -p nandlab-ldpc --features bench --bench ldpc_decode`; frames/s per core =
+//! 1 / time per frame. Cases: BSC at RBER 5e-3 (early termination, ~3 iterations), BSC 9e-3
+//! (waterfall), and 20 full iterations (early termination off, the worst case), plus the encoder and
 //! the MLC channel (Vth sampling) for the calibration's per-frame cost.
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nandlab_core::engine::rng::stream_rng;

@@ -72,6 +72,12 @@ impl Mapping {
         u64::from(self.slot_plane[slot as usize]) * self.pages_per_plane.get() + pos
     }
 
+    /// Stripe slot of `plane` (the inverse of the striping order).
+    #[inline]
+    pub fn slot_of_plane(&self, plane: u32) -> u32 {
+        self.plane_slot[plane as usize]
+    }
+
     /// Owner of a preconditioned physical page, if the layout put one there.
     #[inline]
     pub fn home_owner(&self, ppn: u64) -> Option<u64> {
@@ -168,6 +174,9 @@ mod tests {
         assert_eq!(m.home_ppn(5), 1);
         assert_eq!(m.home_ppn(6), 385);
         assert_eq!(m.home_owner(385), Some(6));
+        // The inverse: plane 2 is slot 0, plane 0 slot 1, plane 3 slot 2, plane 1 slot 3.
+        let slots: Vec<u32> = (0..4).map(|p| m.slot_of_plane(p)).collect();
+        assert_eq!(slots, [1, 3, 0, 2]);
         for l in 0..100 {
             assert_eq!(m.home_owner(m.home_ppn(l)), Some(l));
         }

@@ -86,9 +86,9 @@ pub struct Ftl {
     /// Every block of the device.
     pub blocks: Vec<BlockState>,
     /// Reads since erase of every block (read disturb), apart from `blocks` because the
-    /// read path touches it for every page. Indexed plane-fastest (see [`Ftl::read_slot`]):
-    /// consecutive logical pages sit in consecutive planes, so a large read touches one
-    /// cache line instead of one page of memory per plane.
+    /// read path touches it for every page. Indexed stripe-slot-fastest (see
+    /// [`Ftl::read_slot`]): consecutive logical pages sit in consecutive stripe slots, so a
+    /// large read touches one cache line instead of one page of memory per plane.
     block_reads: Vec<u32>,
     /// Per-page metadata (OOB) of every block programmed during the run.
     page_meta: OobStore,
@@ -169,11 +169,12 @@ impl Ftl {
         self.geo.ppa_of(ppn)
     }
 
-    /// Position of `block`'s read counter: block-in-plane major, plane minor.
+    /// Position of `block`'s read counter: block-in-plane major, stripe slot minor (the
+    /// striping order scatters consecutive slots over the planes' numbers).
     #[inline]
     fn read_slot(&self, block: u32) -> usize {
         let (plane, index) = self.geo.split_block(block);
-        (index * self.geo.planes + plane) as usize
+        (index * self.geo.planes + self.mapping.slot_of_plane(plane)) as usize
     }
 
     /// Is the physical page valid (its owner still maps to it)?
@@ -225,7 +226,17 @@ impl Ftl {
     /// Refreshes the blocks the trigger named since the last call: their valid pages move
     /// to the refresh stream of their plane (after GC there if its free pool is low) and
     /// the block is erased, which resets its read count. The flash work goes to `ops`.
+    #[inline]
     pub fn refresh_due(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        // Called after every read request: the common case (nothing named) stays inline.
+        if self.refresh_pending.is_empty() {
+            return Ok(());
+        }
+        self.refresh_pending_blocks(now_ns, ops)
+    }
+
+    #[cold]
+    fn refresh_pending_blocks(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         while let Some(block) = self.refresh_pending.pop() {
             if self.blocks[block as usize].status != BlockStatus::Full {
                 continue; // GC emptied it meanwhile
@@ -469,10 +480,21 @@ impl Ftl {
     }
 
     /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
-    /// threshold, and gives up when a plane's worth of victims freed nothing: pages that
-    /// placement skips (critical pages kept off LSB pages) can make moving a victim take a
-    /// whole block, and then the write finds the plane full instead of looping.
+    /// threshold.
+    #[inline(always)]
     fn collect_if_needed(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        // Checked for every host page; GC itself is rare.
+        if self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize {
+            return Ok(());
+        }
+        self.collect(plane, now_ns, ops)
+    }
+
+    /// The GC loop of [`Ftl::collect_if_needed`]. Gives up when a plane's worth of victims
+    /// freed nothing: pages that placement skips (critical pages kept off LSB pages) can
+    /// make moving a victim take a whole block, and then the write finds the plane full
+    /// instead of looping.
+    fn collect(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         let mut fruitless = 0;
         while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize {
             if fruitless > self.geo.cfg.blocks_per_plane {

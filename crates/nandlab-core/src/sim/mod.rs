@@ -576,7 +576,16 @@ impl Simulator {
 
     /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
     /// each step after the previous one.
+    #[inline]
     fn run_background(&mut self, now: u64) -> Result<()> {
+        // Called after every host page write and read request; most leave no work.
+        if self.bg_ops.is_empty() {
+            return Ok(());
+        }
+        self.charge_background(now)
+    }
+
+    fn charge_background(&mut self, now: u64) -> Result<()> {
         let mut ready = now;
         let bg_ops = std::mem::take(&mut self.bg_ops);
         for &op in &bg_ops {
