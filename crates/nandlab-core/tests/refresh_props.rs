@@ -6,7 +6,7 @@ use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
 use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
-use nandlab_core::ftl::{Ftl, FtlConfig};
+use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig, MovePath};
 use proptest::prelude::*;
 
 mod common;
@@ -53,8 +53,13 @@ fn refresh_fires_at_exactly_the_threshold_and_resets_the_count() {
     assert_eq!(f.block_reads(block), 0);
     let moved = f.read(0).unwrap().0;
     assert_ne!(moved.block, block);
-    // 8 copyback reads, 8 programs, 1 erase.
-    assert_eq!(ops.len(), 2 * PPB as usize + 1);
+    // 8 page moves (copyback by default), 1 erase, all for refresh.
+    assert_eq!(ops.len(), PPB as usize + 1);
+    assert!(ops.iter().all(|o| match o {
+        BgOp::Move { cause, path, from, .. } =>
+            *cause == Cause::Refresh && *path == MovePath::Copyback && from.block == block,
+        BgOp::Erase { block: b, cause } => *b == block && *cause == Cause::Refresh,
+    }));
     f.check_invariants().unwrap();
 }
 
@@ -154,4 +159,91 @@ fn the_simulator_charges_and_counts_refresh_work() {
     assert_eq!(flash["page_programs"], 128);
     // 2 host reads + 128 copyback reads.
     assert_eq!(flash["page_reads_incl_gc"], 130);
+}
+
+/// A run of `reads` reads of logical page 0 on a small 003 device (TLC, `tlc-3d`, the LDPC
+/// ladder of Table II, every block at 2000 P/E, refresh at 10,000 reads), refresh pages
+/// moved by `path`.
+fn badr_small(path: &str, reads: u64) -> serde_json::Value {
+    use nandlab_core::host::{Op, Request};
+    use nandlab_core::{SimConfig, Simulator};
+    let cfg = SimConfig::from_toml_str(&format!(
+        r#"
+[device]
+channels = 1
+chips_per_channel = 1
+dies_per_chip = 1
+planes_per_die = 1
+blocks_per_plane = 16
+pages_per_block = 96
+page_size_bytes = 8192
+oob_bytes = 1024
+cell_type = "tlc"
+[timing]
+read_latency_ns = [85_000]
+program_latency_ns = [500_000, 2_000_000, 5_500_000]
+extra_sense_latency_ns = 24_000
+decode_latency_ns = 0
+[ftl]
+overprovisioning = 0.25
+[ftl.refresh]
+trigger = "threshold"
+read_count = 10000
+[ftl.move_path]
+refresh = "{path}"
+[aging]
+fill_fraction = 1.0
+initial_pe = {{ dist = "uniform", low = 2000, high = 2000 }}
+[reliability]
+model = "empirical"
+empirical_preset = "tlc-3d"
+error_draw = "expected"
+[ecc]
+scheme = "ldpc"
+max_extra_levels = 7
+thresholds = [0.005, 0.006, 0.008, 0.009, 0.010, 0.012, 0.013, 0.014]
+strategy = "progressive"
+"#
+    ))
+    .unwrap();
+    let reqs = (0..reads)
+        .map(|i| Request::new(i * 1_000_000, 0, 8192, Op::Read, 0))
+        .collect();
+    Simulator::new(cfg).unwrap().run_requests(reqs).unwrap().summary
+}
+
+#[test]
+fn refresh_reads_through_the_controller_are_judged_by_the_error_model() {
+    // The 10,000th read of page 0 refreshes its block: 96 valid pages at 2000 P/E and
+    // 10,000 reads since erase. tlc-3d there (reliability/tlc_3d.rs, by hand): 3.7613e-3
+    // + 2.4646e-3 = 6.2259e-3, above level 1's bound 0.006 and below level 2's 0.008, so
+    // each page decodes at level 2: progressive = the hard sensing + 2 retries of one
+    // extra level (24 µs) each. By copyback: one sensing per page, no bus, no decoder.
+    let (cb, ctl) = (badr_small("copyback", 10_000), badr_small("controller", 10_000));
+    let (r_cb, r_ctl) = (
+        &cb["flash"]["by_cause"]["refresh"],
+        &ctl["flash"]["by_cause"]["refresh"],
+    );
+    for s in [&cb, &ctl] {
+        assert_eq!(s["flash"]["refresh_page_moves"], 96);
+        assert_eq!(s["flash"]["by_cause"]["refresh"]["page_reads"], 96);
+        assert_eq!(s["flash"]["by_cause"]["refresh"]["page_programs"], 96);
+        assert_eq!(s["flash"]["by_cause"]["refresh"]["erases"], 1);
+        assert_eq!(s["flash"]["by_cause"]["gc"]["page_reads"], 0);
+        // The host reads' statistics stay the host's: 10,000 judged reads.
+        assert_eq!(s["reliability"]["page_reads"], 10_000);
+    }
+    assert_eq!(r_cb["senses"], 96);
+    assert_eq!(r_ctl["senses"], 96 * 3);
+    assert_eq!(r_ctl["uncorrectable_reads"], 0);
+    let busy = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap();
+    // Same destinations, programs and erase: the dies differ by the retries' sensing.
+    assert_eq!(busy(r_ctl, "die_busy_ns") - busy(r_cb, "die_busy_ns"), 96 * 2 * 24_000);
+    assert_eq!(busy(r_cb, "channel_busy_ns"), 0);
+    assert!(busy(r_ctl, "channel_busy_ns") > 0);
+    let e = |s: &serde_json::Value| s["energy_uj"]["total"].as_f64().unwrap();
+    assert!(e(&ctl) > e(&cb));
+    // Below the threshold nothing moves.
+    let s = badr_small("controller", 9_999);
+    assert_eq!(s["flash"]["by_cause"]["refresh"]["page_reads"], 0);
 }

@@ -1,6 +1,7 @@
 //! The `[ftl]` section, with its policy tables (`[ftl.gc]`, `[ftl.wear_leveling]`,
-//! `[ftl.refresh]`, `[ftl.placement]`, `[ftl.relocation]`).
+//! `[ftl.refresh]`, `[ftl.placement]`, `[ftl.relocation]`, `[ftl.move_path]`).
 
+use super::move_path::MovePaths;
 use super::placement::PlacementConfig;
 use super::refresh::RefreshConfig;
 use super::relocation::RelocationConfig;
@@ -32,6 +33,8 @@ pub struct FtlConfig {
     pub placement: PlacementConfig,
     /// Order in which a block's valid pages move (`[ftl.relocation]`).
     pub relocation: RelocationConfig,
+    /// How moved pages travel, per cause (`[ftl.move_path]`).
+    pub move_path: MovePaths,
     /// Old spelling of `ftl.gc.victim`; folded into `gc` by [`FtlConfig::resolve_old_keys`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_policy: Option<String>,
@@ -54,6 +57,7 @@ impl Default for FtlConfig {
             refresh: RefreshConfig::default(),
             placement: PlacementConfig::default(),
             relocation: RelocationConfig::default(),
+            move_path: MovePaths::default(),
             gc_policy: None,
             gc_weight_valid: None,
             wear_leveling_threshold: None,

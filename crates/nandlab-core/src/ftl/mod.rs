@@ -7,6 +7,7 @@ pub mod allocator;
 pub mod cause;
 pub mod config;
 pub mod mapping;
+pub mod move_path;
 pub mod oob;
 pub mod placement;
 pub mod plane_view;
@@ -27,20 +28,36 @@ use allocator::{PlaneAlloc, Striper};
 pub use cause::Cause;
 pub use config::FtlConfig;
 use mapping::Mapping;
+pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;
 use plane_view::PlaneView;
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 
-/// Flash work the FTL does on its own (GC, wear leveling), to be timed by the back end.
+/// Flash work the FTL does on its own (GC, wear leveling, read refresh), to be timed by
+/// the back end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BgOp {
-    /// Internal read of a page being moved (copyback: no bus transfer).
-    CopyRead(Ppa),
-    /// Program of a moved page into its new place (same plane).
-    CopyProgram(Ppa),
-    /// Block erase.
-    Erase(u32),
+    /// A valid page read from `from` and programmed at `to`, for `cause`, by `path`.
+    Move {
+        /// Where the page was.
+        from: Ppa,
+        /// Where it went.
+        to: Ppa,
+        /// Why it moved.
+        cause: Cause,
+        /// How it travelled.
+        path: MovePath,
+        /// Its state where it was (for judging a read through the controller).
+        page: MovedPage,
+    },
+    /// Erase of a block emptied for `cause`.
+    Erase {
+        /// The block.
+        block: u32,
+        /// Why it was emptied.
+        cause: Cause,
+    },
 }
 
 /// Where the next host page will go: what a host-queue scheduler may see of placement.
@@ -517,6 +534,8 @@ impl Ftl {
             }
         }
         let moved = waiting.len() as u64;
+        let (pe_cycles, reads_since_erase) = (self.blocks[victim as usize].pe, self.block_reads(victim));
+        let path = self.cfg.move_path.of(cause);
         while let Some(first) = waiting.front() {
             let dest = self.next_page_type(plane, self.cfg.placement.policy().slot(cause, first.attrs));
             let i = self.cfg.relocation.policy().pick(waiting.make_contiguous(), dest);
@@ -532,8 +551,17 @@ impl Ftl {
                     ..meta
                 },
             )?;
-            ops.push(BgOp::CopyRead(Ppa { block: victim, page }));
-            ops.push(BgOp::CopyProgram(to));
+            ops.push(BgOp::Move {
+                from: Ppa { block: victim, page },
+                to,
+                cause,
+                path,
+                page: MovedPage {
+                    meta,
+                    pe_cycles,
+                    reads_since_erase,
+                },
+            });
         }
         (self.moving, self.moving_from) = (waiting, from);
         let slot = self.read_slot(victim);
@@ -553,7 +581,7 @@ impl Ftl {
             *a = None;
         }
         pa.free.push(Reverse((pe, victim)));
-        ops.push(BgOp::Erase(victim));
+        ops.push(BgOp::Erase { block: victim, cause });
         Ok(moved)
     }
 

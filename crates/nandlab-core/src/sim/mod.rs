@@ -28,6 +28,7 @@ use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Instant;
 
+mod background;
 mod read_path;
 mod summary;
 
@@ -128,6 +129,8 @@ pub struct Simulator {
     pending: Option<Request>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
+    /// Background work done so far, per cause.
+    background: background::Work,
     read_path: ReadPath,
     /// Scratch list of a read request's pages (`None`: unmapped).
     read_batch: Vec<Option<PendingRead>>,
@@ -195,6 +198,7 @@ impl Simulator {
             pending: None,
             next_id: 0,
             bg_ops: Vec::new(),
+            background: background::Work::default(),
             latency: Default::default(),
             records,
             counters: Counters::default(),
@@ -366,7 +370,7 @@ impl Simulator {
                 // Blocks these reads pushed past the refresh trigger are refreshed now,
                 // behind the reads on the same dies.
                 self.ftl.refresh_due(now as i64, &mut self.bg_ops)?;
-                self.run_background(now);
+                self.run_background(now)?;
                 Ok(())
             }
             Op::Write => self.issue_writes(now, slot, q.id, first, last),
@@ -392,43 +396,12 @@ impl Simulator {
             let oob = self.read_path.encode_program(lpn, tag)?;
             let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
             let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
-            self.run_background(now);
+            self.run_background(now)?;
             let channel = self.geo.loc_of_block(ppa.block).channel;
             let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
             self.events.push(s.end, Event::ProgramStart { req: slot, ppa });
         }
         Ok(())
-    }
-
-    /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
-    /// each step after the previous one.
-    fn run_background(&mut self, now: u64) {
-        let mut ready = now;
-        for op in self.bg_ops.drain(..) {
-            let (block, array_op, dur) = match op {
-                BgOp::CopyRead(p) => (
-                    p.block,
-                    ArrayOp::Read,
-                    self.timing.read(self.geo.page_map.page_type(p.page)),
-                ),
-                BgOp::CopyProgram(p) => (
-                    p.block,
-                    ArrayOp::Program,
-                    self.timing.program(self.geo.page_map.page_type(p.page)),
-                ),
-                BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_ns),
-            };
-            match array_op {
-                ArrayOp::Read => {
-                    self.counters.page_reads += 1;
-                    self.counters.gc_page_reads += 1;
-                }
-                ArrayOp::Program => self.counters.page_programs += 1,
-                ArrayOp::Erase => self.counters.erases += 1,
-            }
-            let loc = self.geo.loc_of_block(block);
-            ready = self.backend.array(loc.die, loc.plane_in_die, array_op, ready, dur).end;
-        }
     }
 
     /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`, in
