@@ -1,9 +1,10 @@
 //! The `[ftl]` section, with its policy tables (`[ftl.gc]`, `[ftl.wear_leveling]`,
-//! `[ftl.refresh]`, `[ftl.placement]`, `[ftl.relocation]`, `[ftl.move_path]`).
+//! `[ftl.refresh]`, `[ftl.refresh_targets]`, `[ftl.placement]`, `[ftl.relocation]`, `[ftl.move_path]`).
 
 use super::move_path::MovePaths;
 use super::placement::PlacementConfig;
 use super::refresh::RefreshConfig;
+use super::refresh_targets::RefreshTargetsConfig;
 use super::relocation::RelocationConfig;
 use super::victim::VictimConfig;
 use super::wear::{self, WearLevelingConfig};
@@ -29,6 +30,8 @@ pub struct FtlConfig {
     pub wear_leveling: WearLevelingConfig,
     /// Read refresh (`[ftl.refresh]`).
     pub refresh: RefreshConfig,
+    /// Where refreshed pages go (`[ftl.refresh_targets]`).
+    pub refresh_targets: RefreshTargetsConfig,
     /// Where pages go in their plane (`[ftl.placement]`).
     pub placement: PlacementConfig,
     /// Order in which a block's valid pages move (`[ftl.relocation]`).
@@ -55,6 +58,7 @@ impl Default for FtlConfig {
             gc: VictimConfig::default(),
             wear_leveling: WearLevelingConfig::default(),
             refresh: RefreshConfig::default(),
+            refresh_targets: RefreshTargetsConfig::default(),
             placement: PlacementConfig::default(),
             relocation: RelocationConfig::default(),
             move_path: MovePaths::default(),
@@ -104,6 +108,7 @@ impl FtlConfig {
         self.gc.policy().validate("ftl.gc")?;
         self.wear_leveling.policy().validate("ftl.wear_leveling")?;
         self.refresh.policy().validate("ftl.refresh")?;
+        self.refresh_targets.policy().validate("ftl.refresh_targets")?;
         self.placement.policy().validate("ftl.placement")?;
         self.relocation.policy().validate("ftl.relocation")?;
         let mut order = [0usize; 4];

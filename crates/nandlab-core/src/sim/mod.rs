@@ -332,6 +332,7 @@ impl Simulator {
         }
         self.counters.first_arrival_ns.get_or_insert(req.arrival_ns);
         self.counters.requests[op_index(req.op)] += 1;
+        self.ftl.host_request();
         let first = req.offset_bytes / self.page_bytes;
         let end = req.offset_bytes.checked_add(req.size_bytes).ok_or_else(|| {
             NandError::Invalid(format!(
