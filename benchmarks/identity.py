@@ -66,7 +66,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bitflip", action="store_true", help="also the BitFlip quick run")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--drop", action="append", default=[], help="dotted summary key left out of the hash")
+    ap.add_argument("--drop", action="append", default=[],
+                    help="dotted summary key left out of the hash")
     args = ap.parse_args()
     DROP.extend(args.drop)
     cfg = ROOT / "configs"

@@ -27,7 +27,10 @@ from ..io import atomic_write, write_json
 from ..summary import MissingMetric
 
 #: Paper modules by the name `nandlab reproduce NAME` takes.
-PAPERS: dict[str, str] = {"bitflip": "nandlab.reproduce.bitflip"}
+PAPERS: dict[str, str] = {
+    "bitflip": "nandlab.reproduce.bitflip",
+    "badr": "nandlab.reproduce.badr",
+}
 
 Verdict = Literal["reproduced", "close", "differs"]
 VERDICTS: tuple[Verdict, ...] = ("reproduced", "close", "differs")
