@@ -38,14 +38,8 @@ fn ftl(read_count: u32, fill: f64, targets: &RefreshTargetsConfig) -> Ftl {
 fn all_targets(blocks: u32, window: u32) -> Vec<RefreshTargetsConfig> {
     vec![
         RefreshTargetsConfig::Baseline(Baseline {}),
-        RefreshTargetsConfig::Rl(Rl {
-            destination_blocks: blocks,
-            window_requests: window,
-        }),
-        RefreshTargetsConfig::Dr(Dr {
-            destination_blocks: blocks,
-            window_requests: window,
-        }),
+        RefreshTargetsConfig::Rl(Rl::new(blocks, window)),
+        RefreshTargetsConfig::Dr(Dr::new(blocks, window)),
         RefreshTargetsConfig::Badr(Badr {
             destination_blocks: blocks,
             window_requests: window,
@@ -209,10 +203,7 @@ fn dr_spreads_a_refreshed_block_by_hand() {
     // (0 reads). Hottest first (ties in page order) to the least-read: A (5) → first,
     // B (3) → second (0 < 5), lpn 0 (1) → second (3 < 5), C (1) → second (4 < 5), then
     // the 4 unread pages add nothing: ties → first. Loads 5 / 5, pages 5 / 3.
-    let targets = RefreshTargetsConfig::Dr(Dr {
-        destination_blocks: 2,
-        window_requests: 80_000,
-    });
+    let targets = RefreshTargetsConfig::Dr(Dr::new(2, 80_000));
     let mut f = ftl(10, 1.0, &targets);
     let block = f.read(0).unwrap().0.block;
     let owners: Vec<u64> = (0..PPB as u32)

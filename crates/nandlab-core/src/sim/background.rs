@@ -115,13 +115,8 @@ impl Simulator {
                 }
                 BgOp::Erase { block, cause } => {
                     self.counters.erases += 1;
-                    let w = &mut self.background.by_cause[cause_index(cause)];
-                    w.erases += 1;
-                    w.die_busy_ns += self.timing.erase_ns;
-                    let loc = self.geo.loc_of_block(block);
-                    self.backend
-                        .array(loc.die, loc.plane_in_die, ArrayOp::Erase, ready, self.timing.erase_ns)
-                        .end
+                    self.background.by_cause[cause_index(cause)].erases += 1;
+                    self.array_work(block, ArrayOp::Erase, cause, ready, self.timing.erase_ns)
                 }
             };
         }
@@ -136,12 +131,16 @@ impl Simulator {
         let w = &mut self.background.by_cause[cause_index(cause)];
         w.page_reads += 1;
         w.senses += 1;
-        w.die_busy_ns += t_r;
         w.energy_uj += sense_uj;
-        let loc = self.geo.loc_of_block(from.block);
-        self.backend
-            .array(loc.die, loc.plane_in_die, ArrayOp::Read, ready, t_r)
-            .end
+        self.array_work(from.block, ArrayOp::Read, cause, ready, t_r)
+    }
+
+    /// Reserves `dur_ns` of array work `op` on `block`'s plane for `cause`, ready at
+    /// `ready`; returns when it ends.
+    fn array_work(&mut self, block: u32, op: ArrayOp, cause: Cause, ready: u64, dur_ns: u64) -> u64 {
+        self.background.by_cause[cause_index(cause)].die_busy_ns += dur_ns;
+        let loc = self.geo.loc_of_block(block);
+        self.backend.array(loc.die, loc.plane_in_die, op, ready, dur_ns).end
     }
 
     /// Reads `from` out through the controller (its read plan's sensings, transfers and
@@ -169,37 +168,42 @@ impl Simulator {
         } else {
             None
         };
-        let (mut die, mut chan, mut dec, mut senses) = (0, 0, 0, 0);
-        let mut end = ready;
-        let (energy, decoded) = match plan {
+        // Each attempt: (sensing on the die, transfer, decode) in ns; a read no error model
+        // judges is one hard attempt.
+        let (attempts, energy, decoded): (Vec<(u64, u64, u64)>, _, _) = match plan {
             Some(i) => {
-                for a in &self.read_path.plans[i].attempts {
-                    let sense = if a.hard_sense { t_r } else { 0 }
-                        + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns;
-                    let xfer = self.timing.transfer_ns(a.xfer_bytes);
-                    let decode = self.timing.decode_ns * u64::from(a.codewords_decoded);
-                    end = self
-                        .backend
-                        .array(loc.die, loc.plane_in_die, ArrayOp::Read, end, sense)
-                        .end;
-                    end = self.backend.channel(loc.channel, end, xfer).end;
-                    end = self.backend.decode(loc.channel, end, decode).end;
-                    (die, chan, dec, senses) = (die + sense, chan + xfer, dec + decode, senses + 1);
-                }
-                self.read_path.plan_energy(i)
+                let attempts = self.read_path.plans[i]
+                    .attempts
+                    .iter()
+                    .map(|a| {
+                        (
+                            if a.hard_sense { t_r } else { 0 }
+                                + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns,
+                            self.timing.transfer_ns(a.xfer_bytes),
+                            self.timing.decode_ns * u64::from(a.codewords_decoded),
+                        )
+                    })
+                    .collect();
+                let (energy, decoded) = self.read_path.plan_energy(i);
+                (attempts, energy, decoded)
             }
-            None => {
-                let (xfer, decode) = (self.timing.transfer_page_ns, self.decode_page_ns);
-                end = self
-                    .backend
-                    .array(loc.die, loc.plane_in_die, ArrayOp::Read, end, t_r)
-                    .end;
-                end = self.backend.channel(loc.channel, end, xfer).end;
-                end = self.backend.decode(loc.channel, end, decode).end;
-                (die, chan, dec, senses) = (t_r, xfer, decode, 1);
-                (self.unjudged_read_energy(), true)
-            }
+            None => (
+                vec![(t_r, self.timing.transfer_page_ns, self.decode_page_ns)],
+                self.unjudged_read_energy(),
+                true,
+            ),
         };
+        let (mut die, mut chan, mut dec) = (0, 0, 0);
+        let mut end = ready;
+        for &(sense, xfer, decode) in &attempts {
+            end = self
+                .backend
+                .array(loc.die, loc.plane_in_die, ArrayOp::Read, end, sense)
+                .end;
+            end = self.backend.channel(loc.channel, end, xfer).end;
+            end = self.backend.decode(loc.channel, end, decode).end;
+            (die, chan, dec) = (die + sense, chan + xfer, dec + decode);
+        }
         end += self.read_path.codec_decode_ns_per_page();
         // The corrected page goes back to the destination's die.
         let back = self.timing.transfer_page_ns;
@@ -215,7 +219,7 @@ impl Simulator {
         self.background.controller_reads += 1;
         let w = &mut self.background.by_cause[cause_index(cause)];
         w.page_reads += 1;
-        w.senses += senses;
+        w.senses += attempts.len() as u64;
         w.uncorrectable_reads += u64::from(!decoded);
         w.die_busy_ns += die;
         w.channel_busy_ns += chan + back;
@@ -231,12 +235,8 @@ impl Simulator {
         let program_uj = self.read_path.energy().program_uj;
         let w = &mut self.background.by_cause[cause_index(cause)];
         w.page_programs += 1;
-        w.die_busy_ns += t_prog;
         w.energy_uj += program_uj;
-        let loc = self.geo.loc_of_block(to.block);
-        self.backend
-            .array(loc.die, loc.plane_in_die, ArrayOp::Program, ready, t_prog)
-            .end
+        self.array_work(to.block, ArrayOp::Program, cause, ready, t_prog)
     }
 
     /// Energy of moving one page over the bus (µJ).

@@ -152,10 +152,7 @@ mod tests {
         // DR ignores wear: hottest first to the least-read block (ties to the first),
         // 100 → 0, 100 → 1, 100 → 0 (tie), then the 5s to block 1 (105, 110, 115): two of
         // the three hot pages land on the worn block.
-        let dr = Dr {
-            destination_blocks: 2,
-            window_requests: 80_000,
-        };
+        let dr = Dr::new(2, 80_000);
         let got = dr.assign(&t, &pages).unwrap();
         assert_eq!(got, vec![0, 1, 1, 1, 0, 1]);
         assert_eq!((hot_to(&got, 1), hot_to(&got, 0)), (1, 2));

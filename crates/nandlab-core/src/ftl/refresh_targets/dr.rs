@@ -6,36 +6,17 @@
 //! which evens loads to within one page's reads. [5] is not available here; hottest-first
 //! is our choice of order.
 
-use super::{default_destination_blocks, default_window_requests, validate_spread, RefreshTargets, TargetBlock};
-use crate::error::Result;
-use serde::{Deserialize, Serialize};
+use super::{Assign, Spread, TargetBlock};
 
 /// Even the destinations' read counts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Dr {
-    /// Open destination blocks per plane.
-    #[serde(default = "default_destination_blocks")]
-    pub destination_blocks: u32,
-    /// Window of host requests pages' reads are predicted from (requests).
-    #[serde(default = "default_window_requests")]
-    pub window_requests: u32,
-}
+pub type Dr = Spread<EvenReads>;
 
-impl RefreshTargets for Dr {
-    fn validate(&self, table: &str) -> Result<()> {
-        validate_spread(table, self.destination_blocks, self.window_requests)
-    }
+/// `dr`'s rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EvenReads;
 
-    fn destination_blocks(&self) -> u32 {
-        self.destination_blocks
-    }
-
-    fn window_requests(&self) -> Option<u32> {
-        Some(self.window_requests)
-    }
-
-    fn assign(&self, targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>> {
+impl Assign for EvenReads {
+    fn assign(targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>> {
         let mut load: Vec<u64> = targets.iter().map(|t| t.reads).collect();
         let mut free: Vec<u32> = targets.iter().map(|t| t.free_pages).collect();
         let mut order: Vec<usize> = (0..predicted_reads.len()).collect();
@@ -54,13 +35,10 @@ impl RefreshTargets for Dr {
 
 #[cfg(test)]
 mod tests {
-    use super::super::block;
+    use super::super::{block, RefreshTargets};
     use super::*;
 
-    const DR: Dr = Dr {
-        destination_blocks: 3,
-        window_requests: 80_000,
-    };
+    const DR: Dr = Dr::new(3, 80_000);
 
     #[test]
     fn dr_evens_read_counts() {
@@ -84,11 +62,8 @@ mod tests {
 
     #[test]
     fn parameters_are_checked() {
-        let e = Dr {
-            destination_blocks: 0,
-            ..DR
-        }
-        .validate("ftl.refresh_targets")
+        let e = Dr::new(0, 80_000)
+            .validate("ftl.refresh_targets")
         .unwrap_err()
         .to_string();
         assert!(e.contains("ftl.refresh_targets.destination_blocks"), "{e}");

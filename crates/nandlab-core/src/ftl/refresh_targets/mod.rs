@@ -11,6 +11,8 @@
 mod window;
 
 use crate::error::{NandError, Result};
+use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
 pub use window::ReadWindow;
 
 /// A destination candidate.
@@ -44,6 +46,57 @@ pub trait RefreshTargets {
     /// Index into `targets` per page (`predicted_reads[i]` is page `i`'s, pages in block
     /// order), or `None` when the targets' free pages cannot hold them all.
     fn assign(&self, targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>>;
+}
+
+/// How a spreading policy without parameters of its own (`rl`, `dr`) matches pages to
+/// destinations; see [`RefreshTargets::assign`].
+pub trait Assign {
+    /// Index into `targets` per page, or `None` when their free pages do not hold them all.
+    fn assign(targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>>;
+}
+
+/// A policy that spreads pages over destination blocks with rule `A` and only the two
+/// parameters every spreading policy has.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spread<A> {
+    /// Open destination blocks per plane.
+    #[serde(default = "default_destination_blocks")]
+    pub destination_blocks: u32,
+    /// Window of host requests pages' reads are predicted from (requests).
+    #[serde(default = "default_window_requests")]
+    pub window_requests: u32,
+    #[serde(skip)]
+    rule: PhantomData<A>,
+}
+
+impl<A> Spread<A> {
+    /// `destination_blocks` destinations per plane, windows of `window_requests`.
+    pub const fn new(destination_blocks: u32, window_requests: u32) -> Self {
+        Spread {
+            destination_blocks,
+            window_requests,
+            rule: PhantomData,
+        }
+    }
+}
+
+impl<A: Assign> RefreshTargets for Spread<A> {
+    fn validate(&self, table: &str) -> Result<()> {
+        validate_spread(table, self.destination_blocks, self.window_requests)
+    }
+
+    fn destination_blocks(&self) -> u32 {
+        self.destination_blocks
+    }
+
+    fn window_requests(&self) -> Option<u32> {
+        Some(self.window_requests)
+    }
+
+    fn assign(&self, targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>> {
+        A::assign(targets, predicted_reads)
+    }
 }
 
 /// Checks the two parameters every spreading policy has.

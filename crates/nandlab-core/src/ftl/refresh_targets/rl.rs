@@ -9,36 +9,17 @@
 //! data whatever its read count or wear (what sets it apart from `dr` and `badr`). Not
 //! implemented: spreading hot data on host writes too (placement sees no read history).
 
-use super::{default_destination_blocks, default_window_requests, validate_spread, RefreshTargets, TargetBlock};
-use crate::error::Result;
-use serde::{Deserialize, Serialize};
+use super::{Assign, Spread, TargetBlock};
 
 /// Deal hot pages round-robin over the destinations.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Rl {
-    /// Open destination blocks per plane.
-    #[serde(default = "default_destination_blocks")]
-    pub destination_blocks: u32,
-    /// Window of host requests pages' reads are predicted from (requests).
-    #[serde(default = "default_window_requests")]
-    pub window_requests: u32,
-}
+pub type Rl = Spread<RoundRobin>;
 
-impl RefreshTargets for Rl {
-    fn validate(&self, table: &str) -> Result<()> {
-        validate_spread(table, self.destination_blocks, self.window_requests)
-    }
+/// `rl`'s rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RoundRobin;
 
-    fn destination_blocks(&self) -> u32 {
-        self.destination_blocks
-    }
-
-    fn window_requests(&self) -> Option<u32> {
-        Some(self.window_requests)
-    }
-
-    fn assign(&self, targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>> {
+impl Assign for RoundRobin {
+    fn assign(targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>> {
         let mut free: Vec<u32> = targets.iter().map(|t| t.free_pages).collect();
         let mut order: Vec<usize> = (0..predicted_reads.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(predicted_reads[i]));
@@ -58,7 +39,7 @@ impl RefreshTargets for Rl {
 
 #[cfg(test)]
 mod tests {
-    use super::super::block;
+    use super::super::{block, RefreshTargets};
     use super::*;
 
     #[test]
@@ -66,10 +47,7 @@ mod tests {
         // Pages 5, 90, 1, 70, 80 → hottest first 90 (1), 80 (4), 70 (3), 5 (0), 1 (2),
         // dealt A B A B A: 90 → A, 80 → B, 70 → A, 5 → B, and 1 → B as A (two free
         // pages) is full. The blocks' read counts and wear do not matter.
-        let rl = Rl {
-            destination_blocks: 2,
-            window_requests: 10,
-        };
+        let rl = Rl::new(2, 10);
         let t = [block(0, 3000, 9000, 2), block(1, 0, 0, 10)];
         assert_eq!(rl.assign(&t, &[5, 90, 1, 70, 80]), Some(vec![1, 0, 1, 0, 1]));
         assert_eq!(rl.assign(&t, &[1; 13]), None);
