@@ -532,3 +532,20 @@ fn badr_003_web_workloads_repeat_the_websearch_excerpt() {
         );
     }
 }
+
+/// 003 §IV-A: "we amplify read requests of both LUN traces by 10 times, hm1 and ads by 3
+/// times"; the web traces are replayed as they are.
+#[test]
+fn badr_003_read_amplification_is_section_iv_a() {
+    for (name, k) in [
+        ("web1", 1),
+        ("web2", 1),
+        ("ads", 3),
+        ("hm1", 3),
+        ("lun1", 10),
+        ("lun2", 10),
+    ] {
+        let w = load(&format!("003_badr_{name}.toml")).cfg.workload;
+        assert_eq!(w.read_amplification, k, "{name}");
+    }
+}

@@ -1,12 +1,14 @@
 //! Read refresh with the `threshold` trigger: it fires exactly when a full block's reads
 //! since erase reach the threshold, resets the block's read count, and loses or duplicates
-//! no page (property test over random reads, writes and trims, with GC underneath).
+//! no page whatever the refresh-target policy (property test over random reads, writes and
+//! trims, with GC underneath); moves through the controller are judged by the error model.
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
 use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
-use nandlab_core::ftl::{Ftl, FtlConfig};
+use nandlab_core::ftl::refresh_targets::{Badr, Baseline, Dr, RefreshTargetsConfig, Rl};
+use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig, MovePath};
 use proptest::prelude::*;
 
 mod common;
@@ -15,12 +17,13 @@ use std::collections::HashMap;
 
 const PPB: u64 = 8;
 
-fn ftl(read_count: u32, fill: f64) -> Ftl {
+fn ftl(read_count: u32, fill: f64, targets: &RefreshTargetsConfig) -> Ftl {
     // The tiny device: 768 pages, 576 logical.
     let geo = tiny_device();
     let cfg = FtlConfig {
         overprovisioning: 0.25,
         refresh: RefreshConfig::Threshold(Threshold { read_count }),
+        refresh_targets: targets.clone(),
         ..FtlConfig::default()
     };
     let aging = AgingConfig {
@@ -30,9 +33,31 @@ fn ftl(read_count: u32, fill: f64) -> Ftl {
     Ftl::new(&geo, &cfg, &aging, 1).unwrap()
 }
 
+/// Every refresh-target policy, spreading over `blocks` destinations, predicting from
+/// windows of `window` requests.
+fn all_targets(blocks: u32, window: u32) -> Vec<RefreshTargetsConfig> {
+    vec![
+        RefreshTargetsConfig::Baseline(Baseline {}),
+        RefreshTargetsConfig::Rl(Rl::new(blocks, window)),
+        RefreshTargetsConfig::Dr(Dr::new(blocks, window)),
+        RefreshTargetsConfig::Badr(Badr {
+            destination_blocks: blocks,
+            window_requests: window,
+            pe_exponent: 0.33,
+            read_exponent: 1.71,
+        }),
+    ]
+}
+
 #[test]
 fn refresh_fires_at_exactly_the_threshold_and_resets_the_count() {
-    let mut f = ftl(5, 1.0);
+    for targets in all_targets(2, 80_000) {
+        fires_at_the_threshold(&targets);
+    }
+}
+
+fn fires_at_the_threshold(targets: &RefreshTargetsConfig) {
+    let mut f = ftl(5, 1.0, targets);
     let mut ops = Vec::new();
     let (ppa, _) = f.read(0).unwrap();
     let block = ppa.block;
@@ -53,8 +78,13 @@ fn refresh_fires_at_exactly_the_threshold_and_resets_the_count() {
     assert_eq!(f.block_reads(block), 0);
     let moved = f.read(0).unwrap().0;
     assert_ne!(moved.block, block);
-    // 8 copyback reads, 8 programs, 1 erase.
-    assert_eq!(ops.len(), 2 * PPB as usize + 1);
+    // 8 page moves (copyback by default), 1 erase, all for refresh.
+    assert_eq!(ops.len(), PPB as usize + 1);
+    assert!(ops.iter().all(|o| match o {
+        BgOp::Move { cause, path, from, .. } =>
+            *cause == Cause::Refresh && *path == MovePath::Copyback && from.block == block,
+        BgOp::Erase { block: b, cause } => *b == block && *cause == Cause::Refresh,
+    }));
     f.check_invariants().unwrap();
 }
 
@@ -81,13 +111,19 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn refresh_loses_no_page(acts in actions(), read_count in 2u32..12, fill in prop_oneof![Just(0.5), Just(0.9)]) {
-        let mut f = ftl(read_count, fill);
+    fn refresh_loses_no_page(
+        acts in actions(),
+        read_count in 2u32..12,
+        fill in prop_oneof![Just(0.5), Just(0.9)],
+        targets in (0usize..4, 1u32..4, 1u32..40).prop_map(|(i, blocks, window)| all_targets(blocks, window)[i].clone()),
+    ) {
+        let mut f = ftl(read_count, fill, &targets);
         let fill_pages = (576.0 * fill) as u64;
         let mut model: HashMap<u64, u64> = (0..fill_pages).map(|l| (l, 0)).collect();
         let mut ops = Vec::new();
         for (i, a) in acts.iter().enumerate() {
             let now = 100 * i as i64;
+            f.host_request();
             match *a {
                 Action::Write(l) => {
                     f.write(l, i as u64 + 1, 0, WriteAttrs::default(), now, &mut ops).unwrap();
@@ -109,10 +145,13 @@ proptest! {
                             let due = full && reads >= read_count;
                             // Fires only for a full block at the threshold...
                             prop_assert!(fired <= u64::from(due));
-                            // ...and then the block is erased once, its count reset (by the
-                            // refresh, or by the GC the refresh ran first to make room).
+                            // ...and then the block is erased, its count reset (by the
+                            // refresh, or by the GC the refresh ran first to make room, which
+                            // may also reuse and erase it again), one P/E per erase charged.
+                            let erased = ops.iter().filter(|o| matches!(o, BgOp::Erase { block: b, .. } if *b == block)).count() as u32;
+                            prop_assert_eq!(f.pe_cycles(block), pe + erased);
                             if due {
-                                prop_assert_eq!(f.pe_cycles(block), pe + 1);
+                                prop_assert!(erased >= 1);
                                 prop_assert_eq!(f.block_reads(block), 0);
                             }
                         }
@@ -154,4 +193,125 @@ fn the_simulator_charges_and_counts_refresh_work() {
     assert_eq!(flash["page_programs"], 128);
     // 2 host reads + 128 copyback reads.
     assert_eq!(flash["page_reads_incl_gc"], 130);
+}
+
+#[test]
+fn dr_spreads_a_refreshed_block_by_hand() {
+    // Threshold 10 on a full device, DR over 2 destinations. In the block of lpn 0 (page
+    // 0, read once), the owners A, B, C of pages 1-3 are read 5, 3 and 1 times (predicted
+    // reads: the current window's, none having completed). Both destinations are fresh
+    // (0 reads). Hottest first (ties in page order) to the least-read: A (5) → first,
+    // B (3) → second (0 < 5), lpn 0 (1) → second (3 < 5), C (1) → second (4 < 5), then
+    // the 4 unread pages add nothing: ties → first. Loads 5 / 5, pages 5 / 3.
+    let targets = RefreshTargetsConfig::Dr(Dr::new(2, 80_000));
+    let mut f = ftl(10, 1.0, &targets);
+    let block = f.read(0).unwrap().0.block;
+    let owners: Vec<u64> = (0..PPB as u32)
+        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
+        .collect();
+    let (a, b, c) = (owners[1], owners[2], owners[3]);
+    for (lpn, n) in [(a, 5), (b, 3), (c, 1)] {
+        for _ in 0..n {
+            f.read(lpn);
+        }
+    }
+    // 1 + 5 + 3 + 1 = 10 reads: due.
+    let mut ops = Vec::new();
+    f.refresh_due(0, &mut ops).unwrap();
+    assert_eq!(f.stats().refresh_erases, 1);
+    let at = |f: &mut Ftl, lpn: u64| f.read(lpn).unwrap().0.block;
+    let (ba, bb, bc, b0) = (at(&mut f, a), at(&mut f, b), at(&mut f, c), at(&mut f, 0));
+    assert_ne!(ba, block);
+    assert_ne!(ba, bb);
+    assert_eq!((bc, b0), (bb, bb));
+    let in_block = |f: &mut Ftl, blk: u32| owners.iter().filter(|&&l| f.read(l).unwrap().0.block == blk).count();
+    assert_eq!((in_block(&mut f, ba), in_block(&mut f, bb)), (5, 3));
+    f.check_invariants().unwrap();
+}
+
+/// A run of `reads` reads of logical page 0 on a small 003 device (TLC, `tlc-3d`, the LDPC
+/// ladder of Table II, every block at 2000 P/E, refresh at 10,000 reads), refresh pages
+/// moved by `path`.
+fn badr_small(path: &str, reads: u64) -> serde_json::Value {
+    use nandlab_core::host::{Op, Request};
+    use nandlab_core::{SimConfig, Simulator};
+    let cfg = SimConfig::from_toml_str(&format!(
+        r#"
+[device]
+channels = 1
+chips_per_channel = 1
+dies_per_chip = 1
+planes_per_die = 1
+blocks_per_plane = 16
+pages_per_block = 96
+page_size_bytes = 8192
+oob_bytes = 1024
+cell_type = "tlc"
+[timing]
+read_latency_ns = [85_000]
+program_latency_ns = [500_000, 2_000_000, 5_500_000]
+extra_sense_latency_ns = 24_000
+decode_latency_ns = 0
+[ftl]
+overprovisioning = 0.25
+[ftl.refresh]
+trigger = "threshold"
+read_count = 10000
+[ftl.move_path]
+refresh = "{path}"
+[aging]
+fill_fraction = 1.0
+initial_pe = {{ dist = "uniform", low = 2000, high = 2000 }}
+[reliability]
+model = "empirical"
+empirical_preset = "tlc-3d"
+error_draw = "expected"
+[ecc]
+scheme = "ldpc"
+max_extra_levels = 7
+thresholds = [0.005, 0.006, 0.008, 0.009, 0.010, 0.012, 0.013, 0.014]
+strategy = "progressive"
+"#
+    ))
+    .unwrap();
+    let reqs = (0..reads)
+        .map(|i| Request::new(i * 1_000_000, 0, 8192, Op::Read, 0))
+        .collect();
+    Simulator::new(cfg).unwrap().run_requests(reqs).unwrap().summary
+}
+
+#[test]
+fn refresh_reads_through_the_controller_are_judged_by_the_error_model() {
+    // The 10,000th read of page 0 refreshes its block: 96 valid pages at 2000 P/E and
+    // 10,000 reads since erase. tlc-3d there (reliability/tlc_3d.rs, by hand): 3.7613e-3
+    // + 2.4646e-3 = 6.2259e-3, above level 1's bound 0.006 and below level 2's 0.008, so
+    // each page decodes at level 2: progressive = the hard sensing + 2 retries of one
+    // extra level (24 µs) each. By copyback: one sensing per page, no bus, no decoder.
+    let (cb, ctl) = (badr_small("copyback", 10_000), badr_small("controller", 10_000));
+    let (r_cb, r_ctl) = (
+        &cb["flash"]["by_cause"]["refresh"],
+        &ctl["flash"]["by_cause"]["refresh"],
+    );
+    for s in [&cb, &ctl] {
+        assert_eq!(s["flash"]["refresh_page_moves"], 96);
+        assert_eq!(s["flash"]["by_cause"]["refresh"]["page_reads"], 96);
+        assert_eq!(s["flash"]["by_cause"]["refresh"]["page_programs"], 96);
+        assert_eq!(s["flash"]["by_cause"]["refresh"]["erases"], 1);
+        assert_eq!(s["flash"]["by_cause"]["gc"]["page_reads"], 0);
+        // The host reads' statistics stay the host's: 10,000 judged reads.
+        assert_eq!(s["reliability"]["page_reads"], 10_000);
+    }
+    assert_eq!(r_cb["senses"], 96);
+    assert_eq!(r_ctl["senses"], 96 * 3);
+    assert_eq!(r_ctl["uncorrectable_reads"], 0);
+    let busy = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap();
+    // Same destinations, programs and erase: the dies differ by the retries' sensing.
+    assert_eq!(busy(r_ctl, "die_busy_ns") - busy(r_cb, "die_busy_ns"), 96 * 2 * 24_000);
+    assert_eq!(busy(r_cb, "channel_busy_ns"), 0);
+    assert!(busy(r_ctl, "channel_busy_ns") > 0);
+    let e = |s: &serde_json::Value| s["energy_uj"]["total"].as_f64().unwrap();
+    assert!(e(&ctl) > e(&cb));
+    // Below the threshold nothing moves.
+    let s = badr_small("controller", 9_999);
+    assert_eq!(s["flash"]["by_cause"]["refresh"]["page_reads"], 0);
 }

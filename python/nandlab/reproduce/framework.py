@@ -32,6 +32,7 @@ PAPERS: dict[str, str] = {
     "ldpc-in-ssd": "nandlab.reproduce.ldpc_in_ssd",
     "asymmetric": "nandlab.reproduce.asymmetric",
     "tvr": "nandlab.reproduce.tvr",
+    "badr": "nandlab.reproduce.badr",
 }
 
 Verdict = Literal["reproduced", "close", "differs"]

@@ -1,8 +1,10 @@
 //! The `[ftl]` section, with its policy tables (`[ftl.gc]`, `[ftl.wear_leveling]`,
-//! `[ftl.refresh]`, `[ftl.placement]`, `[ftl.relocation]`).
+//! `[ftl.refresh]`, `[ftl.refresh_targets]`, `[ftl.placement]`, `[ftl.relocation]`, `[ftl.move_path]`).
 
+use super::move_path::MovePaths;
 use super::placement::PlacementConfig;
 use super::refresh::RefreshConfig;
+use super::refresh_targets::RefreshTargetsConfig;
 use super::relocation::RelocationConfig;
 use super::victim::VictimConfig;
 use super::wear::{self, WearLevelingConfig};
@@ -28,10 +30,14 @@ pub struct FtlConfig {
     pub wear_leveling: WearLevelingConfig,
     /// Read refresh (`[ftl.refresh]`).
     pub refresh: RefreshConfig,
+    /// Where refreshed pages go (`[ftl.refresh_targets]`).
+    pub refresh_targets: RefreshTargetsConfig,
     /// Where pages go in their plane (`[ftl.placement]`).
     pub placement: PlacementConfig,
     /// Order in which a block's valid pages move (`[ftl.relocation]`).
     pub relocation: RelocationConfig,
+    /// How moved pages travel, per cause (`[ftl.move_path]`).
+    pub move_path: MovePaths,
     /// Old spelling of `ftl.gc.victim`; folded into `gc` by [`FtlConfig::resolve_old_keys`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_policy: Option<String>,
@@ -52,8 +58,10 @@ impl Default for FtlConfig {
             gc: VictimConfig::default(),
             wear_leveling: WearLevelingConfig::default(),
             refresh: RefreshConfig::default(),
+            refresh_targets: RefreshTargetsConfig::default(),
             placement: PlacementConfig::default(),
             relocation: RelocationConfig::default(),
+            move_path: MovePaths::default(),
             gc_policy: None,
             gc_weight_valid: None,
             wear_leveling_threshold: None,
@@ -100,6 +108,7 @@ impl FtlConfig {
         self.gc.policy().validate("ftl.gc")?;
         self.wear_leveling.policy().validate("ftl.wear_leveling")?;
         self.refresh.policy().validate("ftl.refresh")?;
+        self.refresh_targets.policy().validate("ftl.refresh_targets")?;
         self.placement.policy().validate("ftl.placement")?;
         self.relocation.policy().validate("ftl.relocation")?;
         let mut order = [0usize; 4];

@@ -7,6 +7,7 @@ pub mod allocator;
 pub mod cause;
 pub mod config;
 pub mod mapping;
+pub mod move_path;
 pub mod oob;
 pub mod placement;
 pub mod plane_view;
@@ -27,20 +28,37 @@ use allocator::{PlaneAlloc, Striper};
 pub use cause::Cause;
 pub use config::FtlConfig;
 use mapping::Mapping;
+pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;
 use plane_view::PlaneView;
+use refresh_targets::{ReadWindow, TargetBlock};
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 
-/// Flash work the FTL does on its own (GC, wear leveling), to be timed by the back end.
+/// Flash work the FTL does on its own (GC, wear leveling, read refresh), to be timed by
+/// the back end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BgOp {
-    /// Internal read of a page being moved (copyback: no bus transfer).
-    CopyRead(Ppa),
-    /// Program of a moved page into its new place (same plane).
-    CopyProgram(Ppa),
-    /// Block erase.
-    Erase(u32),
+    /// A valid page read from `from` and programmed at `to`, for `cause`, by `path`.
+    Move {
+        /// Where the page was.
+        from: Ppa,
+        /// Where it went.
+        to: Ppa,
+        /// Why it moved.
+        cause: Cause,
+        /// How it travelled.
+        path: MovePath,
+        /// Its state where it was (for judging a read through the controller).
+        page: MovedPage,
+    },
+    /// Erase of a block emptied for `cause`.
+    Erase {
+        /// The block.
+        block: u32,
+        /// Why it was emptied.
+        cause: Cause,
+    },
 }
 
 /// Where the next host page will go: what a host-queue scheduler may see of placement.
@@ -103,6 +121,10 @@ pub struct Ftl {
     refresh_min_reads: u32,
     /// Blocks the refresh trigger named, refreshed by [`Ftl::refresh_due`].
     refresh_pending: Vec<u32>,
+    /// Open blocks of each plane a spreading refresh-target policy fills.
+    refresh_dests: Vec<Vec<u32>>,
+    /// Pages' recent reads, when the refresh-target policy predicts from them.
+    read_window: Option<ReadWindow>,
     /// A block being emptied: its valid pages not yet moved and where each was (scratch
     /// kept between relocations).
     moving: VecDeque<PageMeta>,
@@ -128,6 +150,7 @@ impl Ftl {
             order,
         );
         let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
+        let read_window = cfg.refresh_targets.policy().window_requests().map(ReadWindow::new);
         let mut ftl = Ftl {
             geo: geo.clone(),
             cfg,
@@ -141,6 +164,8 @@ impl Ftl {
             logical_pages,
             refresh_min_reads,
             refresh_pending: Vec::new(),
+            refresh_dests: vec![Vec::new(); geo.planes as usize],
+            read_window,
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),
             stats: FtlStats::default(),
@@ -194,6 +219,9 @@ impl Ftl {
     pub fn read(&mut self, lpn: u64) -> Option<(Ppa, u32)> {
         match self.mapping.get(lpn) {
             Some(ppn) => {
+                if let Some(w) = self.read_window.as_mut() {
+                    w.record_read(lpn);
+                }
                 let ppa = self.ppa(ppn);
                 let slot = self.read_slot(ppa.block);
                 self.block_reads[slot] += 1;
@@ -207,6 +235,15 @@ impl Ftl {
                 self.stats.unmapped_reads += 1;
                 None
             }
+        }
+    }
+
+    /// Counts a host request (the refresh-target policy's prediction window is counted
+    /// in requests).
+    #[inline]
+    pub fn host_request(&mut self) {
+        if let Some(w) = self.read_window.as_mut() {
+            w.record_request();
         }
     }
 
@@ -224,8 +261,9 @@ impl Ftl {
     }
 
     /// Refreshes the blocks the trigger named since the last call: their valid pages move
-    /// to the refresh stream of their plane (after GC there if its free pool is low) and
-    /// the block is erased, which resets its read count. The flash work goes to `ops`.
+    /// where the refresh-target policy says, in their plane (after GC there if its free
+    /// pool is low, counting the destination blocks the policy may open), and the block is
+    /// erased, which resets its read count. The flash work goes to `ops`.
     #[inline]
     pub fn refresh_due(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         // Called after every read request: the common case (nothing named) stays inline.
@@ -242,7 +280,8 @@ impl Ftl {
                 continue; // GC emptied it meanwhile
             }
             let plane = self.geo.split_block(block).0;
-            self.collect_if_needed(plane, now_ns, ops)?;
+            let reserve = self.refresh_dests_missing(plane);
+            self.collect_if_needed(plane, reserve, now_ns, ops)?;
             if self.blocks[block as usize].status != BlockStatus::Full {
                 continue;
             }
@@ -353,7 +392,7 @@ impl Ftl {
         let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
         for _ in 0..self.geo.planes {
             let plane = self.striper.next_plane();
-            self.collect_if_needed(plane, now_ns, ops)?;
+            self.collect_if_needed(plane, 0, now_ns, ops)?;
             let room = self.next_free_page(plane, slot).is_some();
             if room || self.planes[plane as usize].free.len() > threshold {
                 return Ok(plane);
@@ -450,19 +489,31 @@ impl Ftl {
             self.page_meta.get_or_insert(block);
             self.stats.skipped_pages += 1;
         };
-        let st = &mut self.blocks[block as usize];
+        Ok(self.program(Ppa { block, page }, meta))
+    }
+
+    /// Programs `meta` into `ppa`, the next free page of its open block, and maps it.
+    fn program(&mut self, ppa: Ppa, meta: PageMeta) -> Ppa {
+        let st = &mut self.blocks[ppa.block as usize];
+        debug_assert_eq!(u32::from(st.written), ppa.page);
         st.written += 1;
         st.valid += 1;
-        if u32::from(st.written) == ppb {
+        if u32::from(st.written) == self.geo.cfg.pages_per_block {
             st.status = BlockStatus::Full;
         }
-        self.page_meta.get_or_insert(block)[page as usize] = meta;
-        let ppa = Ppa { block, page };
+        self.page_meta.get_or_insert(ppa.block)[ppa.page as usize] = meta;
         self.mapping.set(meta.lpn, self.ppn(ppa));
-        Ok(ppa)
+        ppa
     }
 
     fn open_block(&mut self, plane: u32, slot: usize) -> Result<u32> {
+        let block = self.take_free_block(plane)?;
+        self.planes[plane as usize].active[slot] = Some(block);
+        Ok(block)
+    }
+
+    /// Opens the least-worn free block of `plane`.
+    fn take_free_block(&mut self, plane: u32) -> Result<u32> {
         let pa = &mut self.planes[plane as usize];
         let Some(Reverse((_, block))) = pa.free.pop() else {
             return Err(NandError::Invalid(format!(
@@ -470,7 +521,6 @@ impl Ftl {
                  (raise ftl.overprovisioning or lower aging.fill_fraction)"
             )));
         };
-        pa.active[slot] = Some(block);
         let st = &mut self.blocks[block as usize];
         st.status = BlockStatus::Open;
         st.written = 0;
@@ -480,23 +530,23 @@ impl Ftl {
     }
 
     /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
-    /// threshold.
+    /// threshold plus `reserve` blocks.
     #[inline(always)]
-    fn collect_if_needed(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+    fn collect_if_needed(&mut self, plane: u32, reserve: usize, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         // Checked for every host page; GC itself is rare.
-        if self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize {
+        if self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize + reserve {
             return Ok(());
         }
-        self.collect(plane, now_ns, ops)
+        self.collect(plane, reserve, now_ns, ops)
     }
 
     /// The GC loop of [`Ftl::collect_if_needed`]. Gives up when a plane's worth of victims
     /// freed nothing: pages that placement skips (critical pages kept off LSB pages) can
     /// make moving a victim take a whole block, and then the write finds the plane full
     /// instead of looping.
-    fn collect(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+    fn collect(&mut self, plane: u32, reserve: usize, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         let mut fruitless = 0;
-        while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize {
+        while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize + reserve {
             if fruitless > self.geo.cfg.blocks_per_plane {
                 break;
             }
@@ -562,23 +612,49 @@ impl Ftl {
             }
         }
         let moved = waiting.len() as u64;
+        let (pe_cycles, reads_since_erase) = (self.blocks[victim as usize].pe, self.block_reads(victim));
+        let path = self.cfg.move_path.of(cause);
+        let mut spread = match cause {
+            Cause::Refresh => self.refresh_destinations(plane, &waiting)?.map(Vec::into_iter),
+            _ => None,
+        };
         while let Some(first) = waiting.front() {
-            let dest = self.next_page_type(plane, self.cfg.placement.policy().slot(cause, first.attrs));
-            let i = self.cfg.relocation.policy().pick(waiting.make_contiguous(), dest);
+            // A spreading refresh-target policy chose every page's block (in page order);
+            // otherwise the relocation order picks the page for placement's next page.
+            let to_block = spread.as_mut().and_then(Iterator::next);
+            let i = match to_block {
+                Some(_) => 0,
+                None => {
+                    let dest = self.next_page_type(plane, self.cfg.placement.policy().slot(cause, first.attrs));
+                    self.cfg.relocation.policy().pick(waiting.make_contiguous(), dest)
+                }
+            };
             let (meta, page) = (
                 waiting.remove(i).expect("pick is in range"),
                 from.remove(i).expect("same length"),
             );
-            let to = self.place(
-                plane,
+            let moved_meta = PageMeta {
+                program_ns: now_ns,
+                ..meta
+            };
+            let to = match to_block {
+                Some(block) => {
+                    let page = u32::from(self.blocks[block as usize].written);
+                    self.program(Ppa { block, page }, moved_meta)
+                }
+                None => self.place(plane, cause, moved_meta)?,
+            };
+            ops.push(BgOp::Move {
+                from: Ppa { block: victim, page },
+                to,
                 cause,
-                PageMeta {
-                    program_ns: now_ns,
-                    ..meta
+                path,
+                page: MovedPage {
+                    meta,
+                    pe_cycles,
+                    reads_since_erase,
                 },
-            )?;
-            ops.push(BgOp::CopyRead(Ppa { block: victim, page }));
-            ops.push(BgOp::CopyProgram(to));
+            });
         }
         (self.moving, self.moving_from) = (waiting, from);
         let slot = self.read_slot(victim);
@@ -597,9 +673,65 @@ impl Ftl {
         for a in pa.active.iter_mut().filter(|a| **a == Some(victim)) {
             *a = None;
         }
+        self.refresh_dests[plane as usize].retain(|&b| b != victim);
         pa.free.push(Reverse((pe, victim)));
-        ops.push(BgOp::Erase(victim));
+        ops.push(BgOp::Erase { block: victim, cause });
         Ok(moved)
+    }
+
+    /// The block each of `waiting` (a refreshed block's valid pages, in page order) goes
+    /// to, when the refresh-target policy spreads them over `plane`'s destination blocks:
+    /// those still open, topped up from the free pool to the policy's number and until
+    /// their free pages hold every page (the free pool kept above the GC threshold).
+    /// `None`: placement places them (`baseline`, or no room for destinations).
+    fn refresh_destinations(&mut self, plane: u32, waiting: &VecDeque<PageMeta>) -> Result<Option<Vec<u32>>> {
+        let want = self.cfg.refresh_targets.policy().destination_blocks() as usize;
+        if want == 0 {
+            return Ok(None);
+        }
+        let ppb = self.geo.cfg.pages_per_block;
+        let p = plane as usize;
+        let blocks = &self.blocks;
+        self.refresh_dests[p].retain(|&b| blocks[b as usize].status == BlockStatus::Open);
+        let target = |ftl: &Self, block: u32| TargetBlock {
+            block,
+            pe: ftl.blocks[block as usize].pe,
+            reads: u64::from(ftl.block_reads(block)),
+            free_pages: ppb - u32::from(ftl.blocks[block as usize].written),
+        };
+        let room = |ftl: &Self| -> usize {
+            ftl.refresh_dests[p]
+                .iter()
+                .map(|&b| target(ftl, b).free_pages as usize)
+                .sum()
+        };
+        while (self.refresh_dests[p].len() < want || room(self) < waiting.len())
+            && self.planes[p].free.len() > self.cfg.gc_threshold_blocks as usize
+        {
+            let block = self.take_free_block(plane)?;
+            self.refresh_dests[p].push(block);
+        }
+        if room(self) < waiting.len() {
+            return Ok(None);
+        }
+        let targets: Vec<TargetBlock> = self.refresh_dests[p].iter().map(|&b| target(self, b)).collect();
+        let predicted: Vec<u64> = waiting
+            .iter()
+            .map(|m| self.read_window.as_ref().map_or(0, |w| w.predicted(m.lpn)))
+            .collect();
+        let assigned = self.cfg.refresh_targets.policy().assign(&targets, &predicted);
+        Ok(assigned.map(|a| a.into_iter().map(|i| targets[i].block).collect()))
+    }
+
+    /// Destination blocks `plane` lacks for the refresh-target policy (the free blocks a
+    /// refresh there may open).
+    fn refresh_dests_missing(&self, plane: u32) -> usize {
+        let want = self.cfg.refresh_targets.policy().destination_blocks() as usize;
+        let open = self.refresh_dests[plane as usize]
+            .iter()
+            .filter(|&&b| self.blocks[b as usize].status == BlockStatus::Open)
+            .count();
+        want.saturating_sub(open)
     }
 
     /// Checks the mapping invariants: every live logical page maps to its own physical page

@@ -33,6 +33,7 @@ use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Instant;
 
+mod background;
 mod interleave;
 mod read_path;
 mod summary;
@@ -168,6 +169,8 @@ pub struct Simulator {
     pending: Option<Request>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
+    /// Background work done so far, per cause.
+    background: background::Work,
     read_path: ReadPath,
     /// Scratch list of a read request's pages (`None`: unmapped).
     read_batch: Vec<Option<PendingRead>>,
@@ -276,6 +279,7 @@ impl Simulator {
             pending: None,
             next_id: 0,
             bg_ops: Vec::new(),
+            background: background::Work::default(),
             latency: Default::default(),
             records,
             counters: Counters::default(),
@@ -432,6 +436,7 @@ impl Simulator {
         }
         self.counters.first_arrival_ns.get_or_insert(req.arrival_ns);
         self.counters.requests[op_index(req.op)] += 1;
+        self.ftl.host_request();
         let first = req.offset_bytes / self.page_bytes;
         let end = req.offset_bytes.checked_add(req.size_bytes).ok_or_else(|| {
             NandError::Invalid(format!(
@@ -571,46 +576,6 @@ impl Simulator {
         let (ppa, at_die, t_prog) = self.send_to_flash(now, ev.lpn, ev.tag, ev.attrs)?;
         let req = if wait { slot } else { NO_REQUEST };
         self.events.push(at_die, Event::WritebackStart { req, ppa, t_prog });
-        Ok(())
-    }
-
-    /// Charges GC / wear-leveling / refresh work (copyback reads and programs, erases) to the dies,
-    /// each step after the previous one.
-    #[inline]
-    fn run_background(&mut self, now: u64) -> Result<()> {
-        // Called after every host page write and read request; most leave no work.
-        if self.bg_ops.is_empty() {
-            return Ok(());
-        }
-        self.charge_background(now)
-    }
-
-    fn charge_background(&mut self, now: u64) -> Result<()> {
-        let mut ready = now;
-        let bg_ops = std::mem::take(&mut self.bg_ops);
-        for &op in &bg_ops {
-            let (block, array_op, dur) = match op {
-                BgOp::CopyRead(p) => (
-                    p.block,
-                    ArrayOp::Read,
-                    self.timing.read(self.geo.page_map.page_type(p.page)),
-                ),
-                BgOp::CopyProgram(p) => (p.block, ArrayOp::Program, self.program_ns(p)?),
-                BgOp::Erase(b) => (b, ArrayOp::Erase, self.timing.erase_for(b, self.ftl.pe_cycles(b))),
-            };
-            match array_op {
-                ArrayOp::Read => {
-                    self.counters.page_reads += 1;
-                    self.counters.gc_page_reads += 1;
-                }
-                ArrayOp::Program => self.counters.page_programs += 1,
-                ArrayOp::Erase => self.counters.erases += 1,
-            }
-            let loc = self.geo.loc_of_block(block);
-            ready = self.backend.array(loc.die, loc.plane_in_die, array_op, ready, dur).end;
-        }
-        self.bg_ops = bg_ops;
-        self.bg_ops.clear();
         Ok(())
     }
 

@@ -301,6 +301,20 @@ impl ReadPath {
     /// lowest ECC level that decodes it and, for a strategy with history, the page's first
     /// level); records the read's statistics.
     pub fn judge(&mut self, rber: f64, page: &PageState) -> usize {
+        let (idx, p_unc) = self.plan_of(rber, page);
+        self.stats.record_rber(rber, p_unc);
+        self.plan_reads[idx] += 1;
+        idx
+    }
+
+    /// Index of the plan of a background read (a page read out through the controller to
+    /// be moved), decided as for a host read but kept out of the host reads' statistics.
+    pub fn judge_background(&mut self, rber: f64, page: &PageState) -> usize {
+        self.plan_of(rber, page).0
+    }
+
+    /// The plan index of a read at `rber` and the page's uncorrectable probability.
+    fn plan_of(&mut self, rber: f64, page: &PageState) -> (usize, f64) {
         let planner = &self.planner;
         let fail = self.fail_grid.probs(rber, |r| planner.page_fail_probs(r));
         let needed = planner.decide(rber, |l| fail.at(l), &mut self.rng);
@@ -315,9 +329,12 @@ impl ReadPath {
             idx += usize::from(self.strategy.first_level(&ctx)) * self.row;
             self.strategy.record(&ctx, self.outcomes[idx].level);
         }
-        self.stats.record_rber(rber, p_unc);
-        self.plan_reads[idx] += 1;
-        idx
+        (idx, p_unc)
+    }
+
+    /// Energy of a read that follows plan `i`, and whether it decodes.
+    pub fn plan_energy(&self, i: usize) -> (ReadEnergy, bool) {
+        (self.outcomes[i].energy, self.outcomes[i].level.is_some())
     }
 
     /// Whether a read following plan `i` ends uncorrectable.

@@ -53,6 +53,7 @@ impl Simulator {
                     (f.host_programs + f.gc_page_moves + f.wl_page_moves + f.refresh_page_moves) as f64 / host_programs as f64,
                 "die_utilization": die_busy as f64 / (span as f64 * f64::from(self.geo.dies)),
                 "channel_utilization": chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
+                "by_cause": self.background.summary(),
             },
             "energy_uj": self.energy(),
             "sim": {
@@ -107,8 +108,8 @@ impl Simulator {
         summary
     }
 
-    /// Energy by component (µJ). Judged reads carry their plan's energy; other page reads
-    /// (and GC copyback reads, which only sense) are one hard sense each.
+    /// Energy by component (µJ). Judged reads carry their plan's energy; other host page
+    /// reads (and copyback reads, which only sense) are one hard sense each.
     fn energy(&self) -> Value {
         let e = self.read_path.energy();
         let stats = self.read_path.stats();
@@ -116,9 +117,13 @@ impl Simulator {
         let cw = f64::from(self.read_path.planner.codewords_decoded());
         let page_4k = f64::from(self.cfg.device.page_size_bytes) / 4096.0;
         let judged = stats.energy;
-        let sense = judged.sense_uj + (unjudged + self.counters.gc_page_reads) as f64 * e.sense_hard_uj;
-        let transfer = judged.transfer_uj + unjudged as f64 * page_4k * e.transfer_uj_per_4kib;
-        let decode = judged.decode_uj + unjudged as f64 * cw * e.decode_uj_per_codeword;
+        // Background reads: copyback ones sense once; those through the controller carry
+        // their plan's energy and the transfer back.
+        let copyback = self.counters.gc_page_reads - self.background.controller_reads;
+        let moved = &self.background.controller_energy;
+        let sense = judged.sense_uj + (unjudged + copyback) as f64 * e.sense_hard_uj + moved.sense_uj;
+        let transfer = judged.transfer_uj + unjudged as f64 * page_4k * e.transfer_uj_per_4kib + moved.transfer_uj;
+        let decode = judged.decode_uj + unjudged as f64 * cw * e.decode_uj_per_codeword + moved.decode_uj;
         let program = self.counters.page_programs as f64 * e.program_uj;
         json!({
             "program": program,

@@ -18,6 +18,7 @@ use crate::error::{NandError, Result};
 pub use crate::host::request::{Op, Request};
 use serde::{Deserialize, Serialize};
 
+mod amplify;
 pub mod background;
 pub mod convert;
 pub mod format;
@@ -187,6 +188,14 @@ pub struct WorkloadConfig {
     /// whole logical capacity.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub footprint_bytes: Option<u64>,
+    /// Each read request is issued this many times, the copies arriving with it (seed 003
+    /// §IV-A amplifies LUN reads ×10, hm1 and ads ×3); any kind. Default 1.
+    #[serde(skip_serializing_if = "is_one")]
+    pub read_amplification: u32,
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 impl Default for WorkloadConfig {
@@ -215,6 +224,7 @@ impl Default for WorkloadConfig {
             hot_fraction: 0.2,
             hot_access: 0.8,
             footprint_bytes: None,
+            read_amplification: 1,
         }
     }
 }
@@ -259,6 +269,9 @@ impl WorkloadConfig {
 
     /// Checks the keys of the selected kind; errors name the key (`workload.read_fraction`).
     pub fn validate(&self, ctx: &WorkloadContext) -> Result<()> {
+        if self.read_amplification == 0 {
+            return Err(NandError::config(key("read_amplification"), "must be at least 1"));
+        }
         match self.kind {
             WorkloadKind::Trace => self.validate_trace(),
             WorkloadKind::Synthetic => self.validate_synthetic(ctx),
@@ -417,6 +430,14 @@ impl WorkloadConfig {
 
 /// Opens the request stream a config describes.
 pub fn open(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
+    let stream = open_unamplified(cfg, ctx)?;
+    Ok(match cfg.read_amplification {
+        1 => stream,
+        k => Box::new(amplify::ReadAmplified::new(stream, k)),
+    })
+}
+
+fn open_unamplified(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
     cfg.validate(ctx)?;
     match cfg.kind {
         WorkloadKind::Synthetic => match cfg.generator {

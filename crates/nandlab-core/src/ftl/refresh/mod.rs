@@ -1,8 +1,8 @@
 //! Read refresh: a trigger on a block's reads since erase (read disturb) names blocks whose
 //! valid data are then moved elsewhere and the block erased, which resets its read count.
 //! `[ftl.refresh] trigger = "..."` picks the trigger by name, its parameters beside it.
-//! The move (target: the FTL's refresh stream, a fresh block when its active one fills)
-//! is charged like GC's, by copyback.
+//! Where the pages go is `[ftl.refresh_targets]` (`ftl/refresh_targets/`), how they travel
+//! `[ftl.move_path]` (copyback or through the controller).
 
 mod none;
 mod threshold;

@@ -1,0 +1,267 @@
+//! Background flash work: the page moves and erases the FTL returns ([`BgOp`]) for GC,
+//! wear leveling and read refresh, charged to the same dies, channels and decoders as host
+//! I/O, each step after the previous one, and counted per cause.
+//!
+//! A page moved by copyback costs a sensing and a program on its die. A page moved through
+//! the controller is sensed, sent over its channel and decoded as its read plan says (the
+//! error model judges the page with the wear, age and reads it had where it was, so a
+//! disturbed page pays its retries and soft levels), then sent back over the destination's
+//! channel and programmed.
+
+use super::read_path::PageState;
+use super::Simulator;
+use crate::ecc::ReadEnergy;
+use crate::error::Result;
+use crate::flash::backend::ArrayOp;
+use crate::flash::Ppa;
+use crate::ftl::{BgOp, Cause, MovePath, MovedPage};
+use serde_json::{json, Value};
+
+/// Causes of background work, in the order of [`Work::by_cause`].
+const CAUSES: [(Cause, &str); 3] = [
+    (Cause::Gc, "gc"),
+    (Cause::WearLeveling, "wear_leveling"),
+    (Cause::Refresh, "refresh"),
+];
+
+fn cause_index(cause: Cause) -> usize {
+    match cause {
+        Cause::Gc | Cause::Host => 0,
+        Cause::WearLeveling => 1,
+        Cause::Refresh => 2,
+    }
+}
+
+/// What one cause's background work cost.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct CauseWork {
+    /// Pages read to be moved.
+    page_reads: u64,
+    /// Sensing operations (a read through the controller may sense several times).
+    senses: u64,
+    /// Reads through the controller that no ECC level decoded.
+    uncorrectable_reads: u64,
+    /// Pages programmed.
+    page_programs: u64,
+    /// Blocks erased.
+    erases: u64,
+    /// Array time of its operations (ns).
+    die_busy_ns: u64,
+    /// Channel time of its transfers (ns).
+    channel_busy_ns: u64,
+    /// Decoder time (ns).
+    decode_busy_ns: u64,
+    /// Energy of sensing, transfers, decoding and programs (µJ).
+    energy_uj: f64,
+}
+
+/// Background work counted per cause, and the read energy of moves through the controller
+/// (added to the run's energy beside the copyback sensings).
+#[derive(Debug, Default)]
+pub(super) struct Work {
+    by_cause: [CauseWork; 3],
+    /// Page reads through the controller (all causes).
+    pub controller_reads: u64,
+    /// Their sensing, transfer (both ways) and decode energy.
+    pub controller_energy: ReadEnergy,
+}
+
+impl Work {
+    /// The `flash.by_cause` table of the summary.
+    pub fn summary(&self) -> Value {
+        let mut out = serde_json::Map::new();
+        for (i, (_, name)) in CAUSES.iter().enumerate() {
+            let w = &self.by_cause[i];
+            out.insert(
+                (*name).into(),
+                json!({
+                    "page_reads": w.page_reads,
+                    "senses": w.senses,
+                    "uncorrectable_reads": w.uncorrectable_reads,
+                    "page_programs": w.page_programs,
+                    "erases": w.erases,
+                    "die_busy_ns": w.die_busy_ns,
+                    "channel_busy_ns": w.channel_busy_ns,
+                    "decode_busy_ns": w.decode_busy_ns,
+                    "energy_uj": w.energy_uj,
+                }),
+            );
+        }
+        Value::Object(out)
+    }
+}
+
+impl Simulator {
+    /// Charges the FTL's pending background work, each step after the previous one.
+    #[inline]
+    pub(super) fn run_background(&mut self, now: u64) -> Result<()> {
+        // Called after every host page write and read request; most leave no work.
+        if self.bg_ops.is_empty() {
+            return Ok(());
+        }
+        self.charge_background(now)
+    }
+
+    fn charge_background(&mut self, now: u64) -> Result<()> {
+        let mut ready = now;
+        let mut ops = std::mem::take(&mut self.bg_ops);
+        for op in ops.drain(..) {
+            ready = match op {
+                BgOp::Move {
+                    from,
+                    to,
+                    cause,
+                    path,
+                    page,
+                } => {
+                    self.counters.page_reads += 1;
+                    self.counters.gc_page_reads += 1;
+                    let ready = match path {
+                        MovePath::Copyback => self.copyback_read(from, cause, ready),
+                        MovePath::Controller => self.controller_read(from, to, cause, &page, ready)?,
+                    };
+                    self.program_moved(to, cause, ready)?
+                }
+                BgOp::Erase { block, cause } => {
+                    self.counters.erases += 1;
+                    self.background.by_cause[cause_index(cause)].erases += 1;
+                    let erase_ns = self.timing.erase_for(block, self.ftl.pe_cycles(block));
+                    self.array_work(block, ArrayOp::Erase, cause, ready, erase_ns)
+                }
+            };
+        }
+        self.bg_ops = ops;
+        Ok(())
+    }
+
+    /// Senses `from` into its die's page register; returns when it ends.
+    fn copyback_read(&mut self, from: Ppa, cause: Cause, ready: u64) -> u64 {
+        let t_r = self.timing.read(self.geo.page_map.page_type(from.page));
+        let sense_uj = self.read_path.energy().sense_hard_uj;
+        let w = &mut self.background.by_cause[cause_index(cause)];
+        w.page_reads += 1;
+        w.senses += 1;
+        w.energy_uj += sense_uj;
+        self.array_work(from.block, ArrayOp::Read, cause, ready, t_r)
+    }
+
+    /// Reserves `dur_ns` of array work `op` on `block`'s plane for `cause`, ready at
+    /// `ready`; returns when it ends.
+    fn array_work(&mut self, block: u32, op: ArrayOp, cause: Cause, ready: u64, dur_ns: u64) -> u64 {
+        self.background.by_cause[cause_index(cause)].die_busy_ns += dur_ns;
+        let loc = self.geo.loc_of_block(block);
+        self.backend.array(loc.die, loc.plane_in_die, op, ready, dur_ns).end
+    }
+
+    /// Reads `from` out through the controller (its read plan's sensings, transfers and
+    /// decodes, one attempt after another) and sends the corrected page to the channel of
+    /// `to`; returns when it is there.
+    fn controller_read(&mut self, from: Ppa, to: Ppa, cause: Cause, page: &MovedPage, ready: u64) -> Result<u64> {
+        let loc = self.geo.loc_of_block(from.block);
+        let page_type = self.geo.page_map.page_type(from.page);
+        let t_r = self.timing.read(page_type);
+        let plan = if self.read_path.enabled {
+            let state = PageState {
+                content: self
+                    .read_path
+                    .needs_content()
+                    .then_some((page.meta.lpn, page.meta.tag, page.meta.oob_tags)),
+                program_ns: page.meta.program_ns,
+                pe_cycles: page.pe_cycles,
+                reads_since_erase: page.reads_since_erase,
+                page_type,
+                chip: loc.chip,
+                block: from.block,
+            };
+            let rber = self.read_path.rber(&state, ready)?;
+            Some(self.read_path.judge_background(rber, &state))
+        } else {
+            None
+        };
+        // Each attempt: (sensing on the die, transfer, decode) in ns; a read no error model
+        // judges is one hard attempt.
+        let (attempts, energy, decoded): (Vec<(u64, u64, u64)>, _, _) = match plan {
+            Some(i) => {
+                let attempts = self.read_path.plans[i]
+                    .attempts
+                    .iter()
+                    .map(|a| {
+                        (
+                            if a.hard_sense { t_r } else { 0 }
+                                + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns,
+                            self.timing.transfer_ns(a.xfer_bytes),
+                            self.timing.decode_ns * u64::from(a.codewords_decoded),
+                        )
+                    })
+                    .collect();
+                let (energy, decoded) = self.read_path.plan_energy(i);
+                (attempts, energy, decoded)
+            }
+            None => (
+                vec![(t_r, self.timing.transfer_page_ns, self.decode_page_ns)],
+                self.unjudged_read_energy(),
+                true,
+            ),
+        };
+        let (mut die, mut chan, mut dec) = (0, 0, 0);
+        let mut end = ready;
+        for &(sense, xfer, decode) in &attempts {
+            end = self
+                .backend
+                .array(loc.die, loc.plane_in_die, ArrayOp::Read, end, sense)
+                .end;
+            end = self.backend.channel(loc.channel, end, xfer).end;
+            end = self.backend.decode(loc.channel, end, decode).end;
+            (die, chan, dec) = (die + sense, chan + xfer, dec + decode);
+        }
+        end += self.read_path.codec_decode_ns_per_page();
+        // The corrected page goes back to the destination's die.
+        let back = self.timing.transfer_page_ns;
+        end = self
+            .backend
+            .channel(self.geo.loc_of_block(to.block).channel, end, back)
+            .end;
+        let back_uj = self.page_transfer_uj();
+        let e = &mut self.background.controller_energy;
+        e.sense_uj += energy.sense_uj;
+        e.transfer_uj += energy.transfer_uj + back_uj;
+        e.decode_uj += energy.decode_uj;
+        self.background.controller_reads += 1;
+        let w = &mut self.background.by_cause[cause_index(cause)];
+        w.page_reads += 1;
+        w.senses += attempts.len() as u64;
+        w.uncorrectable_reads += u64::from(!decoded);
+        w.die_busy_ns += die;
+        w.channel_busy_ns += chan + back;
+        w.decode_busy_ns += dec;
+        w.energy_uj += energy.total_uj() + back_uj;
+        Ok(end)
+    }
+
+    /// Programs a moved page at `to` once its data are ready; returns when it ends.
+    fn program_moved(&mut self, to: Ppa, cause: Cause, ready: u64) -> Result<u64> {
+        self.counters.page_programs += 1;
+        let t_prog = self.program_ns(to)?;
+        let program_uj = self.read_path.energy().program_uj;
+        let w = &mut self.background.by_cause[cause_index(cause)];
+        w.page_programs += 1;
+        w.energy_uj += program_uj;
+        Ok(self.array_work(to.block, ArrayOp::Program, cause, ready, t_prog))
+    }
+
+    /// Energy of moving one page over the bus (µJ).
+    pub(super) fn page_transfer_uj(&self) -> f64 {
+        f64::from(self.cfg.device.page_size_bytes) / 4096.0 * self.read_path.energy().transfer_uj_per_4kib
+    }
+
+    /// Energy of a read no error model judges: one hard sensing, a page transfer, every
+    /// codeword decoded once.
+    pub(super) fn unjudged_read_energy(&self) -> ReadEnergy {
+        let e = self.read_path.energy();
+        ReadEnergy {
+            sense_uj: e.sense_hard_uj,
+            transfer_uj: self.page_transfer_uj(),
+            decode_uj: f64::from(self.read_path.planner.codewords_decoded()) * e.decode_uj_per_codeword,
+        }
+    }
+}
