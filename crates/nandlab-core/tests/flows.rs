@@ -112,7 +112,7 @@ fn bad_flow_keys_are_named() {
         (format!("[workload]\nrequests = 5\n{ok}"), "workload.requests"),
         ("[workload]\ntime_scale = 2.0\n".to_string(), "workload.time_scale"),
         (
-            format!("[[workload.flows]]\n[[workload.flows.flows]]\nrequests = 1\n"),
+            "[[workload.flows]]\n[[workload.flows.flows]]\nrequests = 1\n".to_string(),
             "workload.flows[0].flows",
         ),
     ] {

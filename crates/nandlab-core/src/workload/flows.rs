@@ -8,7 +8,7 @@
 
 use super::{open_one, RequestStream, WorkloadConfig, WorkloadContext};
 use crate::engine::rng::mix64;
-use crate::error::Result;
+use crate::error::{NandError, Result};
 use crate::host::request::Request;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -23,6 +23,8 @@ pub struct Flows {
     heads: Vec<Option<Request>>,
     /// (arrival_ns, flow) of every head, earliest first.
     order: BinaryHeap<Reverse<(u64, u32)>>,
+    /// A flow's error, given after the request before it; it ends the merge.
+    error: Option<NandError>,
 }
 
 /// The seed of flow `i`'s generator: distinct per flow, so two identical synthetic flows
@@ -53,31 +55,40 @@ impl Flows {
             scales,
             heads: vec![None; n],
             order: BinaryHeap::with_capacity(n),
+            error: None,
         };
         for i in 0..n {
-            merged.refill(i)?;
+            merged.refill(i);
+            if let Some(e) = merged.error.take() {
+                return Err(e);
+            }
         }
         Ok(merged)
     }
 
-    /// Reads flow `i`'s next request into its head.
-    fn refill(&mut self, i: usize) -> Result<()> {
-        if let Some(r) = self.streams[i].next().transpose()? {
-            let scale = self.scales[i];
-            let arrival_ns = if scale == 1.0 {
-                r.arrival_ns
-            } else {
-                (r.arrival_ns as f64 * scale) as u64
-            };
-            let r = Request {
-                arrival_ns,
-                stream: i as u32,
-                ..r
-            };
-            self.order.push(Reverse((arrival_ns, i as u32)));
-            self.heads[i] = Some(r);
-        }
-        Ok(())
+    /// Reads flow `i`'s next request into its head, or keeps its error.
+    fn refill(&mut self, i: usize) {
+        let r = match self.streams[i].next() {
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
+                self.error = Some(e);
+                return;
+            }
+            None => return,
+        };
+        let scale = self.scales[i];
+        let arrival_ns = if scale == 1.0 {
+            r.arrival_ns
+        } else {
+            (r.arrival_ns as f64 * scale) as u64
+        };
+        let r = Request {
+            arrival_ns,
+            stream: i as u32,
+            ..r
+        };
+        self.order.push(Reverse((arrival_ns, i as u32)));
+        self.heads[i] = Some(r);
     }
 }
 
@@ -85,10 +96,15 @@ impl Iterator for Flows {
     type Item = Result<Request>;
 
     fn next(&mut self) -> Option<Result<Request>> {
+        // A bad line in one flow ends the run, as it would for a single workload.
+        if let Some(e) = self.error.take() {
+            self.order.clear();
+            return Some(Err(e));
+        }
         let Reverse((_, i)) = self.order.pop()?;
         let r = self.heads[i as usize].take().expect("every queued flow has a head");
-        // A bad line in one flow ends the run, as it would for a single workload.
-        Some(self.refill(i as usize).map(|()| r))
+        self.refill(i as usize);
+        Some(Ok(r))
     }
 }
 
@@ -132,8 +148,9 @@ mod tests {
         let out: Vec<Result<Request>> = Flows::from_streams(vec![bad, stream(&[1], 0)], vec![1.0, 1.0])
             .unwrap()
             .collect();
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].as_ref().unwrap_err().to_string(), "t.csv:2: bad");
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].as_ref().unwrap().arrival_ns, 0);
+        assert_eq!(out[1].as_ref().unwrap_err().to_string(), "t.csv:2: bad");
     }
 
     #[test]
