@@ -23,7 +23,7 @@ _KEY_RE = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
 
 #: Keys holding file paths (or lists of them); a relative path is taken relative to the
 #: config file that sets it when such a file exists there (otherwise it is left for the
-#: current directory).
+#: current directory). So is each ``[[workload.flows]]`` entry's ``path``.
 PATH_KEYS = ("workload.path", "content.files", "ecc.curve_path")
 
 #: Top-level key naming base config file(s) that this one is laid over.
@@ -132,6 +132,12 @@ def _resolve_paths(cfg: dict[str, Any], base_dir: Path) -> None:
             table[leaf] = _resolve_one(value, base_dir)
         elif isinstance(value, list):
             table[leaf] = [_resolve_one(v, base_dir) if isinstance(v, str) else v for v in value]
+    # Each [[workload.flows]] entry is a workload table with a `path` of its own.
+    wl = cfg.get("workload")
+    flows = wl.get("flows") if isinstance(wl, dict) else None
+    for flow in flows if isinstance(flows, list) else []:
+        if isinstance(flow, dict) and isinstance(flow.get("path"), str):
+            flow["path"] = _resolve_one(flow["path"], base_dir)
 
 
 def _resolve_one(value: str, base_dir: Path) -> str:

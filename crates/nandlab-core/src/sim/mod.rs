@@ -177,6 +177,8 @@ pub struct Simulator {
     retries: Slab<Retry>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
+    /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
+    flow_latency: Vec<[LatencyStats; 3]>,
     records: Option<Recorder>,
     counters: Counters,
     page_bytes: u64,
@@ -254,6 +256,7 @@ impl Simulator {
             d => d,
         };
         let dram_page_ns = cfg.cache.dram_ns(page_bytes);
+        let flow_latency = vec![Default::default(); cfg.workload.flows.len()];
         Ok(Simulator {
             cache,
             writebacks: WritebackWindow::default(),
@@ -281,6 +284,7 @@ impl Simulator {
             bg_ops: Vec::new(),
             background: background::Work::default(),
             latency: Default::default(),
+            flow_latency,
             records,
             counters: Counters::default(),
         })
@@ -790,6 +794,9 @@ impl Simulator {
         let latency = end_ns - req.arrival_ns;
         let i = op_index(req.op);
         self.latency[i].record(latency, req.size_bytes);
+        if let Some(flow) = self.flow_latency.get_mut(req.stream as usize) {
+            flow[i].record(latency, req.size_bytes);
+        }
         if let Some(r) = self.records.as_mut() {
             let row = Row {
                 arrival_ns: req.arrival_ns,

@@ -64,6 +64,9 @@ impl Simulator {
                 "requests_per_s": total as f64 / wall_s.max(1e-9),
             },
         });
+        if !self.flow_latency.is_empty() {
+            summary["flows"] = self.flows_summary(span);
+        }
         if self.read_path.enabled {
             summary["reliability"] = self.reliability_summary();
         }
@@ -106,6 +109,33 @@ impl Simulator {
                 json!((f.host_programs + rewrites) as f64 / host_programs as f64);
         }
         summary
+    }
+
+    /// Per-flow request counts and latencies (`workload.flows`), over the run's span.
+    fn flows_summary(&self, span: u64) -> Value {
+        let flows: Vec<Value> = self
+            .flow_latency
+            .iter()
+            .enumerate()
+            .map(|(id, [read, write, trim])| {
+                let mut all = read.clone();
+                all.merge(write);
+                all.merge(trim);
+                json!({
+                    "id": id,
+                    "requests": {
+                        "count": read.count() + write.count() + trim.count(),
+                        "reads": read.count(),
+                        "writes": write.count(),
+                        "trims": trim.count(),
+                    },
+                    "read": read.summary(span),
+                    "write": write.summary(span),
+                    "all": all.summary(span),
+                })
+            })
+            .collect();
+        json!(flows)
     }
 
     /// Energy by component (µJ). Judged reads carry their plan's energy; other host page

@@ -10,7 +10,8 @@
 //!   rotation) built on it;
 //! - [`stats`]: [`trace_info`] / [`TraceStats`];
 //! - [`convert`](mod@convert): [`convert()`] to DiskSim ASCII or MSR CSV;
-//! - [`background`]: [`Background`], a stream read on its own thread.
+//! - [`background`]: [`Background`], a stream read on its own thread;
+//! - [`flows`]: [`Flows`], several workloads (`[[workload.flows]]`) merged by arrival time.
 //!
 //! See `docs/workloads.md` for the formats and the `[workload]` keys.
 
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 mod amplify;
 pub mod background;
 pub mod convert;
+pub mod flows;
 pub mod format;
 pub mod iometer;
 pub mod parse;
@@ -34,6 +36,7 @@ mod tests;
 
 pub use background::Background;
 pub use convert::{convert, convert_report, ConvertReport};
+pub use flows::Flows;
 pub use format::{detect_format, TimeUnit, TraceFormat};
 pub use iometer::Iometer;
 pub use reader::{RepeatedTrace, TraceOptions, TraceReader};
@@ -192,6 +195,17 @@ pub struct WorkloadConfig {
     /// §IV-A amplifies LUN reads ×10, hm1 and ads ×3); any kind. Default 1.
     #[serde(skip_serializing_if = "is_one")]
     pub read_amplification: u32,
+
+    // ---- several flows ----
+    /// Several I/O flows on one device (`[[workload.flows]]`), each a workload table of its
+    /// own, merged by arrival time; flow `i` is request stream `i`. When set, no other
+    /// `[workload]` key may be. Default: empty (one workload, this table).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<WorkloadConfig>,
+    /// Only in a `[[workload.flows]]` entry: multiplies this flow's arrival times (> 0,
+    /// default 1), before `host.time_scale` applies to all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_scale: Option<f64>,
 }
 
 fn is_one(v: &u32) -> bool {
@@ -225,15 +239,13 @@ impl Default for WorkloadConfig {
             hot_access: 0.8,
             footprint_bytes: None,
             read_amplification: 1,
+            flows: Vec::new(),
+            time_scale: None,
         }
     }
 }
 
-fn key(k: &str) -> String {
-    format!("workload.{k}")
-}
-
-fn check_fraction(name: &str, v: f64) -> Result<()> {
+fn check_fraction(key: &dyn Fn(&str) -> String, name: &str, v: f64) -> Result<()> {
     if !(0.0..=1.0).contains(&v) {
         return Err(NandError::config(
             key(name),
@@ -267,18 +279,59 @@ impl WorkloadConfig {
         }
     }
 
-    /// Checks the keys of the selected kind; errors name the key (`workload.read_fraction`).
+    /// Checks the keys of the selected kind, or of every flow; errors name the key
+    /// (`workload.read_fraction`, `workload.flows[1].iops`).
     pub fn validate(&self, ctx: &WorkloadContext) -> Result<()> {
+        if self.flows.is_empty() {
+            if self.time_scale.is_some() {
+                return Err(NandError::config(
+                    "workload.time_scale",
+                    "only a [[workload.flows]] entry has one (use host.time_scale)",
+                ));
+            }
+            return self.validate_at("workload", ctx);
+        }
+        let own = WorkloadConfig {
+            flows: Vec::new(),
+            ..self.clone()
+        };
+        if let Some(k) = differing_key(&own, &WorkloadConfig::default()) {
+            return Err(NandError::config(
+                format!("workload.{k}"),
+                "set it in each [[workload.flows]] entry: with workload.flows the [workload] table holds only them",
+            ));
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            let at = format!("workload.flows[{i}]");
+            if !f.flows.is_empty() {
+                return Err(NandError::config(format!("{at}.flows"), "a flow cannot hold flows"));
+            }
+            if let Some(t) = f.time_scale {
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(NandError::config(
+                        format!("{at}.time_scale"),
+                        format!("must be a positive number, got {t}"),
+                    ));
+                }
+            }
+            f.validate_at(&at, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Checks the keys of the selected kind, naming them `{at}.KEY`.
+    fn validate_at(&self, at: &str, ctx: &WorkloadContext) -> Result<()> {
+        let key = |k: &str| format!("{at}.{k}");
         if self.read_amplification == 0 {
             return Err(NandError::config(key("read_amplification"), "must be at least 1"));
         }
         match self.kind {
-            WorkloadKind::Trace => self.validate_trace(),
-            WorkloadKind::Synthetic => self.validate_synthetic(ctx),
+            WorkloadKind::Trace => self.validate_trace(&key),
+            WorkloadKind::Synthetic => self.check_synthetic(&key, ctx),
         }
     }
 
-    fn validate_trace(&self) -> Result<()> {
+    fn validate_trace(&self, key: &dyn Fn(&str) -> String) -> Result<()> {
         match &self.path {
             Some(p) if !p.trim().is_empty() => {}
             _ => {
@@ -300,7 +353,12 @@ impl WorkloadConfig {
         Ok(())
     }
 
+    /// Checks the synthetic keys of a `[workload]` table (the generators call it).
     fn validate_synthetic(&self, ctx: &WorkloadContext) -> Result<()> {
+        self.check_synthetic(&|k| format!("workload.{k}"), ctx)
+    }
+
+    fn check_synthetic(&self, key: &dyn Fn(&str) -> String, ctx: &WorkloadContext) -> Result<()> {
         match (self.generator, self.segment_requests) {
             (Generator::Iometer, Some(0)) => {
                 return Err(NandError::config(key("segment_requests"), "must be at least 1"))
@@ -336,8 +394,8 @@ impl WorkloadConfig {
                 ));
             }
         }
-        check_fraction("read_fraction", self.read_fraction)?;
-        check_fraction("trim_fraction", self.trim_fraction)?;
+        check_fraction(key, "read_fraction", self.read_fraction)?;
+        check_fraction(key, "trim_fraction", self.trim_fraction)?;
         if self.read_fraction + self.trim_fraction > 1.0 + 1e-12 {
             return Err(NandError::config(
                 key("trim_fraction"),
@@ -347,7 +405,7 @@ impl WorkloadConfig {
                 ),
             ));
         }
-        check_fraction("random_fraction", self.random_fraction)?;
+        check_fraction(key, "random_fraction", self.random_fraction)?;
         if self.sizes.is_empty() {
             if self.size_bytes == 0 {
                 return Err(NandError::config(key("size_bytes"), "must be at least 1 byte"));
@@ -356,13 +414,13 @@ impl WorkloadConfig {
             for (i, s) in self.sizes.iter().enumerate() {
                 if s.size_bytes == 0 {
                     return Err(NandError::config(
-                        format!("workload.sizes[{i}].size_bytes"),
+                        key(&format!("sizes[{i}].size_bytes")),
                         "must be at least 1 byte",
                     ));
                 }
                 if !(s.weight.is_finite() && s.weight >= 0.0) {
                     return Err(NandError::config(
-                        format!("workload.sizes[{i}].weight"),
+                        key(&format!("sizes[{i}].weight")),
                         format!("must be a non-negative number, got {}", s.weight),
                     ));
                 }
@@ -397,7 +455,7 @@ impl WorkloadConfig {
                         format!("must lie strictly between 0 and 1, got {}", self.hot_fraction),
                     ));
                 }
-                check_fraction("hot_access", self.hot_access)?;
+                check_fraction(key, "hot_access", self.hot_access)?;
             }
         }
         let footprint = self.footprint_bytes.unwrap_or(ctx.logical_bytes);
@@ -428,17 +486,34 @@ impl WorkloadConfig {
     }
 }
 
-/// Opens the request stream a config describes.
+/// The first top-level key (in declaration order) whose value differs between `a` and `b`.
+fn differing_key(a: &WorkloadConfig, b: &WorkloadConfig) -> Option<String> {
+    let (a, b) = (serde_json::to_value(a).ok()?, serde_json::to_value(b).ok()?);
+    let (a, b) = (a.as_object()?, b.as_object()?);
+    a.keys().chain(b.keys()).find(|k| a.get(*k) != b.get(*k)).cloned()
+}
+
+/// Opens the request stream a config describes: its one workload, or its flows merged.
 pub fn open(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
-    let stream = open_unamplified(cfg, ctx)?;
+    cfg.validate(ctx)?;
+    if cfg.flows.is_empty() {
+        open_one(cfg, ctx)
+    } else {
+        Ok(Box::new(Flows::open(&cfg.flows, ctx)?))
+    }
+}
+
+/// Opens one workload (validated) that has no flows, its reads amplified as it says.
+fn open_one(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
+    let stream = open_source(cfg, ctx)?;
     Ok(match cfg.read_amplification {
         1 => stream,
         k => Box::new(amplify::ReadAmplified::new(stream, k)),
     })
 }
 
-fn open_unamplified(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
-    cfg.validate(ctx)?;
+/// The requests of one workload's trace or generator.
+fn open_source(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
     match cfg.kind {
         WorkloadKind::Synthetic => match cfg.generator {
             Generator::Mix => Ok(Box::new(Synthetic::new(cfg, ctx)?)),
