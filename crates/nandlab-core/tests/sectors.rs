@@ -92,3 +92,14 @@ fn full_page_and_partial_writes_of_empty_pages_read_nothing() {
     // The page goes in whole (8 KiB over the bus).
     assert_eq!(l, vec![2 * XFER_4K + T_PROG_LSB]);
 }
+
+#[test]
+fn a_page_of_more_units_than_events_count_is_a_config_error() {
+    // 2^26 bytes = 131,072 sectors of 512 B, past 65,535.
+    let cfg = SimConfig::from_toml_str("[device]\npage_size_bytes = 67108864\nblocks_per_plane = 8\npages_per_block = 2\n[aging]\nfill_fraction = 0.0\n").unwrap();
+    let err = Simulator::new(cfg).err().expect("too many units").to_string();
+    assert!(
+        err.contains("device.page_size_bytes") && err.contains("65535 units"),
+        "{err}"
+    );
+}

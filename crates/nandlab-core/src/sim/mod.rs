@@ -268,6 +268,16 @@ impl Simulator {
         let read_path = ReadPath::new(&device, chips, None)?;
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         let page_bytes = u64::from(cfg.device.page_size_bytes);
+        // Events carry a page's unit count in 16 bits.
+        if read_path.planner.units_per_page() > u32::from(u16::MAX) {
+            return Err(NandError::config(
+                "device.page_size_bytes",
+                format!(
+                    "{page_bytes} bytes is more than {} units of 512 bytes or codewords",
+                    u16::MAX
+                ),
+            ));
+        }
         cfg.cache.validate(page_bytes, ftl.logical_pages())?;
         let cache = std::num::NonZeroUsize::new((cfg.cache.capacity_bytes / page_bytes) as usize)
             .map(|pages| DataCache::new(pages, cfg.cache.read_allocate));
@@ -559,30 +569,25 @@ impl Simulator {
                         .then(|| self.ftl.read(lpn))
                         .flatten()
                     {
-                        Some((ppa, _)) => {
-                            let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
-                            let sensed =
-                                self.parts(ppa, self.geo.loc_of_block(ppa.block))
-                                    .sense(&mut self.backend, now, t_r);
-                            self.counters.page_reads += 1;
-                            self.counters.rmw_page_reads += 1;
-                            let units = left as u16;
-                            self.events.push(
-                                sensed,
-                                Event::RmwSensed {
-                                    req: slot,
-                                    units,
-                                    ppa,
-                                    lpn,
-                                },
-                            );
-                        }
-                        _ => self.write_to_flash(now, slot, lpn)?,
+                        Some((ppa, _)) => self.read_for_merge(now, slot, lpn, ppa, left as u16),
+                        None => self.write_to_flash(now, slot, lpn)?,
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Senses the old data of `lpn` at `ppa` for write request `slot` at `now`, whose
+    /// `units` it leaves (a read-modify-write's read: one hard read, not judged).
+    fn read_for_merge(&mut self, now: u64, slot: u32, lpn: u64, ppa: Ppa, units: u16) {
+        let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
+        let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
+        let sensed = parts.sense(&mut self.backend, now, t_r);
+        self.counters.page_reads += 1;
+        self.counters.rmw_page_reads += 1;
+        let req = slot;
+        self.events.push(sensed, Event::RmwSensed { req, units, ppa, lpn });
     }
 
     /// Sends logical page `lpn` of write request `slot` to flash at `now`; the request's
