@@ -76,6 +76,10 @@ pub struct ReadPlan {
     pub uncorrectable_prob: f64,
 }
 
+/// The host's addressing unit (MQSim's `SECTOR_SIZE_IN_BYTE`): a request covers whole
+/// sectors of a page, and without ECC a partial page moves whole sectors.
+pub const SECTOR_BYTES: u64 = 512;
+
 /// Page-failure probability that defines the RBER an ECC "can correct" for endurance
 /// estimates (one failed read in a thousand at the strongest level).
 pub const ENDURANCE_PAGE_FAIL: f64 = 1e-3;
@@ -142,6 +146,16 @@ impl ReadPlanner {
     pub fn codewords_decoded(&self) -> u32 {
         match self.code {
             EccCode::None => 0,
+            _ => self.codewords_per_page,
+        }
+    }
+
+    /// Units a page divides into for partial transfers: its codewords when an ECC runs
+    /// (the decoder needs a whole codeword, so a partial read moves and decodes every
+    /// codeword holding a requested sector), else its 512-byte sectors.
+    pub fn units_per_page(&self) -> u32 {
+        match self.code {
+            EccCode::None => self.page_bytes.div_ceil(SECTOR_BYTES) as u32,
             _ => self.codewords_per_page,
         }
     }

@@ -213,6 +213,11 @@ impl Ftl {
         (self.mapping.get(m.lpn) == Some(self.ppn(ppa))).then_some(m)
     }
 
+    /// Whether `lpn` holds data.
+    pub fn is_mapped(&self, lpn: u64) -> bool {
+        self.mapping.get(lpn).is_some()
+    }
+
     /// Physical page of `lpn` for a host read, and its block's reads since erase counting
     /// this one (read disturb), or `None` if it holds no data.
     #[inline]

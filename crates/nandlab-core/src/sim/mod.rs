@@ -10,6 +10,9 @@
 //! - `WritebackStart`: a page evicted from the DRAM cache reached its die (the request
 //!   that evicted it waits for it only when the write-back window was full);
 //! - `Retry`: a failed decode ended; the next attempt of the read plan senses again;
+//! - `RmwSensed`: the old data of a page a write covers only in part was sensed; the units
+//!   the write leaves go on the bus, then to a decoder;
+//! - `RmwMerged`: that old data is in the controller; the merged page goes to flash;
 //! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
@@ -29,6 +32,7 @@ use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row};
 use crate::workload::{self, RequestStream, WorkloadContext};
 use interleave::Parts;
 use read_path::{PageState, ReadPath};
+use sectors::Units;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -36,6 +40,7 @@ use std::time::Instant;
 mod background;
 mod interleave;
 mod read_path;
+mod sectors;
 mod summary;
 
 /// How often (in dispatched requests) the progress callback is called.
@@ -50,10 +55,12 @@ const NO_REQUEST: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy)]
 enum Event {
     Arrival,
+    /// `units`: the units of the page the request reads ([`Units`]).
     SenseDone {
         req: u32,
         ppa: Ppa,
         verdict: Verdict,
+        units: u16,
     },
     ProgramStart {
         req: u32,
@@ -69,6 +76,17 @@ enum Event {
     Retry {
         req: u32,
         slot: u32,
+    },
+    /// `ppa`: the old data of logical page `lpn`; `units`: the units to move.
+    RmwSensed {
+        req: u32,
+        units: u16,
+        ppa: Ppa,
+        lpn: u64,
+    },
+    RmwMerged {
+        req: u32,
+        lpn: u64,
     },
     RequestDone(u32),
 }
@@ -97,6 +115,8 @@ struct PendingRead {
     /// preconditioning put a page, or where GC moved it without the attribute, no policy
     /// placed it as critical).
     critical: bool,
+    /// Units of the page the request reads.
+    units: u16,
 }
 
 /// A read whose plan needs another sensing after a decode ends.
@@ -106,6 +126,7 @@ struct Retry {
     plan: usize,
     next: usize,
     ends: AttemptEnds,
+    units: u16,
 }
 
 /// When the latest attempt's sensing, transfer and decode end.
@@ -139,6 +160,8 @@ struct Counters {
     requests: [u64; 3],
     page_reads: u64,
     gc_page_reads: u64,
+    /// Old pages read by read-modify-writes of partial page writes.
+    rmw_page_reads: u64,
     soft_senses: u64,
     page_programs: u64,
     /// Pages an interleaved device rewrites with the host's (its groups' other codewords).
@@ -182,6 +205,8 @@ pub struct Simulator {
     records: Option<Recorder>,
     counters: Counters,
     page_bytes: u64,
+    /// How pages divide for partial transfers.
+    units: Units,
     /// The DRAM data cache, when configured.
     cache: Option<DataCache>,
     writebacks: WritebackWindow,
@@ -248,6 +273,16 @@ impl Simulator {
         let read_path = ReadPath::new(&device, chips, None)?;
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         let page_bytes = u64::from(cfg.device.page_size_bytes);
+        // Events carry a page's unit count in 16 bits.
+        if read_path.planner.units_per_page() > u32::from(u16::MAX) {
+            return Err(NandError::config(
+                "device.page_size_bytes",
+                format!(
+                    "{page_bytes} bytes is more than {} units of 512 bytes or codewords",
+                    u16::MAX
+                ),
+            ));
+        }
         cfg.cache.validate(page_bytes, ftl.logical_pages())?;
         let cache = std::num::NonZeroUsize::new((cfg.cache.capacity_bytes / page_bytes) as usize)
             .map(|pages| DataCache::new(pages, cfg.cache.read_allocate));
@@ -264,6 +299,7 @@ impl Simulator {
             dram_page_ns,
             dram_free_ns: 0,
             host_link: HostLink::new(&cfg.host.interface)?,
+            units: Units::new(read_path.planner.units_per_page(), page_bytes),
             read_path,
             read_batch: Vec::new(),
             retries: Slab::default(),
@@ -366,7 +402,12 @@ impl Simulator {
                     }
                     self.schedule_arrival(stream, now)?;
                 }
-                Event::SenseDone { req, ppa, verdict } => self.sense_done(now, req, ppa, verdict),
+                Event::SenseDone {
+                    req,
+                    ppa,
+                    verdict,
+                    units,
+                } => self.sense_done(now, req, ppa, verdict, units),
                 Event::ProgramStart { req, ppa, t_prog } => {
                     let end = self.program_start(now, ppa, t_prog);
                     self.finish_page(req, end);
@@ -381,8 +422,13 @@ impl Simulator {
                 Event::Retry { req, slot } => {
                     let r = self.retries[slot];
                     self.retries.remove(slot);
-                    self.run_attempts(now, req, r.ppa, r.plan, r.next, r.ends);
+                    self.run_attempts(now, req, r);
                 }
+                Event::RmwSensed { req, units, ppa, lpn } => {
+                    let end = self.hard_read_rest(now, ppa, units);
+                    self.events.push(end, Event::RmwMerged { req, lpn });
+                }
+                Event::RmwMerged { req, lpn } => self.write_to_flash(now, req, lpn)?,
                 Event::RequestDone(r) => {
                     self.reqs.remove(r);
                     self.inflight -= 1;
@@ -482,14 +528,14 @@ impl Simulator {
         };
         match req.op {
             Op::Read => {
-                self.issue_reads(now, slot, first, last)?;
+                self.issue_reads(now, slot, first, last, (req.offset_bytes, end))?;
                 // Blocks these reads pushed past the refresh trigger are refreshed now,
                 // behind the reads on the same dies.
                 self.ftl.refresh_due(now as i64, &mut self.bg_ops)?;
                 self.run_background(now)?;
                 Ok(())
             }
-            Op::Write => self.issue_writes(now, slot, q.id, first, last),
+            Op::Write => self.issue_writes(now, slot, first, last, (req.offset_bytes, end)),
             Op::Trim => {
                 for lpn in first..=last {
                     let lpn = wrap(lpn, logical);
@@ -504,18 +550,22 @@ impl Simulator {
         }
     }
 
-    /// Writes logical pages `first..=last` of request `slot` (content tag `tag`): into the
-    /// DRAM cache when there is one (a page is done when it is in DRAM; a dirty page it
-    /// evicts goes to flash), else to flash, each page when its program ends.
-    fn issue_writes(&mut self, now: u64, slot: u32, tag: u64, first: u64, last: u64) -> Result<()> {
+    /// Writes logical pages `first..=last` of request `slot` (request bytes `bytes`): into
+    /// the DRAM cache when there is one (a page is done when it is in DRAM; a dirty page it
+    /// evicts goes to flash), else to flash, each page when its program ends. A page the
+    /// request covers only in part whose logical page holds data is read first (sensed,
+    /// its units the write leaves moved and decoded) and then programmed whole. The cache
+    /// keeps whole pages: a partial write into it merges nothing.
+    fn issue_writes(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
         let ways = u64::from(self.cfg.ecc.interleave.ways);
         self.counters.interleave_rewrites += interleave::group_rewrites(first, last, ways);
         let logical = self.ftl.logical_pages();
-        for lpn in first..=last {
-            let lpn = wrap(lpn, logical);
-            let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
+        let tag = self.reqs[slot].id;
+        for p in first..=last {
+            let lpn = wrap(p, logical);
             match self.cache.as_mut() {
                 Some(cache) => {
+                    let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
                     if let Some(ev) = cache.write(lpn, tag, attrs) {
                         self.write_back(now, slot, ev)?;
                     }
@@ -523,11 +573,39 @@ impl Simulator {
                     self.finish_page(slot, end);
                 }
                 None => {
-                    let (ppa, at_die, t_prog) = self.send_to_flash(now, lpn, tag, attrs)?;
-                    self.events.push(at_die, Event::ProgramStart { req: slot, ppa, t_prog });
+                    let left = self.units.left(self.units.span(p, bytes.0, bytes.1));
+                    match (left > 0 && self.ftl.is_mapped(lpn))
+                        .then(|| self.ftl.read(lpn))
+                        .flatten()
+                    {
+                        Some((ppa, _)) => self.read_for_merge(now, slot, lpn, ppa, left as u16),
+                        None => self.write_to_flash(now, slot, lpn)?,
+                    }
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Senses the old data of `lpn` at `ppa` for write request `slot` at `now`, whose
+    /// `units` it leaves (a read-modify-write's read: one hard read, not judged).
+    fn read_for_merge(&mut self, now: u64, slot: u32, lpn: u64, ppa: Ppa, units: u16) {
+        let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
+        let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
+        let sensed = parts.sense(&mut self.backend, now, t_r);
+        self.counters.page_reads += 1;
+        self.counters.rmw_page_reads += 1;
+        let req = slot;
+        self.events.push(sensed, Event::RmwSensed { req, units, ppa, lpn });
+    }
+
+    /// Sends logical page `lpn` of write request `slot` to flash at `now`; the request's
+    /// page is done when its program ends.
+    fn write_to_flash(&mut self, now: u64, slot: u32, lpn: u64) -> Result<()> {
+        let ReqState { id, req, .. } = self.reqs[slot];
+        let attrs = WriteAttrs::new(req.stream, self.cfg.host.critical.contains(lpn));
+        let (ppa, at_die, t_prog) = self.send_to_flash(now, lpn, id, attrs)?;
+        self.events.push(at_die, Event::ProgramStart { req: slot, ppa, t_prog });
         Ok(())
     }
 
@@ -588,13 +666,13 @@ impl Simulator {
     /// other: the mapping, each page's flash state (the pages sit in different planes, so
     /// their block records are cache misses that then overlap), the pages' RBERs, then each
     /// read's verdict and sensing.
-    fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64) -> Result<()> {
+    fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
         let logical = self.ftl.logical_pages();
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
         let mut cache_hits = 0;
-        for lpn in first..=last {
-            let lpn = wrap(lpn, logical);
+        for p in first..=last {
+            let lpn = wrap(p, logical);
             if let Some(cache) = self.cache.as_mut() {
                 let (hit, evicted) = cache.read(lpn);
                 if let Some(ev) = evicted {
@@ -613,6 +691,7 @@ impl Simulator {
                 rber: 0.0,
                 critical: self.cfg.host.critical.contains(lpn)
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
+                units: self.units.touched(self.units.span(p, bytes.0, bytes.1)) as u16,
             });
             pages.push(page);
         }
@@ -658,6 +737,7 @@ impl Simulator {
                     req: slot,
                     ppa,
                     verdict,
+                    units: p.units,
                 },
             );
         }
@@ -692,14 +772,12 @@ impl Simulator {
         })
     }
 
-    fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict) {
+    fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict, units: u16) {
         let plan = match verdict {
             Verdict::Plan(p) if !self.read_path.is_single_hard_read(usize::from(p)) => usize::from(p),
             Verdict::Unjudged | Verdict::Plan(_) => {
-                let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
-                let xfer = parts.transfer(&mut self.backend, &self.timing, now, self.page_bytes);
-                let dec = self.backend.decode(parts.first().channel, xfer, self.decode_page_ns);
-                self.finish_page(req, dec.end + self.read_path.codec_decode_ns_per_page());
+                let end = self.hard_read_rest(now, ppa, units);
+                self.finish_page(req, end);
                 return;
             }
         };
@@ -708,14 +786,42 @@ impl Simulator {
             xfer: 0,
             decode: 0,
         };
-        self.run_attempts(now, req, ppa, plan, 0, ends);
+        let r = Retry {
+            ppa,
+            plan,
+            next: 0,
+            ends,
+            units,
+        };
+        self.run_attempts(now, req, r);
     }
 
-    /// Charges attempts `from..` of a read plan: sensing on the die (the first attempt's
+    /// The rest of a single hard read of `units` of the page at `ppa`, sensed at `now`:
+    /// their transfer and decode; returns when the data is in the controller.
+    fn hard_read_rest(&mut self, now: u64, ppa: Ppa, units: u16) -> u64 {
+        let units = u32::from(units);
+        let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
+        let bytes = self.units.share(self.page_bytes, units);
+        let xfer = parts.transfer(&mut self.backend, &self.timing, now, bytes);
+        let dec_ns = self.units.share(self.decode_page_ns, units);
+        let dec = self.backend.decode(parts.first().channel, xfer, dec_ns);
+        dec.end + self.read_path.codec_decode_ns_per_page()
+    }
+
+    /// Charges attempts `r.next..` of read `r`'s plan, each moving and decoding the
+    /// read's units of the page only: sensing on the die (the first attempt's
     /// sensing is already done), the transfer on the channel, the decode. An attempt
     /// that waits for the previous decode is resumed by a `Retry` event at that time; a
     /// look-ahead attempt senses right after the previous sensing when the die is idle.
-    fn run_attempts(&mut self, now: u64, req: u32, ppa: Ppa, plan: usize, from: usize, mut ends: AttemptEnds) {
+    fn run_attempts(&mut self, now: u64, req: u32, r: Retry) {
+        let Retry {
+            ppa,
+            plan,
+            next: from,
+            mut ends,
+            units,
+        } = r;
+        let units = u32::from(units);
         let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
         let channel = parts.first().channel;
         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
@@ -726,12 +832,7 @@ impl Simulator {
             if i > 0 {
                 let ahead = a.look_ahead && parts.dies_idle_at(&self.backend, ends.sense);
                 if !ahead && ends.decode > now {
-                    let slot = self.retries.insert(Retry {
-                        ppa,
-                        plan,
-                        next: i,
-                        ends,
-                    });
+                    let slot = self.retries.insert(Retry { next: i, ends, ..r });
                     self.events.push(ends.decode, Event::Retry { req, slot });
                     return;
                 }
@@ -741,8 +842,9 @@ impl Simulator {
                 ends.sense = parts.sense(&mut self.backend, ready, dur);
                 self.counters.soft_senses += 1;
             }
-            ends.xfer = parts.transfer(&mut self.backend, &self.timing, ends.sense.max(ends.xfer), a.xfer_bytes);
-            let dec_ns = decode_ns * u64::from(a.codewords_decoded);
+            let bytes = self.units.share(a.xfer_bytes, units);
+            ends.xfer = parts.transfer(&mut self.backend, &self.timing, ends.sense.max(ends.xfer), bytes);
+            let dec_ns = self.units.share(decode_ns * u64::from(a.codewords_decoded), units);
             ends.decode = self.backend.decode(channel, ends.xfer.max(ends.decode), dec_ns).end;
         }
         // A look-ahead sensing cancelled by a successful decode held the die until then.

@@ -36,6 +36,7 @@ impl Simulator {
             "flash": {
                 "page_reads_incl_gc": self.counters.page_reads,
                 "gc_page_reads": self.counters.gc_page_reads,
+                "rmw_page_reads": self.counters.rmw_page_reads,
                 "soft_senses": self.counters.soft_senses,
                 "page_programs": self.counters.page_programs,
                 "erases": self.counters.erases,

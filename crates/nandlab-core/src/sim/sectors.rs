@@ -1,0 +1,78 @@
+//! Partial-page accesses (issue 12 item 4): a request covers byte ranges of its first and
+//! last pages; a read moves and decodes only the units (codewords with an ECC, 512-byte
+//! sectors without: [`ReadPlanner::units_per_page`](crate::ecc::ReadPlanner::units_per_page))
+//! holding requested bytes, and a partial write of a page holding data first reads the
+//! units the write leaves (a read-modify-write). Unit `k` of `n` holds bytes
+//! `k·P/n .. (k+1)·P/n` of a `P`-byte page.
+
+/// How a page divides into transfer units.
+#[derive(Debug, Clone, Copy)]
+pub struct Units {
+    per_page: u32,
+    page_bytes: u64,
+}
+
+impl Units {
+    pub fn new(per_page: u32, page_bytes: u64) -> Self {
+        Units { per_page, page_bytes }
+    }
+
+    /// The unit holding byte `b` of the page, rounding down (`up`: the first unit starting
+    /// at or after it).
+    fn unit(&self, b: u64, up: bool) -> u64 {
+        let x = b * u64::from(self.per_page);
+        if up {
+            x.div_ceil(self.page_bytes)
+        } else {
+            x / self.page_bytes
+        }
+    }
+
+    /// Units holding any byte of `lo..hi` (byte offsets in the page): what a read moves.
+    pub fn touched(&self, (lo, hi): (u64, u64)) -> u32 {
+        (self.unit(hi, true) - self.unit(lo, false)) as u32
+    }
+
+    /// Units a write of `lo..hi` does not overwrite whole: what its read-modify-write reads.
+    pub fn left(&self, (lo, hi): (u64, u64)) -> u32 {
+        self.per_page - self.unit(hi, false).saturating_sub(self.unit(lo, true)) as u32
+    }
+
+    /// `x` (a page's bytes or decode time) for `units` of the page, rounded up.
+    pub fn share(&self, x: u64, units: u32) -> u64 {
+        (x * u64::from(units)).div_ceil(u64::from(self.per_page))
+    }
+
+    /// The bytes of page `p` that request bytes `start..end` cover, as offsets in the page.
+    pub fn span(&self, p: u64, start: u64, end: u64) -> (u64, u64) {
+        let base = p * self.page_bytes;
+        (start.max(base) - base, end.min(base + self.page_bytes) - base)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_map_to_units_by_hand() {
+        // 8 KiB page, 16 sectors of 512 B: bytes 0..4096 are sectors 0..8.
+        let s = Units::new(16, 8192);
+        assert_eq!(s.touched((0, 4096)), 8);
+        assert_eq!(s.touched((100, 4097)), 9);
+        assert_eq!(s.left((0, 512)), 15);
+        assert_eq!(s.left((100, 600)), 16);
+        assert_eq!(s.left((0, 8192)), 0);
+        assert_eq!(s.share(8192, 8), 4096);
+        // 2 codewords of 4 KiB: a 512-byte write leaves both to read (one half-written).
+        let c = Units::new(2, 8192);
+        assert_eq!(c.touched((4096, 4608)), 1);
+        assert_eq!(c.touched((4000, 4608)), 2);
+        assert_eq!(c.left((0, 512)), 2);
+        assert_eq!(c.left((0, 4096)), 1);
+        // Request bytes 6144..20480 over 8 KiB pages 0..=2.
+        assert_eq!(s.span(0, 6144, 20480), (6144, 8192));
+        assert_eq!(s.span(1, 6144, 20480), (0, 8192));
+        assert_eq!(s.span(2, 6144, 20480), (0, 4096));
+    }
+}
