@@ -20,6 +20,7 @@ pub struct Parts {
 
 impl Parts {
     /// The parts of the codeword mapped to `ppa`, on plane `first`.
+    #[inline]
     pub fn of(geo: &Geometry, interleave: Interleave, ppa: Ppa, first: PlaneLoc) -> Parts {
         let mut locs = [first; GROUP_SPAN as usize];
         if !interleave.is_off() {
@@ -37,6 +38,7 @@ impl Parts {
     }
 
     /// The mapped page's plane (its channel's decoder decodes the codeword).
+    #[inline]
     pub fn first(&self) -> PlaneLoc {
         self.locs[0]
     }
@@ -46,7 +48,15 @@ impl Parts {
     }
 
     /// Senses every part for `dur_ns` from `ready_ns`; when the last sensing ends.
+    #[inline]
     pub fn sense(&self, backend: &mut Backend, ready_ns: u64, dur_ns: u64) -> u64 {
+        // Every page read comes here: without interleaving it is one sensing.
+        if self.n == 1 {
+            let l = self.locs[0];
+            return backend
+                .array(l.die, l.plane_in_die, ArrayOp::Read, ready_ns, dur_ns)
+                .end;
+        }
         self.all()
             .iter()
             .map(|l| {
@@ -60,7 +70,13 @@ impl Parts {
 
     /// Moves `bytes` of sensing results, 1/n from each part over its channel, each from
     /// `ready_ns`; when the last transfer ends.
+    #[inline]
     pub fn transfer(&self, backend: &mut Backend, timing: &Timing, ready_ns: u64, bytes: u64) -> u64 {
+        if self.n == 1 {
+            return backend
+                .channel(self.locs[0].channel, ready_ns, timing.transfer_ns(bytes))
+                .end;
+        }
         let dur = timing.transfer_ns(bytes.div_ceil(self.n as u64));
         self.all()
             .iter()
@@ -70,6 +86,7 @@ impl Parts {
     }
 
     /// Whether every part's die is free at `t_ns` (a look-ahead sensing may start).
+    #[inline]
     pub fn dies_idle_at(&self, backend: &Backend, t_ns: u64) -> bool {
         self.all().iter().all(|l| backend.die_idle_at(l.die, t_ns))
     }
