@@ -23,6 +23,7 @@ pub mod flash;
 pub mod ftl;
 pub mod host;
 pub mod metrics;
+mod registry;
 pub mod reliability;
 pub mod sim;
 pub mod workload;

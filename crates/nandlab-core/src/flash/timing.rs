@@ -146,7 +146,7 @@ impl Timing {
         };
         let mut t = Timing {
             read_ns: per_type(&cfg.read_latency_ns, "read_latency_ns")?,
-            pe_time: cfg.pe_time.spec().build("timing.pe_time", &base)?,
+            pe_time: cfg.pe_time.policy().build("timing.pe_time", &base)?,
             pe_time_reported: !cfg.pe_time.is_fixed(),
             program_steps: Vec::new(),
             program_sums: vec![(0, 0); bits],

@@ -14,7 +14,6 @@ pub mod plane_view;
 pub mod precondition;
 pub mod refresh;
 pub mod refresh_targets;
-mod registry;
 pub mod relocation;
 pub mod victim;
 pub mod wear;

@@ -39,7 +39,12 @@ impl Units {
     }
 
     /// `x` (a page's bytes or decode time) for `units` of the page, rounded up.
+    #[inline]
     pub fn share(&self, x: u64, units: u32) -> u64 {
+        // Every page read comes here; most read whole pages.
+        if units == self.per_page {
+            return x;
+        }
         (x * u64::from(units)).div_ceil(u64::from(self.per_page))
     }
 

@@ -1,5 +1,5 @@
 //! How long a page program and a block erase take: `[timing.pe_time]`. One file per
-//! model; the `pe_time_models!` list below is the registry: a model's name in
+//! model; the list below is the registry (`registry.rs`): a model's name in
 //! `[timing.pe_time] model = "..."` is its type name in snake_case, and its parameters are
 //! the fields of its type, written beside `model` (unknown ones are errors naming the key).
 //!
@@ -11,7 +11,6 @@
 use super::cell::PageType;
 use crate::content::StateHist;
 use crate::error::Result;
-use serde::{Deserialize, Serialize};
 
 /// A program/erase time model, built for one run (it may keep per-block state).
 pub trait PeTimeModel: std::fmt::Debug + Send {
@@ -45,37 +44,11 @@ pub trait PeTimeSpec {
     fn build(&self, table: &str, base: &BaseTimes) -> Result<Box<dyn PeTimeModel>>;
 }
 
-macro_rules! pe_time_models {
-    ($($module:ident :: $model:ident),* $(,)?) => {
-        $(mod $module; pub use $module::$model;)*
-
-        /// `[timing.pe_time]`: the model by name, with its own parameters beside it.
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-        #[serde(tag = "model", rename_all = "snake_case")]
-        pub enum PeTimeConfig {
-            $(#[allow(missing_docs)] $model($model),)*
-        }
-
-        impl PeTimeConfig {
-            /// The configured model's spec.
-            pub fn spec(&self) -> &dyn PeTimeSpec {
-                match self {
-                    $(PeTimeConfig::$model(m) => m,)*
-                }
-            }
-        }
-    };
-}
-
-pe_time_models! {
+crate::registry::policies! {
+    /// `[timing.pe_time]`: the model by name, with its own parameters beside it.
+    PeTimeConfig, PeTimeSpec, "model", Fixed;
     fixed::Fixed,
     content::Content,
-}
-
-impl Default for PeTimeConfig {
-    fn default() -> Self {
-        PeTimeConfig::Fixed(Fixed {})
-    }
 }
 
 impl PeTimeConfig {

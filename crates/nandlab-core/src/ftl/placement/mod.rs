@@ -36,7 +36,7 @@ pub trait Placement {
     }
 }
 
-super::registry::policies! {
+crate::registry::policies! {
     /// `[ftl.placement]`: the placement policy by name, with its own parameters beside it.
     PlacementConfig, Placement, "policy", ByCause;
     by_cause::ByCause,

@@ -126,7 +126,7 @@ fn default_destination_blocks() -> u32 {
     4
 }
 
-super::registry::policies! {
+crate::registry::policies! {
     /// `[ftl.refresh_targets]`: the policy by name, with its own parameters beside it.
     RefreshTargetsConfig, RefreshTargets, "policy", Baseline;
     baseline::Baseline,

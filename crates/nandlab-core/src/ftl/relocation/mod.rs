@@ -19,7 +19,7 @@ pub trait RelocationOrder {
     fn pick(&self, waiting: &[PageMeta], dest: PageType) -> usize;
 }
 
-super::registry::policies! {
+crate::registry::policies! {
     /// `[ftl.relocation]`: the relocation order by name, with its own parameters beside it.
     RelocationConfig, RelocationOrder, "order", PageOrder;
     page_order::PageOrder,

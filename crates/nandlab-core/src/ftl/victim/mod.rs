@@ -16,7 +16,7 @@ pub trait VictimPolicy {
     fn select(&self, plane: &PlaneView) -> Option<usize>;
 }
 
-super::registry::policies! {
+crate::registry::policies! {
     /// `[ftl.gc]`: the victim policy by name, with its own parameters beside it.
     VictimConfig, VictimPolicy, "victim", Greedy;
     greedy::Greedy,

@@ -1,4 +1,5 @@
-//! The registry macro shared by the FTL's policy families: one file per policy, and a list
+//! The registry macro shared by every policy family (FTL victims, placement, relocation
+//! order, refresh targets; program/erase time models): one file per policy, and a list
 //! `module::Type` from which the config enum is generated. A policy's name in the config
 //! (`[ftl.gc] victim = "..."`) is its type name in snake_case; its parameters are the fields
 //! of its type, written beside the tag (unknown ones are errors naming the key).
