@@ -6,6 +6,8 @@ use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::Value;
 
+mod common;
+
 const DRAM_PAGE: u64 = 26 + 2_560;
 const XFER: u64 = 20_480;
 const T_PROG_LSB: u64 = 121_000;
@@ -24,17 +26,8 @@ fn req(op: Op, lpn: u64, arrival_ns: u64) -> Request {
 
 /// Latencies in arrival order and the summary's `cache` table.
 fn run(cfg_text: &str, reqs: Vec<Request>) -> (Vec<u64>, Value) {
-    let mut cfg = SimConfig::from_toml_str(cfg_text).unwrap();
-    cfg.output.record_requests = true;
-    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
-    let lat = out
-        .requests
-        .unwrap()
-        .latencies_by_arrival()
-        .into_iter()
-        .map(|(_, l)| l)
-        .collect();
-    (lat, out.summary["cache"].clone())
+    let (lat, summary) = common::replay(cfg_text, reqs);
+    (lat, summary["cache"].clone())
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! pages over a 200 MB/s bus: 20,480 ns; t_R 41 µs LSB; t_PROG 121 µs LSB; BCH decode 8 µs).
 
 use nandlab_core::host::{Op, Request};
-use nandlab_core::{SimConfig, Simulator};
+
+mod common;
 
 const NVME: &str = "[host.interface]\nprotocol = \"nvme\"\n";
 /// Doorbell (4 + 28 B) 8 ns + submission entry (64 + 28 B) 23 ns.
@@ -12,10 +13,7 @@ const SUBMIT: u64 = 8 + 23;
 const COMPLETE: u64 = 11;
 
 fn latency(cfg_text: &str, r: Request) -> u64 {
-    let mut cfg = SimConfig::from_toml_str(cfg_text).unwrap();
-    cfg.output.record_requests = true;
-    let out = Simulator::new(cfg).unwrap().run_requests(vec![r]).unwrap();
-    out.requests.unwrap().latencies_by_arrival()[0].1
+    common::replay(cfg_text, vec![r]).0[0]
 }
 
 fn req(op: Op, size_bytes: u64) -> Request {

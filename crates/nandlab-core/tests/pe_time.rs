@@ -8,6 +8,8 @@ use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::Value;
 
+mod common;
+
 const XFER: u64 = 20_480;
 
 /// `n` one-page writes to LPN 0 … n−1, 10 ms apart (each on an idle die).
@@ -24,16 +26,8 @@ fn writes(n: u64) -> Vec<Request> {
 }
 
 fn run(cfg_text: &str, n: u64) -> (Value, Vec<u64>) {
-    let cfg = SimConfig::from_toml_str(cfg_text).unwrap();
-    let out = Simulator::new(cfg).unwrap().run_requests(writes(n)).unwrap();
-    let lat = out
-        .requests
-        .unwrap()
-        .latencies_by_arrival()
-        .into_iter()
-        .map(|(_, l)| l)
-        .collect();
-    (out.summary, lat)
+    let (lat, summary) = common::replay(cfg_text, writes(n));
+    (summary, lat)
 }
 
 /// Mean program time per page type (ns) from the run summary.

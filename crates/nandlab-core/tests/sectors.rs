@@ -6,6 +6,8 @@ use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::Value;
 
+mod common;
+
 const T_R_LSB: u64 = 41_000;
 const T_PROG_LSB: u64 = 121_000;
 /// 4 KiB over the bus; 512 B take 2,560 ns.
@@ -15,7 +17,6 @@ const EXTRA: u64 = 14_000;
 const PAGE: &str = "[device]\npage_size_bytes = 8192\n";
 
 fn run(cfg_text: &str, reqs: &[(Op, u64, u64)]) -> (Vec<u64>, Value) {
-    let cfg = SimConfig::from_toml_str(&format!("{PAGE}{cfg_text}")).unwrap();
     let reqs = reqs
         .iter()
         .enumerate()
@@ -28,9 +29,7 @@ fn run(cfg_text: &str, reqs: &[(Op, u64, u64)]) -> (Vec<u64>, Value) {
             stream: 0,
         })
         .collect();
-    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
-    let l = out.requests.unwrap().latencies_by_arrival();
-    (l.into_iter().map(|(_, l)| l).collect(), out.summary)
+    common::replay(&format!("{PAGE}{cfg_text}"), reqs)
 }
 
 const FILLED: &str = "[aging]\nfill_fraction = 1.0\n";

@@ -5,6 +5,8 @@
 use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 
+mod common;
+
 const XFER: u64 = 20_480;
 const DECODE: u64 = 8_000;
 const T_R_LSB: u64 = 41_000;
@@ -22,14 +24,7 @@ fn req(op: Op, offset_bytes: u64, arrival_ns: u64) -> Request {
 
 /// Runs `reqs` on the default device; latencies in arrival order (ties: first done first).
 fn latencies(cfg_text: &str, reqs: Vec<Request>) -> Vec<u64> {
-    let cfg = SimConfig::from_toml_str(cfg_text).unwrap();
-    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
-    out.requests
-        .unwrap()
-        .latencies_by_arrival()
-        .into_iter()
-        .map(|(_, l)| l)
-        .collect()
+    common::replay(cfg_text, reqs).0
 }
 
 /// A full device whose pages carry an ECC (BCH), so that every read is decoded.

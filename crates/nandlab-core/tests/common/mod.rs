@@ -1,9 +1,12 @@
-//! Helpers shared by the FTL integration tests.
+//! Helpers shared by the integration tests.
 
 use nandlab_core::flash::{DeviceConfig, Geometry};
+use nandlab_core::host::Request;
+use nandlab_core::{SimConfig, Simulator};
 
 /// 2 channels x 1 chip x 1 die x 2 planes x 24 blocks x 8 pages = 768 pages, MLC with the
 /// interleaved page map (L0 L1 M0 L2 M1 L3 M2 M3).
+#[allow(dead_code)] // not every test file uses it
 pub fn tiny_device() -> Geometry {
     Geometry::new(&DeviceConfig {
         channels: 2,
@@ -32,4 +35,21 @@ pub fn one_plane_device() -> Geometry {
         ..DeviceConfig::default()
     })
     .unwrap()
+}
+
+/// Replays `reqs` on the device `cfg_text` describes, request records on; returns the
+/// requests' latencies in arrival order (ties: first done first) and the run summary.
+#[allow(dead_code)] // not every test file uses it
+pub fn replay(cfg_text: &str, reqs: Vec<Request>) -> (Vec<u64>, serde_json::Value) {
+    let mut cfg = SimConfig::from_toml_str(cfg_text).unwrap();
+    cfg.output.record_requests = true;
+    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+    let lat = out
+        .requests
+        .unwrap()
+        .latencies_by_arrival()
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect();
+    (lat, out.summary)
 }
