@@ -197,6 +197,14 @@ impl Timing {
         self.pe_time.needs_content()
     }
 
+    /// t_PROG of a page type when nothing else sets it (the fixed model on a device whose
+    /// program steps are not scaled, which reports no `pe_time` summary either): every
+    /// written page asks, and this answer needs neither the block's wear nor a model call.
+    #[inline]
+    pub fn fixed_program(&self, t: PageType) -> Option<u64> {
+        (!self.pe_time_reported && self.program_steps.is_empty()).then(|| self.program(t))
+    }
+
     /// Program time of a page of `page_type` in `block` (at `pe` P/E cycles) holding
     /// `hist` (looked up only when [`Timing::needs_content`]).
     pub fn program_for(&mut self, block: u32, page_type: PageType, hist: Option<&StateHist>, pe: u32) -> u64 {

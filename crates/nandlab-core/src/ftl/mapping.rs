@@ -87,7 +87,7 @@ impl Mapping {
     }
 
     /// Current physical page of `lpn`, or `None` if it holds no data.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, lpn: u64) -> Option<u64> {
         let c = self.dir[(lpn / CHUNK) as usize];
         let entry = if c == 0 {

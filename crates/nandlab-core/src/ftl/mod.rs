@@ -219,12 +219,12 @@ impl Ftl {
 
     /// Physical page of `lpn` for a host read, and its block's reads since erase counting
     /// this one (read disturb), or `None` if it holds no data.
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, lpn: u64) -> Option<(Ppa, u32)> {
         match self.mapping.get(lpn) {
             Some(ppn) => {
-                if let Some(w) = self.read_window.as_mut() {
-                    w.record_read(lpn);
+                if self.read_window.is_some() {
+                    self.record_read(lpn);
                 }
                 let ppa = self.ppa(ppn);
                 let slot = self.read_slot(ppa.block);
@@ -239,6 +239,15 @@ impl Ftl {
                 self.stats.unmapped_reads += 1;
                 None
             }
+        }
+    }
+
+    /// Records a host read in the refresh-target policy's prediction window (out of the
+    /// read's line: only refresh targets that predict reads keep one).
+    #[cold]
+    fn record_read(&mut self, lpn: u64) {
+        if let Some(w) = self.read_window.as_mut() {
+            w.record_read(lpn);
         }
     }
 

@@ -11,27 +11,34 @@ use crate::flash::backend::{ArrayOp, Backend};
 use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 
-/// The planes holding the parts of one codeword (the mapped page's first).
+/// The planes holding the parts of one codeword (the mapped page's first). Every page
+/// read builds one, so the common single-part case carries just its plane.
 #[derive(Debug, Clone, Copy)]
-pub struct Parts {
-    locs: [PlaneLoc; GROUP_SPAN as usize],
-    n: usize,
+pub enum Parts {
+    /// Not interleaved: the mapped page.
+    One(PlaneLoc),
+    /// The first `n` of `locs`.
+    Group {
+        locs: [PlaneLoc; GROUP_SPAN as usize],
+        n: usize,
+    },
 }
 
 impl Parts {
     /// The parts of the codeword mapped to `ppa`, on plane `first`.
-    #[inline]
+    #[inline(always)]
     pub fn of(geo: &Geometry, interleave: Interleave, ppa: Ppa, first: PlaneLoc) -> Parts {
-        let mut locs = [first; GROUP_SPAN as usize];
-        if !interleave.is_off() {
-            let plane = geo.plane_of_block(ppa.block);
-            let planes_per_chip = geo.cfg.dies_per_chip * geo.cfg.planes_per_die;
-            let first_of_chip = plane - first.chip * planes_per_chip;
-            for (slot, chip) in locs.iter_mut().zip(interleave.group(first.chip)) {
-                *slot = geo.plane_locs[(chip * planes_per_chip + first_of_chip) as usize];
-            }
+        if interleave.is_off() {
+            return Parts::One(first);
         }
-        Parts {
+        let mut locs = [first; GROUP_SPAN as usize];
+        let plane = geo.plane_of_block(ppa.block);
+        let planes_per_chip = geo.cfg.dies_per_chip * geo.cfg.planes_per_die;
+        let first_of_chip = plane - first.chip * planes_per_chip;
+        for (slot, chip) in locs.iter_mut().zip(interleave.group(first.chip)) {
+            *slot = geo.plane_locs[(chip * planes_per_chip + first_of_chip) as usize];
+        }
+        Parts::Group {
             locs,
             n: interleave.ways as usize,
         }
@@ -40,19 +47,23 @@ impl Parts {
     /// The mapped page's plane (its channel's decoder decodes the codeword).
     #[inline]
     pub fn first(&self) -> PlaneLoc {
-        self.locs[0]
+        match self {
+            Parts::One(l) => *l,
+            Parts::Group { locs, .. } => locs[0],
+        }
     }
 
     fn all(&self) -> &[PlaneLoc] {
-        &self.locs[..self.n]
+        match self {
+            Parts::One(l) => std::slice::from_ref(l),
+            Parts::Group { locs, n } => &locs[..*n],
+        }
     }
 
     /// Senses every part for `dur_ns` from `ready_ns`; when the last sensing ends.
-    #[inline]
+    #[inline(always)]
     pub fn sense(&self, backend: &mut Backend, ready_ns: u64, dur_ns: u64) -> u64 {
-        // Every page read comes here: without interleaving it is one sensing.
-        if self.n == 1 {
-            let l = self.locs[0];
+        if let Parts::One(l) = self {
             return backend
                 .array(l.die, l.plane_in_die, ArrayOp::Read, ready_ns, dur_ns)
                 .end;
@@ -70,19 +81,19 @@ impl Parts {
 
     /// Moves `bytes` of sensing results, 1/n from each part over its channel, each from
     /// `ready_ns`; when the last transfer ends.
-    #[inline]
+    #[inline(always)]
     pub fn transfer(&self, backend: &mut Backend, timing: &Timing, ready_ns: u64, bytes: u64) -> u64 {
-        if self.n == 1 {
-            return backend
-                .channel(self.locs[0].channel, ready_ns, timing.transfer_ns(bytes))
-                .end;
+        match self {
+            Parts::One(l) => backend.channel(l.channel, ready_ns, timing.transfer_ns(bytes)).end,
+            Parts::Group { locs, n } => {
+                let dur = timing.transfer_ns(bytes.div_ceil(*n as u64));
+                locs[..*n]
+                    .iter()
+                    .map(|l| backend.channel(l.channel, ready_ns, dur).end)
+                    .max()
+                    .expect("a codeword has a part")
+            }
         }
-        let dur = timing.transfer_ns(bytes.div_ceil(self.n as u64));
-        self.all()
-            .iter()
-            .map(|l| backend.channel(l.channel, ready_ns, dur).end)
-            .max()
-            .expect("a codeword has a part")
     }
 
     /// Whether every part's die is free at `t_ns` (a look-ahead sensing may start).

@@ -22,6 +22,7 @@ use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
 use crate::flash::backend::{ArrayOp, Backend};
 use crate::flash::block::WriteAttrs;
+use crate::flash::cell::PageType;
 use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
 use crate::ftl::{BgOp, Ftl};
@@ -573,7 +574,7 @@ impl Simulator {
                     self.finish_page(slot, end);
                 }
                 None => {
-                    let left = self.units.left(self.units.span(p, bytes.0, bytes.1));
+                    let left = self.units.write_leaves(p, bytes);
                     match (left > 0 && self.ftl.is_mapped(lpn))
                         .then(|| self.ftl.read(lpn))
                         .flatten()
@@ -631,7 +632,18 @@ impl Simulator {
 
     /// Program time of the page just placed at `ppa`: the timing model's, which reads the
     /// page's stored cell states only when it needs them.
+    #[inline]
     fn program_ns(&mut self, ppa: Ppa) -> Result<u64> {
+        let page_type = self.geo.page_map.page_type(ppa.page);
+        match self.timing.fixed_program(page_type) {
+            Some(t) => Ok(t),
+            None => self.modelled_program_ns(ppa, page_type),
+        }
+    }
+
+    /// [`Simulator::program_ns`] under a model that reads the page's wear or states.
+    #[inline(never)]
+    fn modelled_program_ns(&mut self, ppa: Ppa, page_type: PageType) -> Result<u64> {
         let hist = if self.timing.needs_content() {
             let m = self
                 .ftl
@@ -641,7 +653,6 @@ impl Simulator {
         } else {
             None
         };
-        let page_type = self.geo.page_map.page_type(ppa.page);
         let pe = self.ftl.pe_cycles(ppa.block);
         Ok(self.timing.program_for(ppa.block, page_type, hist.as_ref(), pe))
     }
@@ -691,7 +702,7 @@ impl Simulator {
                 rber: 0.0,
                 critical: self.cfg.host.critical.contains(lpn)
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
-                units: self.units.touched(self.units.span(p, bytes.0, bytes.1)) as u16,
+                units: self.units.read_units(p, bytes) as u16,
             });
             pages.push(page);
         }
@@ -772,6 +783,7 @@ impl Simulator {
         })
     }
 
+    #[inline]
     fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict, units: u16) {
         let plan = match verdict {
             Verdict::Plan(p) if !self.read_path.is_single_hard_read(usize::from(p)) => usize::from(p),
@@ -798,6 +810,7 @@ impl Simulator {
 
     /// The rest of a single hard read of `units` of the page at `ppa`, sensed at `now`:
     /// their transfer and decode; returns when the data is in the controller.
+    #[inline]
     fn hard_read_rest(&mut self, now: u64, ppa: Ppa, units: u16) -> u64 {
         let units = u32::from(units);
         let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
@@ -860,6 +873,7 @@ impl Simulator {
     }
 
     /// The planes holding the parts of the codeword mapped to `ppa` on plane `loc`.
+    #[inline(always)]
     fn parts(&self, ppa: Ppa, loc: PlaneLoc) -> Parts {
         Parts::of(&self.geo, self.cfg.ecc.interleave, ppa, loc)
     }

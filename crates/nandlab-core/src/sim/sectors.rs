@@ -29,12 +29,12 @@ impl Units {
     }
 
     /// Units holding any byte of `lo..hi` (byte offsets in the page): what a read moves.
-    pub fn touched(&self, (lo, hi): (u64, u64)) -> u32 {
+    fn touched(&self, (lo, hi): (u64, u64)) -> u32 {
         (self.unit(hi, true) - self.unit(lo, false)) as u32
     }
 
     /// Units a write of `lo..hi` does not overwrite whole: what its read-modify-write reads.
-    pub fn left(&self, (lo, hi): (u64, u64)) -> u32 {
+    fn left(&self, (lo, hi): (u64, u64)) -> u32 {
         self.per_page - self.unit(hi, false).saturating_sub(self.unit(lo, true)) as u32
     }
 
@@ -49,9 +49,36 @@ impl Units {
     }
 
     /// The bytes of page `p` that request bytes `start..end` cover, as offsets in the page.
-    pub fn span(&self, p: u64, start: u64, end: u64) -> (u64, u64) {
+    fn span(&self, p: u64, start: u64, end: u64) -> (u64, u64) {
         let base = p * self.page_bytes;
         (start.max(base) - base, end.min(base + self.page_bytes) - base)
+    }
+
+    /// Units of page `p` a read of request bytes `start..end` moves.
+    #[inline]
+    pub fn read_units(&self, p: u64, (start, end): (u64, u64)) -> u32 {
+        // Every page read comes here; all but a request's end pages are whole.
+        if self.covers(p, start, end) {
+            return self.per_page;
+        }
+        self.touched(self.span(p, start, end))
+    }
+
+    /// Units of page `p` a write of request bytes `start..end` leaves (its
+    /// read-modify-write reads them when the page holds data).
+    #[inline]
+    pub fn write_leaves(&self, p: u64, (start, end): (u64, u64)) -> u32 {
+        if self.covers(p, start, end) {
+            return 0;
+        }
+        self.left(self.span(p, start, end))
+    }
+
+    /// Whether request bytes `start..end` cover page `p` whole.
+    #[inline]
+    fn covers(&self, p: u64, start: u64, end: u64) -> bool {
+        let base = p * self.page_bytes;
+        start <= base && end >= base + self.page_bytes
     }
 }
 
@@ -79,5 +106,11 @@ mod tests {
         assert_eq!(s.span(0, 6144, 20480), (6144, 8192));
         assert_eq!(s.span(1, 6144, 20480), (0, 8192));
         assert_eq!(s.span(2, 6144, 20480), (0, 4096));
+        // The same request per page: reads move sectors 12..16, all 16, 0..8; a write of
+        // it leaves 12 sectors of page 0, none of page 1, 8 of page 2.
+        let r: Vec<u32> = (0..3).map(|p| s.read_units(p, (6144, 20480))).collect();
+        assert_eq!(r, [4, 16, 8]);
+        let w: Vec<u32> = (0..3).map(|p| s.write_leaves(p, (6144, 20480))).collect();
+        assert_eq!(w, [12, 0, 8]);
     }
 }
