@@ -289,7 +289,9 @@ def calibrate_ldpc(
 ) -> dict[str, Any]:
     """Measures the frame error rate of nandlab's rate-8/9 4 KB QC-LDPC code vs RBER for
     each number of extra soft sensing levels; writes ``out`` (CSV, the ladder's curve
-    format) and its provenance beside it (JSON). Returns the provenance."""
+    format) and its provenance beside it (JSON). Returns that JSON: ``provenance``,
+    ``points`` and each level's tail model (``tails``; rows below a level's lowest failing
+    point carry it and are marked ``extrapolated``)."""
     d = Path(out)
     if not d.parent.exists():
         raise FileNotFoundError(2, "No such directory", str(d.parent))

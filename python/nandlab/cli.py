@@ -246,8 +246,16 @@ def calibrate_ldpc(
         grid = [float(x) for x in rber_grid.split(",")] if rber_grid else None
         rep = ProgressReporter(description="calibrating", delay_s=0.0, unit="points")
         with rep:
-            prov = api.calibrate_ldpc(out, frames, min_failures, lv, grid, seed, jobs, progress=rep)
-        typer.echo(f"wrote {out} and {out.with_suffix('.json')} ({prov.get('wall_s', 0):.0f} s)")
+            table = api.calibrate_ldpc(out, frames, min_failures, lv, grid, seed, jobs,
+                                       progress=rep)
+        wall_s = table["provenance"]["wall_s"]
+        typer.echo(f"wrote {out} and {out.with_suffix('.json')} ({wall_s:.0f} s)")
+        for t in table.get("tails", []):
+            typer.echo(
+                f"k={t['level']}: measured down to RBER {t['anchor_rber']:.3e} (FER "
+                f"{t['anchor_fer']:.2e}); rows below it are extrapolated "
+                f"(FER ~ RBER^{t['slope']:.1f}, column `extrapolated` = 1)"
+            )
 
 
 def _parse_levels(text: str) -> list[int]:

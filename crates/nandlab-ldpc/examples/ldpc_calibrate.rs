@@ -2,7 +2,8 @@
 //! `cargo run --release -p nandlab-ldpc --example ldpc_calibrate -- OUT.csv [options]`
 //! Options: `--frames N` (cap per point), `--min-failures N`, `--jobs N` (threads; default
 //! all cores), `--fixed8` (8-bit fixed-point decoder, scale 4), `--encode` (check mode:
-//! encode random data and sample voltages, as the shipped table was made), `--batch N`.
+//! encode random data and sample voltages, as the shipped table was made), `--batch N`,
+//! `--levels 0,2` (extra soft levels), `--rber-grid 7e-3,7.5e-3`, `--seed N`.
 use std::path::PathBuf;
 
 use nandlab_core::reliability::vth::{VthModel, VthParams};
@@ -22,6 +23,9 @@ fn main() {
             "--min-failures" => cfg.min_failures = num("--min-failures"),
             "--batch" => cfg.batch = num("--batch") as usize,
             "--jobs" => cfg.threads = Some(num("--jobs") as usize),
+            "--seed" => cfg.seed = num("--seed"),
+            "--levels" => cfg.levels = list(args.next(), "--levels"),
+            "--rber-grid" => cfg.rber_grid = list(args.next(), "--rber-grid"),
             "--fixed8" => cfg.decoder.arithmetic = Arithmetic::Fixed8 { llr_scale: 4.0 },
             "--encode" => {
                 cfg.pipeline = Pipeline::Encode;
@@ -50,4 +54,12 @@ fn main() {
     });
     table.write(&out).expect("write table");
     eprintln!("wrote {} ({:.1} s)", out.display(), table.provenance.wall_s);
+}
+
+/// A comma-separated list of numbers.
+fn list<T: std::str::FromStr>(v: Option<String>, name: &str) -> Vec<T> {
+    let v = v.unwrap_or_else(|| panic!("{name} needs a value"));
+    v.split(',')
+        .map(|x| x.trim().parse().unwrap_or_else(|_| panic!("{name}: not a number: {x}")))
+        .collect()
 }

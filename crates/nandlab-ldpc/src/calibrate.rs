@@ -25,6 +25,8 @@ use crate::decoder::DecoderConfig;
 use crate::encoder::Encoder;
 use crate::frames::{FrameSetup, Pipeline, Tally};
 use crate::stats::clopper_pearson;
+use crate::table::Extension;
+use crate::tail::TailModel;
 
 /// Settings of a calibration run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,7 +116,7 @@ pub struct CalibrationPoint {
     pub failures: u64,
     /// Of the failures, those that converged to a wrong codeword (miscorrections).
     pub miscorrections: u64,
-    /// `failures / frames`.
+    /// `failures / frames`, or the tail model's FER where `extrapolated`.
     pub fer: f64,
     /// Lower end of the Clopper–Pearson interval.
     pub fer_lo: f64,
@@ -132,6 +134,10 @@ pub struct CalibrationPoint {
     pub llr_table: Vec<f32>,
     /// `I(bit; region)`, bits.
     pub mutual_information: f64,
+    /// No frame failed and the point lies below the level's lowest failing point: `fer`
+    /// is the [`TailModel`]'s, `fer_hi` the measurement's bound (absent in old tables).
+    #[serde(default)]
+    pub extrapolated: bool,
 }
 
 /// Provenance written next to the table.
@@ -168,6 +174,12 @@ pub struct CalibrationTable {
     pub provenance: Provenance,
     /// Points, by level then RBER.
     pub points: Vec<CalibrationPoint>,
+    /// Later runs pooled into the points ([`CalibrationTable::extend`]).
+    #[serde(default)]
+    pub extensions: Vec<Extension>,
+    /// Each level's model below its measured range ([`CalibrationTable::apply_tails`]).
+    #[serde(default)]
+    pub tails: Vec<TailModel>,
 }
 
 /// The P/E count at which page `page` has model RBER `target` after `retention_s` seconds
@@ -260,6 +272,7 @@ pub fn calibrate(
                 voltages: ch.voltages().to_vec(),
                 llr_table: ch.llr_table().to_vec(),
                 mutual_information: ch.mutual_information(),
+                extrapolated: false,
             };
             progress(&p);
             points.push(p);
@@ -294,15 +307,22 @@ pub fn calibrate(
         wall_s: start.elapsed().as_secs_f64(),
         threads,
     };
-    CalibrationTable { provenance, points }
+    let mut table = CalibrationTable {
+        provenance,
+        points,
+        extensions: Vec::new(),
+        tails: Vec::new(),
+    };
+    table.apply_tails();
+    table
 }
 
 /// Column header of the FER table.
-pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi";
+pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated";
 
 impl CalibrationTable {
-    /// The table as CSV: `#` comment lines with the provenance summary, then
-    /// `level,rber,frames,failures,fer,fer_lo,fer_hi`.
+    /// The table as CSV: `#` comment lines with the provenance summary (and the
+    /// extensions and tail models), then [`CSV_HEADER`] rows.
     pub fn to_csv(&self) -> String {
         let p = &self.provenance;
         let c = &p.config;
@@ -336,12 +356,20 @@ impl CalibrationTable {
             "# wall time {:.1} s on {} threads; full provenance in ldpc_fer.json",
             p.wall_s, p.threads
         );
+        self.write_extension_comments(&mut s);
         let _ = writeln!(s, "{CSV_HEADER}");
         for q in &self.points {
             let _ = writeln!(
                 s,
-                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e}",
-                q.level, q.rber, q.frames, q.failures, q.fer, q.fer_lo, q.fer_hi
+                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{}",
+                q.level,
+                q.rber,
+                q.frames,
+                q.failures,
+                q.fer,
+                q.fer_lo,
+                q.fer_hi,
+                u8::from(q.extrapolated)
             );
         }
         s
@@ -376,6 +404,8 @@ pub struct FerRow {
     pub fer_lo: f64,
     /// Interval high end.
     pub fer_hi: f64,
+    /// `fer` comes from the tail model (no failure measured).
+    pub extrapolated: bool,
 }
 
 /// Parses a FER table CSV (leading `#` lines are skipped; the header must be [`CSV_HEADER`]).
@@ -389,7 +419,7 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
         .enumerate()
         .map(|(i, l)| {
             let f: Vec<&str> = l.split(',').collect();
-            if f.len() != 7 {
+            if f.len() != 8 {
                 return Err(format!("row {}: {} fields", i + 1, f.len()));
             }
             let e = |x: &str| format!("row {}: bad value {x:?}", i + 1);
@@ -401,6 +431,11 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
                 fer: f[4].parse().map_err(|_| e(f[4]))?,
                 fer_lo: f[5].parse().map_err(|_| e(f[5]))?,
                 fer_hi: f[6].parse().map_err(|_| e(f[6]))?,
+                extrapolated: match f[7] {
+                    "0" => false,
+                    "1" => true,
+                    x => return Err(e(x)),
+                },
             })
         })
         .collect()
@@ -461,10 +496,12 @@ mod tests {
 
     #[test]
     fn csv_round_trip() {
-        let text = "# a\n# b\nlevel,rber,frames,failures,fer,fer_lo,fer_hi\n0,1e-2,10,5,0.5,0.2,0.8\n";
+        let text = "# a\n# b\nlevel,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated\n0,1e-2,10,5,0.5,0.2,0.8,0\n";
         let rows = parse_fer_csv(text).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].failures, 5);
+        assert!(!rows[0].extrapolated);
+        assert!(parse_fer_csv(&text.replace(",0\n", ",2\n")).is_err());
         assert!(parse_fer_csv("level,rber\n").is_err());
     }
 }

@@ -9,6 +9,7 @@
 //! * [`frames`]: Monte Carlo frames (all-zero coset view or encode check mode).
 //! * [`channel`]: BSC and MLC soft-sensing channels with model-derived LLR tables.
 //! * [`calibrate`]: FER vs RBER Monte Carlo with confidence intervals and the table writer.
+//! * [`table`]: pooling later runs into a table; [`tail`]: the model below its data.
 //! * [`stats`]: Clopper–Pearson intervals.
 //!
 //! See `docs/ldpc.md` for the code, the decoder and how the shipped table was made.
@@ -23,6 +24,8 @@ pub mod fixed;
 pub mod frames;
 mod lanes;
 pub mod stats;
+pub mod table;
+pub mod tail;
 
 pub use calibrate::{calibrate, CalibrationConfig, CalibrationPoint, CalibrationTable};
 pub use channel::{BscChannel, Channel, MlcChannel, OperatingPoint, Placement, Sampling};
@@ -31,3 +34,4 @@ pub use decoder::{Arithmetic, DecodeOutcome, DecoderConfig, MinSumDecoder, MinSu
 pub use encoder::Encoder;
 pub use fixed::{FixedDecoder, Kernel};
 pub use frames::{FrameSetup, Pipeline, Tally};
+pub use tail::TailModel;
