@@ -23,6 +23,7 @@ use super::{ByCause, Placement, ReadHeat, ACTIVE_SLOTS};
 use crate::error::{NandError, Result};
 use crate::flash::block::WriteAttrs;
 use crate::ftl::cause::Cause;
+use crate::ftl::refresh_targets::default_window_requests;
 use serde::{Deserialize, Serialize};
 
 /// The slot of the block kept for read-hot pages (`by_cause` uses 0 … 2).
@@ -39,11 +40,6 @@ pub struct ReadLeveling {
     /// every page read in the last window is leveled).
     #[serde(default = "default_hot_reads")]
     pub hot_reads: u32,
-}
-
-/// 003 §IV-A: "set each window having 80K requests".
-fn default_window_requests() -> u32 {
-    80_000
 }
 
 fn default_hot_reads() -> u32 {

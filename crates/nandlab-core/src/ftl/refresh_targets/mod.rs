@@ -118,8 +118,8 @@ fn validate_spread(table: &str, destination_blocks: u32, window_requests: u32) -
     Ok(())
 }
 
-/// 003 §IV-A: "set each window having 80K requests".
-fn default_window_requests() -> u32 {
+/// 003 §IV-A: "set each window having 80K requests" (read leveling's default too).
+pub(crate) fn default_window_requests() -> u32 {
     80_000
 }
 
