@@ -54,6 +54,11 @@ def test_full_mode_reads_table_iii():
     spec = badr.specs(s)
     # Figs. 4-6: 3 wear levels x 4 policies; Fig. 2: 6 x 2.
     assert len(spec["figs4_6"]["case"]) == 12 and len(spec["fig2"]["case"]) == 12
+    # RL is read-leveling placement beside Baseline refresh, on the same window as DR/BADR.
+    rl = [c for c in spec["figs4_6"]["case"] if c["tags"]["policy"] == "rl"]
+    assert rl and all(c["ftl.placement.policy"] == "read_leveling"
+                      and c["ftl.refresh_targets.policy"] == "baseline"
+                      and c["ftl.placement.window_requests"] == 80_000 for c in rl)
 
 
 def test_quick_run(real_core, tmp_path):
@@ -70,3 +75,7 @@ def test_quick_run(real_core, tmp_path):
     m = json.loads((tmp_path / "metrics.json").read_text())
     # Every policy refreshed something on the quick device: refresh is wired.
     assert all(r["page_moves"] > 0 for r in m["runs"])
+    # RL levels a refreshed block's hot pages over several blocks: fewer refresh moves
+    # than Baseline's one block, on every workload and wear.
+    moves = {(r["workload"], r["wear"], r["policy"]): r["page_moves"] for r in m["runs"]}
+    assert all(moves[(w, u, "rl")] < moves[(w, u, "baseline")] for (w, u, p) in moves if p == "rl")

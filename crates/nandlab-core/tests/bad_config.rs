@@ -54,6 +54,20 @@ fn weighted_victim_weight_out_of_range_names_the_key() {
 }
 
 #[test]
+fn read_leveling_and_refresh_targets_share_one_window() {
+    let e = build_error(
+        "[ftl.placement]\npolicy = \"read_leveling\"\nwindow_requests = 10\n\
+         [ftl.refresh_targets]\npolicy = \"dr\"\nwindow_requests = 20\n",
+    );
+    assert_one_line(
+        &e,
+        "config key `ftl.placement.window_requests`: must equal ftl.refresh_targets.window_requests (20)",
+    );
+    let e = build_error("[ftl.placement]\npolicy = \"read_leveling\"\nhot_reads = 0\n");
+    assert_one_line(&e, "config key `ftl.placement.hot_reads`");
+}
+
+#[test]
 fn reordering_scheduler_without_a_queue_is_rejected() {
     let e = build_error("[host]\nscheduler = \"read_first\"\nqueue_depth = 0\n");
     assert_one_line(&e, "config key `host.scheduler`: `read_first` reorders the host queue");

@@ -2,12 +2,12 @@
 //! trims (with GC and wear leveling running underneath), every live logical page maps to
 //! exactly one valid physical page whose OOB names it and holds the latest content tag,
 //! erase counts only grow, and trimmed pages read as empty; a page's write attributes
-//! travel with it.
+//! travel with it. Reads in between give read leveling's placement heat to act on.
 
 use nandlab_core::config::{AgingConfig, Distribution};
 use nandlab_core::flash::block::WriteAttrs;
 use nandlab_core::flash::{DeviceConfig, Geometry, Ppa};
-use nandlab_core::ftl::placement::{ByCause, MsbCritical, PlacementConfig};
+use nandlab_core::ftl::placement::{ByCause, MsbCritical, PlacementConfig, ReadLeveling};
 use nandlab_core::ftl::relocation::{Asymmetric, PageOrder, RelocationConfig};
 use nandlab_core::ftl::victim::{CostBenefit, Fifo, Greedy, VictimConfig, Weighted};
 use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
@@ -22,6 +22,7 @@ use std::collections::HashMap;
 enum Action {
     Write(u64),
     Trim(u64),
+    Read(u64),
 }
 
 /// A preconditioned-full FTL with over-provisioning `op` on `geo`.
@@ -41,7 +42,11 @@ fn actions(logical: u64) -> impl Strategy<Value = Vec<Action>> {
     // Skewed addresses (a hot tenth) make GC find partly valid victims.
     let lpn = prop_oneof![3 => 0..logical / 10, 1 => 0..logical];
     prop::collection::vec(
-        prop_oneof![9 => lpn.clone().prop_map(Action::Write), 1 => lpn.prop_map(Action::Trim)],
+        prop_oneof![
+            9 => lpn.clone().prop_map(Action::Write),
+            1 => lpn.clone().prop_map(Action::Trim),
+            3 => lpn.prop_map(Action::Read),
+        ],
         1..3000,
     )
 }
@@ -63,12 +68,19 @@ fn policies() -> impl Strategy<Value = (VictimConfig, WearLevelingConfig, f64)> 
 }
 
 /// Placement and relocation order (seed 004's keep critical pages, a third of the writes
-/// here, on MSB pages and skip pages for them).
+/// here, on MSB pages and skip pages for them; seed 003's read leveling spreads pages read
+/// in the last window of 1-40 requests).
 fn layout() -> impl Strategy<Value = (PlacementConfig, RelocationConfig)> {
     (
         prop_oneof![
             Just(PlacementConfig::ByCause(ByCause {})),
             Just(PlacementConfig::MsbCritical(MsbCritical {})),
+            (1u32..40, 1u32..3).prop_map(
+                |(window_requests, hot_reads)| PlacementConfig::ReadLeveling(ReadLeveling {
+                    window_requests,
+                    hot_reads
+                })
+            ),
         ],
         prop_oneof![
             Just(RelocationConfig::PageOrder(PageOrder {})),
@@ -112,6 +124,11 @@ proptest! {
                     let l = l % logical;
                     ftl.trim(l);
                     model.remove(&l);
+                }
+                Action::Read(l) => {
+                    let l = l % logical;
+                    prop_assert_eq!(ftl.read(l).is_some(), model.contains_key(&l));
+                    ftl.host_request();
                 }
             }
             ops.clear();
@@ -162,6 +179,9 @@ proptest! {
                 match *a {
                     Action::Write(l) => placed.push(ftl.write(l % 576, 1, 0, WriteAttrs::default(), 1000 * i as i64, &mut ops).unwrap()),
                     Action::Trim(l) => ftl.trim(l % 576),
+                    Action::Read(l) => {
+                        ftl.read(l % 576);
+                    }
                 }
             }
             // The moves and erases, without the moved pages' program times (which the

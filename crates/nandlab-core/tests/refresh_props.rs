@@ -6,8 +6,9 @@
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
 use nandlab_core::flash::Ppa;
+use nandlab_core::ftl::placement::{ByCause, PlacementConfig, ReadLeveling};
 use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
-use nandlab_core::ftl::refresh_targets::{Badr, Baseline, Dr, RefreshTargetsConfig, Rl};
+use nandlab_core::ftl::refresh_targets::{Badr, Baseline, Dr, RefreshTargetsConfig};
 use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig, MovePath};
 use proptest::prelude::*;
 
@@ -17,13 +18,17 @@ use std::collections::HashMap;
 
 const PPB: u64 = 8;
 
-fn ftl(read_count: u32, fill: f64, targets: &RefreshTargetsConfig) -> Ftl {
+/// A refresh-target policy and the placement beside it.
+type Policies = (RefreshTargetsConfig, PlacementConfig);
+
+fn ftl(read_count: u32, fill: f64, (targets, placement): &Policies) -> Ftl {
     // The tiny device: 768 pages, 576 logical.
     let geo = tiny_device();
     let cfg = FtlConfig {
         overprovisioning: 0.25,
         refresh: RefreshConfig::Threshold(Threshold { read_count }),
         refresh_targets: targets.clone(),
+        placement: placement.clone(),
         ..FtlConfig::default()
     };
     let aging = AgingConfig {
@@ -33,19 +38,29 @@ fn ftl(read_count: u32, fill: f64, targets: &RefreshTargetsConfig) -> Ftl {
     Ftl::new(&geo, &cfg, &aging, 1).unwrap()
 }
 
-/// Every refresh-target policy, spreading over `blocks` destinations, predicting from
-/// windows of `window` requests.
-fn all_targets(blocks: u32, window: u32) -> Vec<RefreshTargetsConfig> {
+/// Seed 003's four: Baseline, RL (read-leveling placement, Baseline refresh), DR, BADR,
+/// spreading over `blocks` destinations, predicting from windows of `window` requests.
+fn all_targets(blocks: u32, window: u32) -> Vec<Policies> {
+    let by_cause = PlacementConfig::ByCause(ByCause {});
     vec![
-        RefreshTargetsConfig::Baseline(Baseline {}),
-        RefreshTargetsConfig::Rl(Rl::new(blocks, window)),
-        RefreshTargetsConfig::Dr(Dr::new(blocks, window)),
-        RefreshTargetsConfig::Badr(Badr {
-            destination_blocks: blocks,
-            window_requests: window,
-            pe_exponent: 0.33,
-            read_exponent: 1.71,
-        }),
+        (RefreshTargetsConfig::Baseline(Baseline {}), by_cause.clone()),
+        (
+            RefreshTargetsConfig::Baseline(Baseline {}),
+            PlacementConfig::ReadLeveling(ReadLeveling {
+                window_requests: window,
+                hot_reads: 1,
+            }),
+        ),
+        (RefreshTargetsConfig::Dr(Dr::new(blocks, window)), by_cause.clone()),
+        (
+            RefreshTargetsConfig::Badr(Badr {
+                destination_blocks: blocks,
+                window_requests: window,
+                pe_exponent: 0.33,
+                read_exponent: 1.71,
+            }),
+            by_cause,
+        ),
     ]
 }
 
@@ -56,7 +71,7 @@ fn refresh_fires_at_exactly_the_threshold_and_resets_the_count() {
     }
 }
 
-fn fires_at_the_threshold(targets: &RefreshTargetsConfig) {
+fn fires_at_the_threshold(targets: &Policies) {
     let mut f = ftl(5, 1.0, targets);
     let mut ops = Vec::new();
     let (ppa, _) = f.read(0).unwrap();
@@ -203,7 +218,10 @@ fn dr_spreads_a_refreshed_block_by_hand() {
     // (0 reads). Hottest first (ties in page order) to the least-read: A (5) → first,
     // B (3) → second (0 < 5), lpn 0 (1) → second (3 < 5), C (1) → second (4 < 5), then
     // the 4 unread pages add nothing: ties → first. Loads 5 / 5, pages 5 / 3.
-    let targets = RefreshTargetsConfig::Dr(Dr::new(2, 80_000));
+    let targets = (
+        RefreshTargetsConfig::Dr(Dr::new(2, 80_000)),
+        PlacementConfig::ByCause(ByCause {}),
+    );
     let mut f = ftl(10, 1.0, &targets);
     let block = f.read(0).unwrap().0.block;
     let owners: Vec<u64> = (0..PPB as u32)

@@ -13,6 +13,9 @@ pub struct PlaneAlloc {
     pub free: BinaryHeap<Reverse<(u32, u32)>>,
     /// Active blocks, one per placement slot.
     pub active: [Option<u32>; ACTIVE_SLOTS],
+    /// Predicted reads of the pages placed in each active block since it opened (kept
+    /// for a placement policy that places by read heat).
+    pub placed_reads: [u64; ACTIVE_SLOTS],
 }
 
 /// Turns a running page counter into a plane index following a striping order.

@@ -110,6 +110,17 @@ impl FtlConfig {
         self.refresh.policy().validate("ftl.refresh")?;
         self.refresh_targets.policy().validate("ftl.refresh_targets")?;
         self.placement.policy().validate("ftl.placement")?;
+        if let (Some(p), Some(r)) = (
+            self.placement.policy().window_requests(),
+            self.refresh_targets.policy().window_requests(),
+        ) {
+            if p != r {
+                return Err(NandError::config(
+                    "ftl.placement.window_requests",
+                    format!("must equal ftl.refresh_targets.window_requests ({r}): one window predicts pages' reads"),
+                ));
+            }
+        }
         self.relocation.policy().validate("ftl.relocation")?;
         let mut order = [0usize; 4];
         let s = self.striping.to_ascii_uppercase();

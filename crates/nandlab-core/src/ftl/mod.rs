@@ -29,6 +29,7 @@ pub use config::FtlConfig;
 use mapping::Mapping;
 pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;
+use placement::ReadHeat;
 use plane_view::PlaneView;
 use refresh_targets::{ReadWindow, TargetBlock};
 use std::cmp::Reverse;
@@ -122,8 +123,11 @@ pub struct Ftl {
     refresh_pending: Vec<u32>,
     /// Open blocks of each plane a spreading refresh-target policy fills.
     refresh_dests: Vec<Vec<u32>>,
-    /// Pages' recent reads, when the refresh-target policy predicts from them.
+    /// Pages' recent reads, when the placement or the refresh-target policy predicts from
+    /// them (one window: their lengths must agree).
     read_window: Option<ReadWindow>,
+    /// Whether placement places by read heat (cached: asked for every page).
+    places_by_heat: bool,
     /// A block being emptied: its valid pages not yet moved and where each was (scratch
     /// kept between relocations).
     moving: VecDeque<PageMeta>,
@@ -149,7 +153,10 @@ impl Ftl {
             order,
         );
         let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
-        let read_window = cfg.refresh_targets.policy().window_requests().map(ReadWindow::new);
+        let heat_window = cfg.placement.policy().window_requests();
+        let read_window = heat_window
+            .or(cfg.refresh_targets.policy().window_requests())
+            .map(ReadWindow::new);
         let mut ftl = Ftl {
             geo: geo.clone(),
             cfg,
@@ -165,6 +172,7 @@ impl Ftl {
             refresh_pending: Vec::new(),
             refresh_dests: vec![Vec::new(); geo.planes as usize],
             read_window,
+            places_by_heat: heat_window.is_some(),
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),
             stats: FtlStats::default(),
@@ -392,6 +400,7 @@ impl Ftl {
                 oob_tags,
                 attrs,
             },
+            None,
         )?;
         self.stats.host_programs += 1;
         Ok(ppa)
@@ -474,15 +483,20 @@ impl Ftl {
     }
 
     /// Programs `meta` (written for `cause`) into the next page placement takes of the
-    /// active block it names in `plane`; pages it refuses are skipped (left unprogrammed).
-    fn place(&mut self, plane: u32, cause: Cause, meta: PageMeta) -> Result<Ppa> {
+    /// active block it names in `plane`, or of open block `into` when a refresh-target
+    /// policy chose one (placement's block once that one is full); pages placement refuses
+    /// are skipped (left unprogrammed).
+    fn place(&mut self, plane: u32, cause: Cause, meta: PageMeta, into: Option<u32>) -> Result<Ppa> {
         let ppb = self.geo.cfg.pages_per_block;
-        let slot = self.cfg.placement.policy().slot(cause, meta.attrs);
+        let (slot, page_reads) = self.slot_for(plane, cause, &meta);
         let may_refuse = self.cfg.placement.policy().may_refuse();
         let (block, page) = loop {
-            let (block, page) = match self.next_free_page(plane, slot) {
+            let (block, page) = match into.and_then(|b| self.free_page_in(b)) {
                 Some(next) => next,
-                None => (self.open_block(plane, slot)?, 0),
+                None => match self.next_free_page(plane, slot) {
+                    Some(next) => next,
+                    None => (self.open_block(plane, slot)?, 0),
+                },
             };
             let page_type = self.geo.page_map.page_type(page);
             if !may_refuse
@@ -502,7 +516,37 @@ impl Ftl {
             self.page_meta.get_or_insert(block);
             self.stats.skipped_pages += 1;
         };
+        let pa = &mut self.planes[plane as usize];
+        if pa.active[slot] == Some(block) {
+            pa.placed_reads[slot] += page_reads;
+        }
         Ok(self.program(Ppa { block, page }, meta))
+    }
+
+    /// Placement's slot for `meta` written for `cause` in `plane`, and the page's predicted
+    /// reads (0 unless placement places by read heat).
+    fn slot_for(&self, plane: u32, cause: Cause, meta: &PageMeta) -> (usize, u64) {
+        let placement = self.cfg.placement.policy();
+        if !self.places_by_heat {
+            return (placement.slot(cause, meta.attrs), 0);
+        }
+        let page_reads = self.read_window.as_ref().map_or(0, |w| w.predicted(meta.lpn));
+        let placed = &self.planes[plane as usize].placed_reads;
+        let heat = ReadHeat {
+            page_reads,
+            slot_loads: std::array::from_fn(|s| {
+                self.next_free_page(plane, s)
+                    .map(|(b, _)| u64::from(self.block_reads(b)) + placed[s])
+            }),
+        };
+        (placement.slot_by_heat(cause, meta.attrs, &heat), page_reads)
+    }
+
+    /// Open block `block` and its next free page, if it has one left.
+    fn free_page_in(&self, block: u32) -> Option<(u32, u32)> {
+        let st = &self.blocks[block as usize];
+        let written = u32::from(st.written);
+        (st.status == BlockStatus::Open && written < self.geo.cfg.pages_per_block).then_some((block, written))
     }
 
     /// Programs `meta` into `ppa`, the next free page of its open block, and maps it.
@@ -521,7 +565,9 @@ impl Ftl {
 
     fn open_block(&mut self, plane: u32, slot: usize) -> Result<u32> {
         let block = self.take_free_block(plane)?;
-        self.planes[plane as usize].active[slot] = Some(block);
+        let pa = &mut self.planes[plane as usize];
+        pa.active[slot] = Some(block);
+        pa.placed_reads[slot] = 0;
         Ok(block)
     }
 
@@ -632,8 +678,9 @@ impl Ftl {
             _ => None,
         };
         while let Some(first) = waiting.front() {
-            // A spreading refresh-target policy chose every page's block (in page order);
-            // otherwise the relocation order picks the page for placement's next page.
+            // A spreading refresh-target policy chose every page's block (in page order),
+            // which placement programs (its page-type refusal still applies); otherwise the
+            // relocation order picks the page for placement's next page.
             let to_block = spread.as_mut().and_then(Iterator::next);
             let i = match to_block {
                 Some(_) => 0,
@@ -650,13 +697,7 @@ impl Ftl {
                 program_ns: now_ns,
                 ..meta
             };
-            let to = match to_block {
-                Some(block) => {
-                    let page = u32::from(self.blocks[block as usize].written);
-                    self.program(Ppa { block, page }, moved_meta)
-                }
-                None => self.place(plane, cause, moved_meta)?,
-            };
+            let to = self.place(plane, cause, moved_meta, to_block)?;
             ops.push(BgOp::Move {
                 from: Ppa { block: victim, page },
                 to,

@@ -3,6 +3,8 @@
 //! plane's active blocks takes the page, from why it is written and its attributes, and may
 //! refuse a page type (seed 004 keeps critical pages off LSB pages): a refused page is left
 //! unprogrammed and counted as skipped. `[ftl.placement] policy = "..."` picks it by name.
+//! A policy that places by read heat (seed 003's read leveling) asks for pages' predicted
+//! reads ([`Placement::window_requests`]) and is then given a [`ReadHeat`] per page.
 
 use super::cause::Cause;
 use crate::error::Result;
@@ -11,6 +13,18 @@ use crate::flash::cell::PageType;
 
 /// Active blocks a plane keeps open at once; [`Placement::slot`] returns one of them.
 pub const ACTIVE_SLOTS: usize = 4;
+
+/// What a read-heat placement policy sees of a page and its plane (built only for a policy
+/// whose [`Placement::window_requests`] is set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadHeat {
+    /// The page's predicted reads: its logical page's host reads in the last window.
+    pub page_reads: u64,
+    /// Per slot, the read load of its active block (reads since erase plus the predicted
+    /// reads of the pages placed in it since it opened), or `None` when the slot has no
+    /// open block with a free page (placing there opens a fresh one).
+    pub slot_loads: [Option<u64>; ACTIVE_SLOTS],
+}
 
 /// A placement policy.
 pub trait Placement {
@@ -34,6 +48,18 @@ pub trait Placement {
     fn may_refuse(&self) -> bool {
         false
     }
+
+    /// Window of host requests pages' reads are predicted from, for a policy that places
+    /// by read heat (`None`: it does not, and [`Placement::slot_by_heat`] is never asked).
+    fn window_requests(&self) -> Option<u32> {
+        None
+    }
+
+    /// [`Placement::slot`] for a policy that places by read heat, given the page's
+    /// predicted reads and its plane's active blocks' read loads.
+    fn slot_by_heat(&self, cause: Cause, attrs: WriteAttrs, _heat: &ReadHeat) -> usize {
+        self.slot(cause, attrs)
+    }
 }
 
 crate::registry::policies! {
@@ -41,4 +67,5 @@ crate::registry::policies! {
     PlacementConfig, Placement, "policy", ByCause;
     by_cause::ByCause,
     msb_critical::MsbCritical,
+    read_leveling::ReadLeveling,
 }

@@ -2,11 +2,13 @@
 //! `[ftl.refresh_targets] policy = "..."` with its parameters beside it.
 //!
 //! `baseline` leaves the pages to placement (its refresh slot: one block filled in turn, a
-//! fresh one opened when it is full). The others spread them over a set of open
+//! fresh one opened when it is full; seed 003's RL is `baseline` with the `read_leveling`
+//! placement). The others spread them over a set of open
 //! *destination blocks* of the refreshed block's plane (`destination_blocks` of them, topped
 //! up from the free pool), one destination per page from the blocks' P/E, reads since
 //! erase and free pages and each page's *predicted reads*: its host reads in the last
-//! window of `window_requests` host requests ([`ReadWindow`]). See docs/read_refresh.md.
+//! window of `window_requests` host requests ([`ReadWindow`]); placement programs them
+//! there. See docs/read_refresh.md.
 
 mod window;
 
@@ -48,7 +50,7 @@ pub trait RefreshTargets {
     fn assign(&self, targets: &[TargetBlock], predicted_reads: &[u64]) -> Option<Vec<usize>>;
 }
 
-/// How a spreading policy without parameters of its own (`rl`, `dr`) matches pages to
+/// How a spreading policy without parameters of its own (`dr`) matches pages to
 /// destinations; see [`RefreshTargets::assign`].
 pub trait Assign {
     /// Index into `targets` per page, or `None` when their free pages do not hold them all.
@@ -116,8 +118,8 @@ fn validate_spread(table: &str, destination_blocks: u32, window_requests: u32) -
     Ok(())
 }
 
-/// 003 §IV-A: "set each window having 80K requests".
-fn default_window_requests() -> u32 {
+/// 003 §IV-A: "set each window having 80K requests" (read leveling's default too).
+pub(crate) fn default_window_requests() -> u32 {
     80_000
 }
 
@@ -130,7 +132,6 @@ crate::registry::policies! {
     /// `[ftl.refresh_targets]`: the policy by name, with its own parameters beside it.
     RefreshTargetsConfig, RefreshTargets, "policy", Baseline;
     baseline::Baseline,
-    rl::Rl,
     dr::Dr,
     badr::Badr,
 }
