@@ -7,7 +7,7 @@
 use nandlab_core::config::{AgingConfig, Distribution};
 use nandlab_core::flash::block::WriteAttrs;
 use nandlab_core::flash::{DeviceConfig, Geometry, Ppa};
-use nandlab_core::ftl::placement::{ByCause, MsbCritical, PlacementConfig, ReadLeveling};
+use nandlab_core::ftl::placement::{ByCause, MetaCure, MsbCritical, PlacementConfig, ReadLeveling};
 use nandlab_core::ftl::relocation::{Asymmetric, PageOrder, RelocationConfig};
 use nandlab_core::ftl::victim::{CostBenefit, Fifo, Greedy, VictimConfig, Weighted};
 use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
@@ -68,8 +68,8 @@ fn policies() -> impl Strategy<Value = (VictimConfig, WearLevelingConfig, f64)> 
 }
 
 /// Placement and relocation order (seed 004's keep critical pages, a third of the writes
-/// here, on MSB pages and skip pages for them; seed 003's read leveling spreads pages read
-/// in the last window of 1-40 requests).
+/// here, on MSB pages and skip pages for them; Meta-Cure keeps a backup copy of each;
+/// seed 003's read leveling spreads pages read in the last window of 1-40 requests).
 fn layout() -> impl Strategy<Value = (PlacementConfig, RelocationConfig)> {
     (
         prop_oneof![
@@ -81,6 +81,7 @@ fn layout() -> impl Strategy<Value = (PlacementConfig, RelocationConfig)> {
                     hot_reads
                 })
             ),
+            Just(PlacementConfig::MetaCure(MetaCure {})),
         ],
         prop_oneof![
             Just(RelocationConfig::PageOrder(PageOrder {})),
@@ -95,6 +96,7 @@ proptest! {
     #[test]
     fn mapping_stays_consistent(acts in actions(576), (gc, wl, fill) in policies(), (placement, relocation) in layout()) {
         let geo = tiny_device();
+        let backs_up = placement.policy().backs_up();
         let cfg = FtlConfig {
             overprovisioning: 0.25,
             gc,
@@ -151,6 +153,9 @@ proptest! {
                     // So do the write's attributes.
                     let attrs = if tag == 0 { WriteAttrs::default() } else { WriteAttrs::new(7, l.is_multiple_of(3)) };
                     prop_assert_eq!(meta.attrs, attrs);
+                    // A backup copy exactly of the critical pages written, with their content.
+                    let backup = ftl.backup_of(l).map(|b| ftl.page_meta(b).unwrap());
+                    prop_assert_eq!(backup.map(|m| (m.lpn, m.tag, m.attrs)), (backs_up && attrs.critical()).then_some((l, tag, attrs.as_backup())));
                 }
                 (None, None) => {}
                 (m, p) => prop_assert!(false, "lpn {}: model {:?}, mapping {:?}", l, m, p),

@@ -30,27 +30,41 @@ pub struct PageMeta {
     pub attrs: WriteAttrs,
 }
 
-/// Attributes of a host write, in one word kept with the page: bit 31 = critical, bits
-/// 0-30 = stream id (the trace's device / volume number).
+/// Attributes of a host write, in one word kept with the page: bit 31 = critical, bit 30 =
+/// backup (a redundant copy of a critical page, Meta-Cure), bits 0-29 = stream id (the
+/// trace's device / volume number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct WriteAttrs(pub u32);
 
 impl WriteAttrs {
     const CRITICAL: u32 = 1 << 31;
+    const BACKUP: u32 = 1 << 30;
+    const STREAM: u32 = Self::BACKUP - 1;
 
-    /// Attributes of a write on `stream` (its low 31 bits), critical or not.
+    /// Attributes of a write on `stream` (its low 30 bits), critical or not.
     pub fn new(stream: u32, critical: bool) -> Self {
-        WriteAttrs(stream & !Self::CRITICAL | if critical { Self::CRITICAL } else { 0 })
+        WriteAttrs(stream & Self::STREAM | if critical { Self::CRITICAL } else { 0 })
     }
 
     /// The stream id.
     pub fn stream(self) -> u32 {
-        self.0 & !Self::CRITICAL
+        self.0 & Self::STREAM
     }
 
     /// Whether a classifier marked the write critical.
     pub fn critical(self) -> bool {
         self.0 & Self::CRITICAL != 0
+    }
+
+    /// Whether the page is a backup copy of its logical page (not the one the mapping
+    /// reads first).
+    pub fn backup(self) -> bool {
+        self.0 & Self::BACKUP != 0
+    }
+
+    /// The same attributes on a backup copy.
+    pub fn as_backup(self) -> Self {
+        WriteAttrs(self.0 | Self::BACKUP)
     }
 }
 

@@ -32,6 +32,7 @@ use oob::OobStore;
 use placement::ReadHeat;
 use plane_view::PlaneView;
 use refresh_targets::{ReadWindow, TargetBlock};
+use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 
@@ -95,6 +96,8 @@ pub struct FtlStats {
     pub unmapped_reads: u64,
     /// Logical pages trimmed.
     pub trimmed_pages: u64,
+    /// Backup copies programmed for host pages (placement's `backup_plane`).
+    pub backup_programs: u64,
 }
 
 /// The page-level FTL.
@@ -114,6 +117,9 @@ pub struct Ftl {
     preconditioned_ns: i64,
     /// Logical-to-physical map.
     pub mapping: Mapping,
+    /// Physical page of each logical page's backup copy, for a placement that keeps them
+    /// (few pages: critical ones).
+    backups: FxHashMap<u64, u64>,
     planes: Vec<PlaneAlloc>,
     striper: Striper,
     logical_pages: u64,
@@ -152,6 +158,12 @@ impl Ftl {
             [d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die],
             order,
         );
+        if cfg.placement.policy().backs_up() && geo.planes < 2 {
+            return Err(NandError::config(
+                "ftl.placement.policy",
+                "keeps a backup copy on another plane, but the device has one plane",
+            ));
+        }
         let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
         let heat_window = cfg.placement.policy().window_requests();
         let read_window = heat_window
@@ -165,6 +177,7 @@ impl Ftl {
             page_meta: OobStore::new(geo.blocks, d.pages_per_block),
             preconditioned_ns: 0,
             mapping: Mapping::new(0, 0, (0..geo.planes).collect(), d.pages_per_block, d.blocks_per_plane),
+            backups: FxHashMap::default(),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
             logical_pages,
@@ -214,10 +227,15 @@ impl Ftl {
         self.live_meta(ppa).is_some()
     }
 
-    /// Metadata of `ppa` if it holds its owner's current data.
+    /// Metadata of `ppa` if it holds its owner's current data (or its current backup).
     fn live_meta(&self, ppa: Ppa) -> Option<PageMeta> {
         let m = self.page_meta(ppa)?;
-        (self.mapping.get(m.lpn) == Some(self.ppn(ppa))).then_some(m)
+        let at = if m.attrs.backup() {
+            self.backups.get(&m.lpn).copied()
+        } else {
+            self.mapping.get(m.lpn)
+        };
+        (at == Some(self.ppn(ppa))).then_some(m)
     }
 
     /// Whether `lpn` holds data.
@@ -234,14 +252,7 @@ impl Ftl {
                 if self.read_window.is_some() {
                     self.record_read(lpn);
                 }
-                let ppa = self.ppa(ppn);
-                let slot = self.read_slot(ppa.block);
-                self.block_reads[slot] += 1;
-                let reads = self.block_reads[slot];
-                if reads >= self.refresh_min_reads {
-                    self.consider_refresh(ppa.block, reads);
-                }
-                Some((ppa, reads))
+                Some(self.sense(ppn))
             }
             None => {
                 self.stats.unmapped_reads += 1;
@@ -257,6 +268,36 @@ impl Ftl {
         if let Some(w) = self.read_window.as_mut() {
             w.record_read(lpn);
         }
+    }
+
+    /// Physical page of `lpn`'s backup copy and its block's reads since erase counting this
+    /// read, or `None` if it has no copy (a read after the primary was uncorrectable).
+    pub fn read_backup(&mut self, lpn: u64) -> Option<(Ppa, u32)> {
+        let ppn = *self.backups.get(&lpn)?;
+        Some(self.sense(ppn))
+    }
+
+    /// Where `lpn`'s backup copy is, if it has one.
+    #[inline]
+    pub fn backup_of(&self, lpn: u64) -> Option<Ppa> {
+        if self.backups.is_empty() {
+            return None;
+        }
+        self.backups.get(&lpn).map(|&ppn| self.ppa(ppn))
+    }
+
+    /// Counts a host read of physical page `ppn` against its block (read disturb, the
+    /// refresh trigger); returns the page and its block's reads since erase.
+    #[inline]
+    fn sense(&mut self, ppn: u64) -> (Ppa, u32) {
+        let ppa = self.ppa(ppn);
+        let slot = self.read_slot(ppa.block);
+        self.block_reads[slot] += 1;
+        let reads = self.block_reads[slot];
+        if reads >= self.refresh_min_reads {
+            self.consider_refresh(ppa.block, reads);
+        }
+        (ppa, reads)
     }
 
     /// Counts a host request (the refresh-target policy's prediction window is counted
@@ -378,7 +419,9 @@ impl Ftl {
 
     /// Writes logical page `lpn` with content tag `tag`, codec tag bits `oob_tags` and
     /// attributes `attrs` (kept in the page's OOB area) at `now_ns`; returns where it went.
-    /// GC and wear-leveling work it triggers is appended to `ops`.
+    /// When placement asks for a backup copy, it is programmed too, on the plane placement
+    /// names ([`Ftl::backup_of`] says where). GC and wear-leveling work it triggers is
+    /// appended to `ops`.
     pub fn write(
         &mut self,
         lpn: u64,
@@ -390,20 +433,30 @@ impl Ftl {
     ) -> Result<Ppa> {
         self.unmap(lpn);
         let plane = self.pick_plane(attrs, now_ns, ops)?;
-        let ppa = self.place(
-            plane,
-            Cause::Host,
-            PageMeta {
-                lpn,
-                tag,
-                program_ns: now_ns,
-                oob_tags,
-                attrs,
-            },
-            None,
-        )?;
+        let meta = PageMeta {
+            lpn,
+            tag,
+            program_ns: now_ns,
+            oob_tags,
+            attrs,
+        };
+        let ppa = self.place(plane, Cause::Host, meta, None)?;
         self.stats.host_programs += 1;
+        if let Some(to) = self.cfg.placement.policy().backup_plane(attrs, plane, self.geo.planes) {
+            self.write_backup(to, meta, now_ns, ops)?;
+        }
         Ok(ppa)
+    }
+
+    /// Programs a backup copy of the host page `meta` into `plane`, after running GC there
+    /// if its free pool is low.
+    #[cold]
+    fn write_backup(&mut self, plane: u32, meta: PageMeta, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        self.collect_if_needed(plane, 0, now_ns, ops)?;
+        let attrs = meta.attrs.as_backup();
+        self.place(plane, Cause::Host, PageMeta { attrs, ..meta }, None)?;
+        self.stats.backup_programs += 1;
+        Ok(())
     }
 
     /// The next plane in striping order that can take a host page, after running GC in it
@@ -470,9 +523,18 @@ impl Ftl {
         }
     }
 
-    /// Detaches `lpn` from its page (which becomes invalid: GC that runs before the new
-    /// copy is placed must not move it); returns whether it had one.
+    /// Detaches `lpn` from its page and its backup copy, if any (they become invalid: GC
+    /// that runs before the new copy is placed must not move them); returns whether it had
+    /// a page.
     fn unmap(&mut self, lpn: u64) -> bool {
+        if !self.backups.is_empty() {
+            self.detach_backup(lpn);
+        }
+        self.unmap_primary(lpn)
+    }
+
+    /// Detaches `lpn` from its page (not its backup copy); returns whether it had one.
+    fn unmap_primary(&mut self, lpn: u64) -> bool {
         let Some(old) = self.mapping.get(lpn) else {
             return false;
         };
@@ -480,6 +542,14 @@ impl Ftl {
         self.blocks[b].valid -= 1;
         self.mapping.remove(lpn);
         true
+    }
+
+    /// Detaches `lpn`'s backup copy, if it has one.
+    fn detach_backup(&mut self, lpn: u64) {
+        if let Some(old) = self.backups.remove(&lpn) {
+            let b = self.ppa(old).block as usize;
+            self.blocks[b].valid -= 1;
+        }
     }
 
     /// Programs `meta` (written for `cause`) into the next page placement takes of the
@@ -559,7 +629,12 @@ impl Ftl {
             st.status = BlockStatus::Full;
         }
         self.page_meta.get_or_insert(ppa.block)[ppa.page as usize] = meta;
-        self.mapping.set(meta.lpn, self.ppn(ppa));
+        let ppn = self.ppn(ppa);
+        if meta.attrs.backup() {
+            self.backups.insert(meta.lpn, ppn);
+        } else {
+            self.mapping.set(meta.lpn, ppn);
+        }
         ppa
     }
 
@@ -665,7 +740,12 @@ impl Ftl {
         let (mut waiting, mut from) = (std::mem::take(&mut self.moving), std::mem::take(&mut self.moving_from));
         for page in 0..ppb {
             if let Some(meta) = self.live_meta(Ppa { block: victim, page }) {
-                self.unmap(meta.lpn);
+                // A moved copy leaves its pair where it is.
+                if meta.attrs.backup() {
+                    self.detach_backup(meta.lpn);
+                } else {
+                    self.unmap_primary(meta.lpn);
+                }
                 waiting.push_back(meta);
                 from.push_back(page);
             }
@@ -789,8 +869,9 @@ impl Ftl {
     }
 
     /// Checks the mapping invariants: every live logical page maps to its own physical page
-    /// whose OOB names it, and each block's valid count is the number of its pages whose
-    /// owner maps to them.
+    /// whose OOB names it, and so does every backup copy, on another plane than its live
+    /// primary; each block's valid count is the number of its pages whose owner maps to
+    /// them.
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
         let mut claimed = rustc_hash::FxHashSet::default();
         for (lpn, ppn) in self.mapping.live() {
@@ -799,8 +880,23 @@ impl Ftl {
                 return Err(format!("page {ppa:?} is claimed by two logical pages"));
             }
             match self.page_meta(ppa) {
-                Some(m) if m.lpn == lpn => {}
+                Some(m) if m.lpn == lpn && !m.attrs.backup() => {}
                 other => return Err(format!("lpn {lpn} maps to {ppa:?} whose OOB says {other:?}")),
+            }
+        }
+        for (&lpn, &ppn) in &self.backups {
+            let ppa = self.ppa(ppn);
+            if !claimed.insert(ppn) {
+                return Err(format!("backup {ppa:?} of lpn {lpn} is claimed twice"));
+            }
+            match (self.page_meta(ppa), self.mapping.get(lpn)) {
+                (Some(m), Some(primary)) if m.lpn == lpn && m.attrs.backup() => {
+                    let plane = |p: u64| self.geo.split_block(self.ppa(p).block).0;
+                    if plane(primary) == plane(ppn) {
+                        return Err(format!("lpn {lpn}: backup {ppa:?} is on its primary's plane"));
+                    }
+                }
+                other => return Err(format!("backup of lpn {lpn} at {ppa:?}: OOB and primary {other:?}")),
             }
         }
         for block in 0..self.geo.blocks {

@@ -10,6 +10,8 @@
 //! - `WritebackStart`: a page evicted from the DRAM cache reached its die (the request
 //!   that evicted it waits for it only when the write-back window was full);
 //! - `Retry`: a failed decode ended; the next attempt of the read plan senses again;
+//! - `BackupRead`: a page read ended uncorrectable and placement kept a backup copy of the
+//!   page (Meta-Cure): the copy is read now, through the same path;
 //! - `RmwSensed`: the old data of a page a write covers only in part was sensed; the units
 //!   the write leaves go on the bus, then to a decoder;
 //! - `RmwMerged`: that old data is in the controller; the merged page goes to flash;
@@ -51,17 +53,23 @@ const PROGRESS_EVERY: u64 = 1 << 16;
 /// as small as the others).
 const NO_REQUEST: u32 = u32::MAX;
 
+/// A page read with no backup read to follow it.
+const NO_BACKUP: u32 = u32::MAX;
+
 /// Page-level events carry the request slot and the physical page, so no per-page state
 /// is kept between events.
 #[derive(Debug, Clone, Copy)]
 enum Event {
     Arrival,
-    /// `units`: the units of the page the request reads ([`Units`]).
+    /// `units`: the units of the page the request reads ([`Units`]); `backup`: the read
+    /// of its backup copy to run when this one ends (a slot of `Simulator::backup_reads`),
+    /// or [`NO_BACKUP`].
     SenseDone {
         req: u32,
         ppa: Ppa,
         verdict: Verdict,
         units: u16,
+        backup: u32,
     },
     ProgramStart {
         req: u32,
@@ -75,6 +83,11 @@ enum Event {
         t_prog: u64,
     },
     Retry {
+        req: u32,
+        slot: u32,
+    },
+    /// `slot`: the backup read in `Simulator::backup_reads`.
+    BackupRead {
         req: u32,
         slot: u32,
     },
@@ -118,6 +131,7 @@ struct PendingRead {
     critical: bool,
     /// Units of the page the request reads.
     units: u16,
+    lpn: u64,
 }
 
 /// A read whose plan needs another sensing after a decode ends.
@@ -127,6 +141,20 @@ struct Retry {
     plan: usize,
     next: usize,
     ends: AttemptEnds,
+    units: u16,
+    /// As [`Event::SenseDone`]'s.
+    backup: u32,
+}
+
+/// A judged page read ready to sense: a host read, or the read of a backup copy (judged
+/// when its primary was, while the copy is where the FTL says) to run when the primary's
+/// read ends.
+#[derive(Debug, Clone, Copy)]
+struct PageRead {
+    ppa: Ppa,
+    loc: PlaneLoc,
+    verdict: Verdict,
+    extra: u8,
     units: u16,
 }
 
@@ -174,8 +202,15 @@ struct Counters {
     /// Host reads of critical pages written during the run, by page type (seed 004's
     /// Tables 4-5 count their errors).
     critical_reads: [u64; 4],
-    /// Those of them that ended uncorrectable.
+    /// Those of them that ended uncorrectable (primary and, where there is one, backup).
     critical_uncorrectable: u64,
+    /// Those of them whose page had a backup copy, by the primary's and the copy's page
+    /// type (Meta-Cure).
+    critical_backed_up: [[u64; 4]; 4],
+    /// Reads of backup copies (after an uncorrectable primary).
+    backup_reads: u64,
+    /// Those of them that ended uncorrectable too.
+    backup_uncorrectable: u64,
 }
 
 /// A configured SSD ready to replay a workload.
@@ -199,6 +234,7 @@ pub struct Simulator {
     /// Scratch list of a read request's pages (`None`: unmapped).
     read_batch: Vec<Option<PendingRead>>,
     retries: Slab<Retry>,
+    backup_reads: Slab<PageRead>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
     /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
@@ -304,6 +340,7 @@ impl Simulator {
             read_path,
             read_batch: Vec::new(),
             retries: Slab::default(),
+            backup_reads: Slab::default(),
             decode_page_ns,
             page_bytes,
             cfg,
@@ -408,10 +445,13 @@ impl Simulator {
                     ppa,
                     verdict,
                     units,
-                } => self.sense_done(now, req, ppa, verdict, units),
+                    backup,
+                } => self.sense_done(now, req, ppa, verdict, units, backup),
                 Event::ProgramStart { req, ppa, t_prog } => {
                     let end = self.program_start(now, ppa, t_prog);
-                    self.finish_page(req, end);
+                    if req != NO_REQUEST {
+                        self.finish_page(req, end);
+                    }
                 }
                 Event::WritebackStart { req, ppa, t_prog } => {
                     let end = self.program_start(now, ppa, t_prog);
@@ -424,6 +464,11 @@ impl Simulator {
                     let r = self.retries[slot];
                     self.retries.remove(slot);
                     self.run_attempts(now, req, r);
+                }
+                Event::BackupRead { req, slot } => {
+                    let b = self.backup_reads[slot];
+                    self.backup_reads.remove(slot);
+                    self.start_read(now, req, b, NO_BACKUP);
                 }
                 Event::RmwSensed { req, units, ppa, lpn } => {
                     let end = self.hard_read_rest(now, ppa, units);
@@ -607,6 +652,23 @@ impl Simulator {
         let attrs = WriteAttrs::new(req.stream, self.cfg.host.critical.contains(lpn));
         let (ppa, at_die, t_prog) = self.send_to_flash(now, lpn, id, attrs)?;
         self.events.push(at_die, Event::ProgramStart { req: slot, ppa, t_prog });
+        self.send_backup(now, lpn, slot)
+    }
+
+    /// Sends the backup copy of page `lpn`, if placement just made one, to its die at `now`
+    /// (the data is in the controller: it crosses the copy's channel); request `req` (or
+    /// [`NO_REQUEST`]) waits for its program too.
+    fn send_backup(&mut self, now: u64, lpn: u64, req: u32) -> Result<()> {
+        let Some(ppa) = self.ftl.backup_of(lpn) else {
+            return Ok(());
+        };
+        let t_prog = self.program_ns(ppa)?;
+        let channel = self.geo.loc_of_block(ppa.block).channel;
+        let at_die = self.backend.channel(channel, now, self.timing.transfer_page_ns).end;
+        if req != NO_REQUEST {
+            self.reqs[req].remaining += 1;
+        }
+        self.events.push(at_die, Event::ProgramStart { req, ppa, t_prog });
         Ok(())
     }
 
@@ -669,7 +731,7 @@ impl Simulator {
         let (ppa, at_die, t_prog) = self.send_to_flash(now, ev.lpn, ev.tag, ev.attrs)?;
         let req = if wait { slot } else { NO_REQUEST };
         self.events.push(at_die, Event::WritebackStart { req, ppa, t_prog });
-        Ok(())
+        self.send_backup(now, ev.lpn, req)
     }
 
     /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`, in
@@ -703,6 +765,7 @@ impl Simulator {
                 critical: self.cfg.host.critical.contains(lpn)
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
                 units: self.units.read_units(p, bytes) as u16,
+                lpn,
             });
             pages.push(page);
         }
@@ -722,35 +785,44 @@ impl Simulator {
                 continue;
             };
             let (ppa, loc) = (p.ppa, p.loc);
-            let (verdict, extra) = match &p.state {
+            let (verdict, extra, backup) = match &p.state {
                 Some(st) => {
                     let plan = self.read_path.judge(p.rber, st);
+                    let failed = self.read_path.uncorrectable(plan);
+                    let backup = if failed {
+                        self.judge_backup(now, p.lpn, p.units)?
+                    } else {
+                        None
+                    };
                     if p.critical {
-                        self.counters.critical_uncorrectable += u64::from(self.read_path.uncorrectable(plan));
+                        let lost = failed && backup.is_none_or(|(_, copy_failed)| copy_failed);
+                        self.counters.critical_uncorrectable += u64::from(lost);
                     }
-                    (Verdict::Plan(plan as u16), self.read_path.first_extra_levels(plan))
+                    let backup = backup.map_or(NO_BACKUP, |(b, _)| self.backup_reads.insert(b));
+                    (
+                        Verdict::Plan(plan as u16),
+                        self.read_path.first_extra_levels(plan),
+                        backup,
+                    )
                 }
-                None => (Verdict::Unjudged, 0),
+                None => (Verdict::Unjudged, 0, NO_BACKUP),
             };
             if p.critical {
-                self.counters.critical_reads[usize::from(self.geo.page_map.page_type(ppa.page))] += 1;
+                let page_type = usize::from(self.geo.page_map.page_type(ppa.page));
+                self.counters.critical_reads[page_type] += 1;
+                if let Some(b) = self.ftl.backup_of(p.lpn) {
+                    self.counters.critical_backed_up[page_type][usize::from(self.geo.page_map.page_type(b.page))] += 1;
+                }
             }
-            // The first attempt senses the hard page and, when the strategy starts higher,
-            // its extra levels.
-            let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
-            let sense = t_r + u64::from(extra) * self.timing.extra_sense_ns;
-            let sensed = self.parts(ppa, loc).sense(&mut self.backend, now, sense);
-            self.counters.page_reads += 1;
-            self.counters.soft_senses += u64::from(extra > 0);
-            self.events.push(
-                sensed,
-                Event::SenseDone {
-                    req: slot,
-                    ppa,
-                    verdict,
-                    units: p.units,
-                },
-            );
+            let units = p.units;
+            let read = PageRead {
+                ppa,
+                loc,
+                verdict,
+                extra,
+                units,
+            };
+            self.start_read(now, slot, read, backup);
         }
         self.read_batch = pages;
         for _ in 0..cache_hits {
@@ -758,6 +830,61 @@ impl Simulator {
             self.finish_page(slot, end);
         }
         Ok(())
+    }
+
+    /// Judges the read of `lpn`'s backup copy (`units` of it) after its primary was
+    /// uncorrectable at `now`, and whether it fails too; `None` when it has no copy.
+    fn judge_backup(&mut self, now: u64, lpn: u64, units: u16) -> Result<Option<(PageRead, bool)>> {
+        let Some((ppa, reads)) = self.ftl.read_backup(lpn) else {
+            return Ok(None);
+        };
+        let loc = self.geo.loc_of_block(ppa.block);
+        let Some(st) = self.page_state(ppa, loc.chip, reads) else {
+            return Ok(None);
+        };
+        let rber = self.read_path.rber(&st, now)?;
+        let plan = self.read_path.judge(rber, &st);
+        self.counters.backup_reads += 1;
+        let failed = self.read_path.uncorrectable(plan);
+        self.counters.backup_uncorrectable += u64::from(failed);
+        let read = PageRead {
+            ppa,
+            loc,
+            verdict: Verdict::Plan(plan as u16),
+            extra: self.read_path.first_extra_levels(plan),
+            units,
+        };
+        Ok(Some((read, failed)))
+    }
+
+    /// Starts page read `r` of request `req` at `now`: its first attempt senses the hard
+    /// page and, when the strategy starts higher, its extra levels; `backup` follows it.
+    fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) {
+        let t_r = self.timing.read(self.geo.page_map.page_type(r.ppa.page));
+        let sense = t_r + u64::from(r.extra) * self.timing.extra_sense_ns;
+        let sensed = self.parts(r.ppa, r.loc).sense(&mut self.backend, now, sense);
+        self.counters.page_reads += 1;
+        self.counters.soft_senses += u64::from(r.extra > 0);
+        self.events.push(
+            sensed,
+            Event::SenseDone {
+                req,
+                ppa: r.ppa,
+                verdict: r.verdict,
+                units: r.units,
+                backup,
+            },
+        );
+    }
+
+    /// A page read of request `req` ended at `end`: the page is done, or its backup copy
+    /// is read next.
+    fn read_done(&mut self, req: u32, backup: u32, end: u64) {
+        if backup == NO_BACKUP {
+            self.finish_page(req, end);
+        } else {
+            self.events.push(end, Event::BackupRead { req, slot: backup });
+        }
     }
 
     /// What the read path needs to judge a read of `ppa` on `chip`, whose block has been
@@ -784,12 +911,12 @@ impl Simulator {
     }
 
     #[inline]
-    fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict, units: u16) {
+    fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict, units: u16, backup: u32) {
         let plan = match verdict {
             Verdict::Plan(p) if !self.read_path.is_single_hard_read(usize::from(p)) => usize::from(p),
             Verdict::Unjudged | Verdict::Plan(_) => {
                 let end = self.hard_read_rest(now, ppa, units);
-                self.finish_page(req, end);
+                self.read_done(req, backup, end);
                 return;
             }
         };
@@ -804,6 +931,7 @@ impl Simulator {
             next: 0,
             ends,
             units,
+            backup,
         };
         self.run_attempts(now, req, r);
     }
@@ -833,6 +961,7 @@ impl Simulator {
             next: from,
             mut ends,
             units,
+            backup,
         } = r;
         let units = u32::from(units);
         let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
@@ -869,7 +998,7 @@ impl Simulator {
                 parts.sense(&mut self.backend, ends.sense, held);
             }
         }
-        self.finish_page(req, ends.decode + self.read_path.codec_decode_ns_per_page());
+        self.read_done(req, backup, ends.decode + self.read_path.codec_decode_ns_per_page());
     }
 
     /// The planes holding the parts of the codeword mapped to `ppa` on plane `loc`.

@@ -88,6 +88,14 @@ impl Simulator {
                 "reads_by_page_type": &self.counters.critical_reads[..bits],
                 "uncorrectable_reads": self.counters.critical_uncorrectable,
             });
+            if self.cfg.ftl.placement.policy().backs_up() {
+                let c = &self.counters;
+                let backed_up: Vec<&[u64]> = c.critical_backed_up[..bits].iter().map(|r| &r[..bits]).collect();
+                summary["critical"]["backup_programs"] = json!(f.backup_programs);
+                summary["critical"]["backup_reads"] = json!(c.backup_reads);
+                summary["critical"]["backup_uncorrectable_reads"] = json!(c.backup_uncorrectable);
+                summary["critical"]["backed_up_reads_by_page_types"] = json!(backed_up);
+            }
         }
         if let Some(s) = self.scheduler.summary() {
             summary["scheduler"] = s;

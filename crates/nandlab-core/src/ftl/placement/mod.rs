@@ -2,9 +2,11 @@
 //! host pages, and is the victim's plane for moved pages). A policy names which of the
 //! plane's active blocks takes the page, from why it is written and its attributes, and may
 //! refuse a page type (seed 004 keeps critical pages off LSB pages): a refused page is left
-//! unprogrammed and counted as skipped. `[ftl.placement] policy = "..."` picks it by name.
-//! A policy that places by read heat (seed 003's read leveling) asks for pages' predicted
-//! reads ([`Placement::window_requests`]) and is then given a [`ReadHeat`] per page.
+//! unprogrammed and counted as skipped. A policy may also ask for a backup copy of a host
+//! page on another plane (Meta-Cure); the FTL keeps it mapped beside the primary. A policy
+//! that places by read heat (seed 003's read leveling) asks for pages' predicted reads
+//! ([`Placement::window_requests`]) and is then given a [`ReadHeat`] per page.
+//! `[ftl.placement] policy = "..."` picks it by name.
 
 use super::cause::Cause;
 use crate::error::Result;
@@ -60,6 +62,18 @@ pub trait Placement {
     fn slot_by_heat(&self, cause: Cause, attrs: WriteAttrs, _heat: &ReadHeat) -> usize {
         self.slot(cause, attrs)
     }
+
+    /// Whether the policy keeps a backup copy of some host pages (then a device needs a
+    /// second plane to hold it, and the run reports the copies' programs and reads).
+    fn backs_up(&self) -> bool {
+        false
+    }
+
+    /// The plane of the backup copy of a host page written with `attrs` into `plane`, on a
+    /// device of `planes` planes; `None`: no copy. Must differ from `plane`.
+    fn backup_plane(&self, _attrs: WriteAttrs, _plane: u32, _planes: u32) -> Option<u32> {
+        None
+    }
 }
 
 crate::registry::policies! {
@@ -68,4 +82,5 @@ crate::registry::policies! {
     by_cause::ByCause,
     msb_critical::MsbCritical,
     read_leveling::ReadLeveling,
+    meta_cure::MetaCure,
 }
