@@ -115,6 +115,9 @@ pub struct Ftl {
     pub mapping: Mapping,
     planes: Vec<PlaneAlloc>,
     striper: Striper,
+    /// Plane of each host page by address, when placement lays them out so
+    /// ([`placement::Placement::host_layout`]): logical page `l` on `layout[l mod planes]`.
+    host_layout: Option<Vec<u32>>,
     logical_pages: u64,
     /// Reads since erase from which the refresh trigger is asked (`u32::MAX`: never).
     refresh_min_reads: u32,
@@ -148,6 +151,7 @@ impl Ftl {
             [d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die],
             order,
         );
+        let host_layout = cfg.placement.policy().host_layout(&striper.slot_planes(), geo)?;
         let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
         let read_window = cfg.refresh_targets.policy().window_requests().map(ReadWindow::new);
         let mut ftl = Ftl {
@@ -160,6 +164,7 @@ impl Ftl {
             mapping: Mapping::new(0, 0, (0..geo.planes).collect(), d.pages_per_block, d.blocks_per_plane),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
+            host_layout,
             logical_pages,
             refresh_min_reads,
             refresh_pending: Vec::new(),
@@ -372,7 +377,15 @@ impl Ftl {
         ops: &mut Vec<BgOp>,
     ) -> Result<Ppa> {
         self.unmap(lpn);
-        let plane = self.pick_plane(attrs, now_ns, ops)?;
+        let plane = match &self.host_layout {
+            Some(layout) => {
+                // By address: the plane is the page's; a full one fails by name in `place`.
+                let plane = layout[(lpn % layout.len() as u64) as usize];
+                self.collect_if_needed(plane, 0, now_ns, ops)?;
+                plane
+            }
+            None => self.pick_plane(attrs, now_ns, ops)?,
+        };
         let ppa = self.place(
             plane,
             Cause::Host,
@@ -412,7 +425,8 @@ impl Ftl {
     /// Where the next host page written with `attrs` will go (plane, the type of the next
     /// free page of its block, and whether placement takes it), as a read-only view for the
     /// host queue. Exact unless that plane cannot take the write (its GC reclaims
-    /// nothing), when the write moves to the next plane.
+    /// nothing), when the write moves to the next plane, or placement lays host pages out
+    /// by address (then the plane is the page's; the page type is the cursor plane's).
     pub fn next_host_write(&self, attrs: WriteAttrs) -> NextWrite {
         let plane = self.striper.peek_plane();
         let placement = self.cfg.placement.policy();

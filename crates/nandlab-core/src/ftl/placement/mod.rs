@@ -1,13 +1,15 @@
 //! Placement: where a page goes in its plane (the plane itself follows `ftl.striping` for
-//! host pages, and is the victim's plane for moved pages). A policy names which of the
-//! plane's active blocks takes the page, from why it is written and its attributes, and may
-//! refuse a page type (seed 004 keeps critical pages off LSB pages): a refused page is left
-//! unprogrammed and counted as skipped. `[ftl.placement] policy = "..."` picks it by name.
+//! host pages unless the policy lays host pages out by address, and is the victim's plane
+//! for moved pages). A policy names which of the plane's active blocks takes the page, from
+//! why it is written and its attributes, and may refuse a page type (seed 004 keeps
+//! critical pages off LSB pages): a refused page is left unprogrammed and counted as
+//! skipped. `[ftl.placement] policy = "..."` picks it by name.
 
 use super::cause::Cause;
 use crate::error::Result;
 use crate::flash::block::WriteAttrs;
 use crate::flash::cell::PageType;
+use crate::flash::Geometry;
 
 /// Active blocks a plane keeps open at once; [`Placement::slot`] returns one of them.
 pub const ACTIVE_SLOTS: usize = 4;
@@ -34,6 +36,21 @@ pub trait Placement {
     fn may_refuse(&self) -> bool {
         false
     }
+
+    /// Which plane each host page goes to. `None`: the striping cursor's (the k-th host
+    /// page written goes to stripe slot k mod planes). `Some(layout)`: by address, logical
+    /// page `l` on plane `layout[l mod planes]` (a permutation of the planes), and
+    /// preconditioning lays its data out the same way. `striped[k]` is the plane of stripe
+    /// slot `k`.
+    fn host_layout(&self, _striped: &[u32], _geo: &Geometry) -> Result<Option<Vec<u32>>> {
+        Ok(None)
+    }
+
+    /// n of the n-way interleaving (`ecc.interleave.ways`) whose groups the layout puts on
+    /// their chips (1: none).
+    fn interleave_ways(&self) -> u32 {
+        1
+    }
 }
 
 crate::registry::policies! {
@@ -41,4 +58,5 @@ crate::registry::policies! {
     PlacementConfig, Placement, "policy", ByCause;
     by_cause::ByCause,
     msb_critical::MsbCritical,
+    interleave_group::InterleaveGroup,
 }
