@@ -170,7 +170,11 @@ fn group_updates_rewrite_the_rest_of_the_group() {
     // 2-way: writes of pages {1}, {2, 3}, {4, 5, 6} touch groups {0,1}; {2,3}; {4,5},{6,7}:
     // pages 0 and 7 are read and rewritten, 8 pages programmed for 6 written: (6 + 2) / 6.
     let reqs = vec![write(0, 1, 1), write(10_000_000, 2, 2), write(20_000_000, 4, 3)];
-    let s = Simulator::new(interleaved(preset(), 2)).unwrap().run_requests(reqs).unwrap().summary;
+    let s = Simulator::new(interleaved(preset(), 2))
+        .unwrap()
+        .run_requests(reqs)
+        .unwrap()
+        .summary;
     let f = &s["flash"];
     assert_eq!(f["interleave_rewrite_pages"], 2);
     assert_eq!(f["interleave_write_amplification"].as_f64().unwrap(), 8.0 / 6.0);
@@ -182,7 +186,10 @@ fn group_updates_rewrite_the_rest_of_the_group() {
 /// Latency of one write of `pages` pages from logical page `first` on the idle 001 preset
 /// (8 chips per channel: a group's chips share channel 0) with `ways`-way interleaving.
 fn idle_write(ways: u32, first: u64, pages: u64) -> u64 {
-    let out = Simulator::new(idle_preset(ways)).unwrap().run_requests(vec![write(0, first, pages)]).unwrap();
+    let out = Simulator::new(idle_preset(ways))
+        .unwrap()
+        .run_requests(vec![write(0, first, pages)])
+        .unwrap();
     out.requests.unwrap().latency_ns[0]
 }
 

@@ -125,8 +125,10 @@ pub struct Ftl {
     refresh_pending: Vec<u32>,
     /// Open blocks of each plane a spreading refresh-target policy fills.
     refresh_dests: Vec<Vec<u32>>,
-    /// Pages' recent reads, when the refresh-target policy predicts from them.
+    /// Pages' recent reads, when the refresh-target or placement policy predicts from them.
     read_window: Option<ReadWindow>,
+    /// Reads in the window from which placement takes a host page for hot.
+    hot_reads: Option<u32>,
     /// A block being emptied: its valid pages not yet moved and where each was (scratch
     /// kept between relocations).
     moving: VecDeque<PageMeta>,
@@ -153,7 +155,16 @@ impl Ftl {
         );
         let host_layout = cfg.placement.policy().host_layout(&striper.slot_planes(), geo)?;
         let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
-        let read_window = cfg.refresh_targets.policy().window_requests().map(ReadWindow::new);
+        let hot_reads = cfg.placement.policy().hot_reads();
+        let read_window = match (cfg.refresh_targets.policy().window_requests(), hot_reads) {
+            (Some(a), Some((b, _))) if a != b => {
+                return Err(NandError::config(
+                    "ftl.placement.window_requests",
+                    format!("must equal ftl.refresh_targets' window ({a}) when both count pages' reads"),
+                ))
+            }
+            (a, b) => a.or(b.map(|(w, _)| w)).map(ReadWindow::new),
+        };
         let mut ftl = Ftl {
             geo: geo.clone(),
             cfg,
@@ -170,6 +181,7 @@ impl Ftl {
             refresh_pending: Vec::new(),
             refresh_dests: vec![Vec::new(); geo.planes as usize],
             read_window,
+            hot_reads: hot_reads.map(|(_, h)| h),
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),
             stats: FtlStats::default(),
@@ -384,7 +396,7 @@ impl Ftl {
                 self.collect_if_needed(plane, 0, now_ns, ops)?;
                 plane
             }
-            None => self.pick_plane(attrs, now_ns, ops)?,
+            None => self.pick_plane(lpn, attrs, now_ns, ops)?,
         };
         let ppa = self.place(
             plane,
@@ -403,12 +415,26 @@ impl Ftl {
 
     /// The next plane in striping order that can take a host page, after running GC in it
     /// if its free pool is low. A plane whose GC cannot reclaim space (striping can leave a
-    /// plane holding more live data than its share) is skipped for this write.
-    fn pick_plane(&mut self, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
+    /// plane holding more live data than its share) is skipped for this write, and so is a
+    /// plane on a chip placement refuses for `lpn` (by its reads).
+    fn pick_plane(&mut self, lpn: u64, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
         let threshold = self.cfg.gc_threshold_blocks as usize;
         let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
+        let hot = self.hot_reads.map(|h| {
+            let w = self
+                .read_window
+                .as_ref()
+                .expect("placement that counts reads has a window");
+            w.predicted(lpn) >= u64::from(h)
+        });
         for _ in 0..self.geo.planes {
             let plane = self.striper.next_plane();
+            if let Some(hot) = hot {
+                let chip = self.geo.plane_locs[plane as usize].chip;
+                if !self.cfg.placement.policy().takes_chip(hot, chip) {
+                    continue;
+                }
+            }
             self.collect_if_needed(plane, 0, now_ns, ops)?;
             let room = self.next_free_page(plane, slot).is_some();
             if room || self.planes[plane as usize].free.len() > threshold {

@@ -108,8 +108,7 @@ impl Simulator {
             let rewrites = self.counters.interleave_rewrites;
             let host_pages = (f.host_programs - rewrites).max(1);
             summary["flash"]["interleave_rewrite_pages"] = json!(rewrites);
-            summary["flash"]["interleave_write_amplification"] =
-                json!(f.host_programs as f64 / host_pages as f64);
+            summary["flash"]["interleave_write_amplification"] = json!(f.host_programs as f64 / host_pages as f64);
         }
         summary
     }

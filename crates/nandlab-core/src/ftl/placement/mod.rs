@@ -51,6 +51,19 @@ pub trait Placement {
     fn interleave_ways(&self) -> u32 {
         1
     }
+
+    /// `(window_requests, hot_reads)`: placement counts each logical page's host reads in
+    /// windows of `window_requests` host requests, and a page read at least `hot_reads`
+    /// times in the last one is hot ([`Placement::takes_chip`]). `None`: reads are ignored.
+    fn hot_reads(&self) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// Whether a host page (`hot` or not) may go to a plane on `chip`; the striping cursor
+    /// passes over the planes refused. Asked only when [`Placement::hot_reads`] is set.
+    fn takes_chip(&self, _hot: bool, _chip: u32) -> bool {
+        true
+    }
 }
 
 crate::registry::policies! {
@@ -59,4 +72,5 @@ crate::registry::policies! {
     by_cause::ByCause,
     msb_critical::MsbCritical,
     interleave_group::InterleaveGroup,
+    hot_reliable::HotReliable,
 }

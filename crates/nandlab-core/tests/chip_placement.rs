@@ -1,6 +1,7 @@
-//! `interleave_group` placement (seed 001 §3.3): through writes, overwrites and GC, every
-//! logical page of an n-way group stays on its own chip of the group's chip group, at the
-//! same plane of each chip, and every page reads back the data last written to it.
+//! Placement across chips (seed 001 §3.3). `interleave_group`: through writes, overwrites
+//! and GC, every logical page of an n-way group stays on its own chip of the group's chip
+//! group, at the same plane of each chip, and every page reads back the data last written
+//! to it. `hot_reliable`: pages read often go to the reliable chips.
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::ecc::Interleave;
@@ -75,4 +76,59 @@ fn groups_stay_on_their_chips_through_gc_and_data_round_trips() {
             }
         }
     }
+}
+
+/// 2 channels × 2 chips × 1 die × 1 plane: plane = chip; CWDP visits chips 0, 2, 1, 3.
+fn four_chips() -> Geometry {
+    Geometry::new(&DeviceConfig {
+        channels: 2,
+        chips_per_channel: 2,
+        dies_per_chip: 1,
+        planes_per_die: 1,
+        blocks_per_plane: 24,
+        pages_per_block: 8,
+        ..DeviceConfig::default()
+    })
+    .unwrap()
+}
+
+/// Chips that writes of `lpns` land on, after two reads of logical page 5 (in two host
+/// requests), with `placement`.
+fn chips_written(placement: PlacementConfig, lpns: &[u64]) -> Vec<u32> {
+    let geo = four_chips();
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        placement,
+        ..FtlConfig::default()
+    };
+    let mut ftl = Ftl::new(&geo, &cfg, &AgingConfig::default(), 1).unwrap();
+    for _ in 0..2 {
+        ftl.host_request();
+        ftl.read(5);
+    }
+    let mut ops = Vec::new();
+    lpns.iter()
+        .map(|&l| {
+            let ppa = ftl.write(l, 1, 0, WriteAttrs::default(), 0, &mut ops).unwrap();
+            geo.loc_of_block(ppa.block).chip
+        })
+        .collect()
+}
+
+#[test]
+fn hot_read_pages_go_to_the_reliable_chips() {
+    use nandlab_core::ftl::placement::{ByCause, HotReliable};
+    // By hand: striping visits chips 0, 2, 1, 3. Page 5 (read twice: hot) must take chip
+    // 0 or 1: cold 10 → chip 0; hot 5 passes chip 2, takes chip 1; cold 11 → chip 3; hot 5
+    // → chip 0. Without the policy: 0, 2, 1, 3.
+    let hot = PlacementConfig::HotReliable(HotReliable {
+        window_requests: 100,
+        hot_reads: 2,
+        reliable_chips: vec![0, 1],
+    });
+    assert_eq!(chips_written(hot, &[10, 5, 11, 5]), vec![0, 1, 3, 0]);
+    assert_eq!(
+        chips_written(PlacementConfig::ByCause(ByCause {}), &[10, 5, 11, 5]),
+        vec![0, 2, 1, 3]
+    );
 }
