@@ -343,8 +343,10 @@ def claims(m: dict[str, Any], workloads: list[str], channels: list[int]) -> list
         c("headline_baseline", one(max(base, default=math.nan)), 0.25,
           "The worst case over our six workloads is set by the stand-ins' load."),
         c("headline_all", one(max(comb, default=math.nan)), 0.5,
-          "All = look-ahead + progressive + 4-way interleaving; nandlab charges each "
-          "interleaved read n dies' sensing, which costs under heavy load "
+          "All = look-ahead + progressive + 4-way interleaving. On the 001 device a "
+          "group's four chips share a channel, so a request's consecutive pages cross a "
+          "quarter of the channels they use without interleaving, each read holds four "
+          "dies, and a write to part of a group reads and reprograms the rest of it "
           f"(look-ahead + progressive alone: worst {max(comb_only, default=math.nan):.0f} %)."),
         c("energy_look_ahead", one(pct * _mean(x["look_ahead_sense"] for x in e)), 0.25,
           "nandlab charges a cancelled look-ahead all six levels' sensing (0.7 µJ each) "
