@@ -6,28 +6,18 @@
 use nandlab_core::config::AgingConfig;
 use nandlab_core::ecc::Interleave;
 use nandlab_core::flash::block::WriteAttrs;
-use nandlab_core::flash::{DeviceConfig, Geometry, Ppa};
+use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::placement::{InterleaveGroup, PlacementConfig};
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use std::collections::HashMap;
 
-/// 2 channels × 4 chips × 1 die × 2 planes × 24 blocks × 8 pages: 16 planes, 3,072 pages.
-fn geo() -> Geometry {
-    Geometry::new(&DeviceConfig {
-        channels: 2,
-        chips_per_channel: 4,
-        dies_per_chip: 1,
-        planes_per_die: 2,
-        blocks_per_plane: 24,
-        pages_per_block: 8,
-        ..DeviceConfig::default()
-    })
-    .unwrap()
-}
+mod common;
+use common::two_channels;
 
 #[test]
 fn groups_stay_on_their_chips_through_gc_and_data_round_trips() {
-    let geo = geo();
+    // 16 planes (plane 2·chip + p), 3,072 pages.
+    let geo = two_channels(4, 2);
     for ways in [2u32, 4] {
         let cfg = FtlConfig {
             overprovisioning: 0.25,
@@ -78,24 +68,11 @@ fn groups_stay_on_their_chips_through_gc_and_data_round_trips() {
     }
 }
 
-/// 2 channels × 2 chips × 1 die × 1 plane: plane = chip; CWDP visits chips 0, 2, 1, 3.
-fn four_chips() -> Geometry {
-    Geometry::new(&DeviceConfig {
-        channels: 2,
-        chips_per_channel: 2,
-        dies_per_chip: 1,
-        planes_per_die: 1,
-        blocks_per_plane: 24,
-        pages_per_block: 8,
-        ..DeviceConfig::default()
-    })
-    .unwrap()
-}
-
 /// Chips that writes of `lpns` land on, after two reads of logical page 5 (in two host
 /// requests), with `placement`.
 fn chips_written(placement: PlacementConfig, lpns: &[u64]) -> Vec<u32> {
-    let geo = four_chips();
+    // Plane = chip; CWDP visits chips 0, 2, 1, 3.
+    let geo = two_channels(2, 1);
     let cfg = FtlConfig {
         overprovisioning: 0.25,
         placement,
