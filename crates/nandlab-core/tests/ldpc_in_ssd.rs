@@ -5,6 +5,7 @@
 
 use nandlab_core::ecc::config::SHIPPED_FER_TABLE;
 use nandlab_core::ecc::FerCurves;
+use nandlab_core::ftl::placement::{InterleaveGroup, PlacementConfig};
 use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use std::path::Path;
@@ -12,6 +13,13 @@ use std::path::Path;
 fn preset() -> SimConfig {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/001_ldpc_in_ssd.toml");
     SimConfig::from_toml_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// `cfg` with `ways`-way interleaving and the placement that puts its groups on their chips.
+fn interleaved(mut cfg: SimConfig, ways: u32) -> SimConfig {
+    cfg.ecc.interleave.ways = ways;
+    cfg.ftl.placement = PlacementConfig::InterleaveGroup(InterleaveGroup { ways });
+    cfg
 }
 
 fn hard_fer() -> impl Fn(f64) -> f64 {
@@ -84,27 +92,32 @@ fn interleaving_decodes_at_the_mean_rber_of_its_chips() {
     let fer = hard_fer();
     let n = 4000;
     let tol = 4.0 * (0.25 / n as f64).sqrt(); // 4 binomial σ at worst (p = 1/2)
-    let mut two = cfg.clone();
-    two.ecc.interleave.ways = 2;
-    let got = hard_fail_share(two, n);
+    let got = hard_fail_share(interleaved(cfg.clone(), 2), n);
     assert!((got - 0.1113).abs() < tol, "2-way: {got}");
-    let mut four = cfg.clone();
-    four.ecc.interleave.ways = 4;
-    assert!((hard_fail_share(four, n) - 0.1113).abs() < tol);
+    assert!((hard_fail_share(interleaved(cfg.clone(), 4), n) - 0.1113).abs() < tol);
     let per_chip: f64 = [0.85, 0.95, 1.15, 1.05].iter().map(|f| fer(8.663e-3 * f)).sum::<f64>() / 4.0;
     assert!(per_chip > 0.25, "{per_chip}");
     assert!((hard_fail_share(cfg, n) - per_chip).abs() < tol);
+}
+
+/// The 001 preset with no raw errors (one hard attempt per read), `ways`-way interleaving
+/// when `ways > 1`, request records on.
+fn idle_preset(ways: u32) -> SimConfig {
+    let mut cfg = preset();
+    cfg.reliability.model = nandlab_core::reliability::ModelKind::None;
+    cfg.output.record_requests = true;
+    if ways > 1 {
+        cfg = interleaved(cfg, ways);
+    }
+    cfg
 }
 
 /// Latency and total die-busy time of one read of LPN 0 (a lower page, t_R 41 µs) on the
 /// idle 001 preset with `ways`-way interleaving and `chips_per_channel` chips per channel;
 /// no raw errors, so one hard attempt.
 fn idle_interleaved_read(ways: u32, chips_per_channel: u32) -> (u64, f64) {
-    let mut cfg = preset();
-    cfg.reliability.model = nandlab_core::reliability::ModelKind::None;
+    let mut cfg = idle_preset(ways);
     cfg.device.chips_per_channel = chips_per_channel;
-    cfg.ecc.interleave.ways = ways;
-    cfg.output.record_requests = true;
     let dies = f64::from(cfg.device.channels * chips_per_channel * cfg.device.dies_per_chip);
     let req = Request {
         arrival_ns: 0,
@@ -141,27 +154,77 @@ fn an_interleaved_read_senses_every_part_and_moves_a_share_of_each() {
     assert!((busy - 164_000.0).abs() < 1.0, "{busy}");
 }
 
+/// A write of `pages` pages from logical page `first`.
+fn write(arrival_ns: u64, first: u64, pages: u64) -> Request {
+    Request {
+        arrival_ns,
+        offset_bytes: first * 4096,
+        size_bytes: pages * 4096,
+        op: Op::Write,
+        stream: 0,
+    }
+}
+
 #[test]
-fn group_updates_are_counted_as_write_amplification() {
+fn group_updates_rewrite_the_rest_of_the_group() {
     // 2-way: writes of pages {1}, {2, 3}, {4, 5, 6} touch groups {0,1}; {2,3}; {4,5},{6,7}:
-    // pages 0 and 7 are rewritten, 2 extra for 6 written: (6 + 2) / 6.
+    // pages 0 and 7 are read and rewritten, 8 pages programmed for 6 written: (6 + 2) / 6.
+    let reqs = vec![write(0, 1, 1), write(10_000_000, 2, 2), write(20_000_000, 4, 3)];
+    let s = Simulator::new(interleaved(preset(), 2))
+        .unwrap()
+        .run_requests(reqs)
+        .unwrap()
+        .summary;
+    let f = &s["flash"];
+    assert_eq!(f["interleave_rewrite_pages"], 2);
+    assert_eq!(f["interleave_write_amplification"].as_f64().unwrap(), 8.0 / 6.0);
+    assert_eq!((&f["page_programs"], &f["host_page_programs"]), (&8.into(), &8.into()));
+    // Each group update reads its old codewords once: pages 0 and 7.
+    assert_eq!(f["rmw_page_reads"], 2);
+}
+
+/// Latency of one write of `pages` pages from logical page `first` on the idle 001 preset
+/// (8 chips per channel: a group's chips share channel 0) with `ways`-way interleaving.
+fn idle_write(ways: u32, first: u64, pages: u64) -> u64 {
+    let out = Simulator::new(idle_preset(ways))
+        .unwrap()
+        .run_requests(vec![write(0, first, pages)])
+        .unwrap();
+    out.requests.unwrap().latency_ns[0]
+}
+
+#[test]
+fn a_group_update_senses_the_group_then_programs_every_page() {
+    // Transfers at 200 MB/s: a page 20.48 µs, a half 10.24, a quarter 5.12; one decode
+    // 8 µs; the preconditioned pages and the fresh blocks' first pages are lower pages
+    // (t_R 41 µs, t_PROG 121 µs). Group {0, 1} sits on chips 0 and 2, group {0..3} on chips
+    // 0–3, all on channel 0.
+    // 2-way, page 1 alone: both dies sense page 0's parts (41); its halves cross channel 0
+    // (2 × 10.24 → 61.48) and are decoded (→ 69.48); then pages 0 and 1 cross the channel
+    // (→ 89.96, → 110.44) and program on their dies (+ 121): 231.44 µs.
+    assert_eq!(idle_write(2, 1, 1), 231_440);
+    // The whole group {0, 1}: nothing to read; 20.48 + 20.48 + 121 = 161.96 µs. Without
+    // interleaving, pages 0 and 1 stripe over channels 0 and 1: 20.48 + 121 = 141.48 µs.
+    assert_eq!(idle_write(2, 0, 2), 161_960);
+    assert_eq!(idle_write(1, 0, 2), 141_480);
+    // 4-way, page 2 alone: four dies sense (41); pages 0, 1, 3 each move as 4 × 5.12 µs on
+    // channel 0 and decode: 61.48 → 69.48, 81.96 → 89.96, 102.44 → 110.44; then four
+    // pages cross the channel (130.92, 151.40, 171.88, 192.36) and the last programs until
+    // 313.36 µs.
+    assert_eq!(idle_write(4, 2, 1), 313_360);
+}
+
+#[test]
+fn interleaving_needs_its_placement_and_no_cache() {
     let mut cfg = preset();
     cfg.ecc.interleave.ways = 2;
-    let reqs = [(1u64, 1u64), (2, 2), (4, 3)]
-        .iter()
-        .enumerate()
-        .map(|(i, &(first, pages))| Request {
-            arrival_ns: i as u64 * 10_000_000,
-            offset_bytes: first * 4096,
-            size_bytes: pages * 4096,
-            op: Op::Write,
-            stream: 0,
-        })
-        .collect();
-    let s = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap().summary;
-    assert_eq!(s["flash"]["interleave_rewrite_pages"], 2);
-    assert_eq!(
-        s["flash"]["interleave_write_amplification"].as_f64().unwrap(),
-        8.0 / 6.0
-    );
+    let e = Simulator::new(cfg.clone()).err().unwrap().to_string();
+    assert!(e.contains("ftl.placement") && e.contains("interleave_group"), "{e}");
+    let mut cfg = interleaved(preset(), 4);
+    cfg.ecc.interleave.ways = 2;
+    assert!(Simulator::new(cfg).is_err());
+    let mut cfg = interleaved(preset(), 2);
+    cfg.cache.capacity_bytes = 1 << 20;
+    let e = Simulator::new(cfg).err().unwrap().to_string();
+    assert!(e.contains("cache.capacity_bytes"), "{e}");
 }

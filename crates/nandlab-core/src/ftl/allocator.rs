@@ -55,6 +55,11 @@ impl Striper {
         self.plane_at(self.cursor)
     }
 
+    /// The plane of every stripe slot, in slot order.
+    pub fn slot_planes(&self) -> Vec<u32> {
+        (0..self.planes).map(|k| self.plane_at(k)).collect()
+    }
+
     /// Plane index of slot `k` (`0 <= k < planes`) of a stripe: the plane the `k`-th page
     /// of a run of consecutive writes goes to.
     #[inline]

@@ -122,6 +122,9 @@ pub struct Ftl {
     backups: FxHashMap<u64, u64>,
     planes: Vec<PlaneAlloc>,
     striper: Striper,
+    /// Plane of each host page by address, when placement lays them out so
+    /// ([`placement::Placement::host_layout`]): logical page `l` on `layout[l mod planes]`.
+    host_layout: Option<Vec<u32>>,
     logical_pages: u64,
     /// Reads since erase from which the refresh trigger is asked (`u32::MAX`: never).
     refresh_min_reads: u32,
@@ -134,6 +137,9 @@ pub struct Ftl {
     read_window: Option<ReadWindow>,
     /// Whether placement places by read heat (cached: asked for every page).
     places_by_heat: bool,
+    /// Reads in the window from which placement takes a host page for hot
+    /// ([`Placement::takes_chip`]).
+    hot_reads: Option<u32>,
     /// A block being emptied: its valid pages not yet moved and where each was (scratch
     /// kept between relocations).
     moving: VecDeque<PageMeta>,
@@ -164,8 +170,10 @@ impl Ftl {
                 "keeps a backup copy on another plane, but the device has one plane",
             ));
         }
+        let host_layout = cfg.placement.policy().host_layout(&striper.slot_planes(), geo)?;
         let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
         let heat_window = cfg.placement.policy().window_requests();
+        let hot_reads = cfg.placement.policy().hot_reads();
         let read_window = heat_window
             .or(cfg.refresh_targets.policy().window_requests())
             .map(ReadWindow::new);
@@ -180,12 +188,14 @@ impl Ftl {
             backups: FxHashMap::default(),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
             striper,
+            host_layout,
             logical_pages,
             refresh_min_reads,
             refresh_pending: Vec::new(),
             refresh_dests: vec![Vec::new(); geo.planes as usize],
             read_window,
             places_by_heat: heat_window.is_some(),
+            hot_reads,
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),
             stats: FtlStats::default(),
@@ -432,7 +442,15 @@ impl Ftl {
         ops: &mut Vec<BgOp>,
     ) -> Result<Ppa> {
         self.unmap(lpn);
-        let plane = self.pick_plane(attrs, now_ns, ops)?;
+        let plane = match &self.host_layout {
+            Some(layout) => {
+                // By address: the plane is the page's; a full one fails by name in `place`.
+                let plane = layout[(lpn % layout.len() as u64) as usize];
+                self.collect_if_needed(plane, 0, now_ns, ops)?;
+                plane
+            }
+            None => self.pick_plane(lpn, attrs, now_ns, ops)?,
+        };
         let meta = PageMeta {
             lpn,
             tag,
@@ -461,12 +479,26 @@ impl Ftl {
 
     /// The next plane in striping order that can take a host page, after running GC in it
     /// if its free pool is low. A plane whose GC cannot reclaim space (striping can leave a
-    /// plane holding more live data than its share) is skipped for this write.
-    fn pick_plane(&mut self, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
+    /// plane holding more live data than its share) is skipped for this write, and so is a
+    /// plane on a chip placement refuses for `lpn` (by its reads).
+    fn pick_plane(&mut self, lpn: u64, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
         let threshold = self.cfg.gc_threshold_blocks as usize;
         let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
+        let hot = self.hot_reads.map(|h| {
+            let w = self
+                .read_window
+                .as_ref()
+                .expect("placement that counts reads has a window");
+            w.predicted(lpn) >= u64::from(h)
+        });
         for _ in 0..self.geo.planes {
             let plane = self.striper.next_plane();
+            if let Some(hot) = hot {
+                let chip = self.geo.plane_locs[plane as usize].chip;
+                if !self.cfg.placement.policy().takes_chip(hot, chip) {
+                    continue;
+                }
+            }
             self.collect_if_needed(plane, 0, now_ns, ops)?;
             let room = self.next_free_page(plane, slot).is_some();
             if room || self.planes[plane as usize].free.len() > threshold {
@@ -483,7 +515,8 @@ impl Ftl {
     /// Where the next host page written with `attrs` will go (plane, the type of the next
     /// free page of its block, and whether placement takes it), as a read-only view for the
     /// host queue. Exact unless that plane cannot take the write (its GC reclaims
-    /// nothing), when the write moves to the next plane.
+    /// nothing), when the write moves to the next plane, or placement lays host pages out
+    /// by address (then the plane is the page's; the page type is the cursor plane's).
     pub fn next_host_write(&self, attrs: WriteAttrs) -> NextWrite {
         let plane = self.striper.peek_plane();
         let placement = self.cfg.placement.policy();

@@ -27,8 +27,11 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
     };
     let fill_pages = (ftl.logical_pages as f64 * aging.fill_fraction).floor() as u64;
     // The fill is laid out as the configured striping would have written it in logical
-    // order: lpn l goes to stripe slot l mod planes.
-    let slot_plane: Vec<u32> = (0..u64::from(planes)).map(|k| ftl.striper.plane_at(k)).collect();
+    // order (lpn l goes to stripe slot l mod planes), or by placement's address layout.
+    let slot_plane: Vec<u32> = match &ftl.host_layout {
+        Some(layout) => layout.clone(),
+        None => ftl.striper.slot_planes(),
+    };
     // Logical pages stripe slot `k` holds.
     let held = |k: u64| {
         if fill_pages > k {

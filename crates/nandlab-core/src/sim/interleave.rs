@@ -103,16 +103,6 @@ impl Parts {
     }
 }
 
-/// Pages an n-way interleaved device rewrites besides the host's own when a write covers
-/// logical pages `first..=last`: codewords are grouped by aligned runs of `ways` logical
-/// pages, and updating any codeword of a group rewrites the whole group (its sub-pages
-/// mix every codeword of the group). Counted, not charged: the rewrite's sensing and
-/// programs are not simulated (see docs/ldpc_in_ssd.md).
-pub fn group_rewrites(first: u64, last: u64, ways: u64) -> u64 {
-    let groups = last / ways - first / ways + 1;
-    groups * ways - (last - first + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,24 +120,6 @@ mod tests {
             ..DeviceConfig::default()
         })
         .unwrap()
-    }
-
-    #[test]
-    fn partial_group_updates_rewrite_the_rest_of_the_group() {
-        // By hand, 2-way (groups {0,1}, {2,3}, …): page 1 alone rewrites page 0; pages 1..=2
-        // touch groups {0,1} and {2,3}, rewriting 0 and 3; pages 2..=3 fill their group.
-        assert_eq!(group_rewrites(1, 1, 2), 1);
-        assert_eq!(group_rewrites(1, 2, 2), 2);
-        assert_eq!(group_rewrites(2, 3, 2), 0);
-        // 4-way: page 5 rewrites 4, 6, 7; pages 3..=8 touch groups {0..3}, {4..7}, {8..11}:
-        // 12 pages programmed for 6 written.
-        assert_eq!(group_rewrites(5, 5, 4), 3);
-        assert_eq!(group_rewrites(3, 8, 4), 6);
-        assert_eq!(group_rewrites(7, 7, 1), 0);
-        // A sequence of small updates 0, 1, 2 (one page each) at 2-way: 3 host pages,
-        // 3 rewritten pages, write amplification (3 + 3) / 3 = 2.
-        let extra: u64 = [0, 1, 2].iter().map(|&p| group_rewrites(p, p, 2)).sum();
-        assert_eq!((3 + extra) as f64 / 3.0, 2.0);
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //! - `RmwSensed`: the old data of a page a write covers only in part was sensed; the units
 //!   the write leaves go on the bus, then to a decoder;
 //! - `RmwMerged`: that old data is in the controller; the merged page goes to flash;
+//! - `GroupSensed` / `GroupMerged`: the same for a write to part of an interleaved group
+//!   (`group_write.rs`): the group's pages were sensed / its old data is in the controller;
 //! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
@@ -41,6 +43,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 mod background;
+mod group_write;
 mod interleave;
 mod read_path;
 mod sectors;
@@ -101,6 +104,15 @@ enum Event {
     RmwMerged {
         req: u32,
         lpn: u64,
+    },
+    /// `group`: the write's slot in `Simulator::groups`.
+    GroupSensed {
+        req: u32,
+        group: u32,
+    },
+    GroupMerged {
+        req: u32,
+        group: u32,
     },
     RequestDone(u32),
 }
@@ -235,6 +247,8 @@ pub struct Simulator {
     read_batch: Vec<Option<PendingRead>>,
     retries: Slab<Retry>,
     backup_reads: Slab<PageRead>,
+    /// Writes to parts of interleaved groups waiting for the groups' old data.
+    groups: Slab<group_write::GroupWrite>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
     /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
@@ -273,6 +287,7 @@ impl Simulator {
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
         cfg.host.critical.validate()?;
+        group_write::validate(&cfg)?;
         if scheduler.reorders() && cfg.host.replay == ReplayMode::Closed {
             return Err(NandError::config(
                 "host.scheduler",
@@ -341,6 +356,7 @@ impl Simulator {
             read_batch: Vec::new(),
             retries: Slab::default(),
             backup_reads: Slab::default(),
+            groups: Slab::default(),
             decode_page_ns,
             page_bytes,
             cfg,
@@ -475,6 +491,8 @@ impl Simulator {
                     self.events.push(end, Event::RmwMerged { req, lpn });
                 }
                 Event::RmwMerged { req, lpn } => self.write_to_flash(now, req, lpn)?,
+                Event::GroupSensed { req, group } => self.group_sensed(now, req, group),
+                Event::GroupMerged { req, group } => self.group_merged(now, req, group)?,
                 Event::RequestDone(r) => {
                     self.reqs.remove(r);
                     self.inflight -= 1;
@@ -601,10 +619,12 @@ impl Simulator {
     /// evicts goes to flash), else to flash, each page when its program ends. A page the
     /// request covers only in part whose logical page holds data is read first (sensed,
     /// its units the write leaves moved and decoded) and then programmed whole. The cache
-    /// keeps whole pages: a partial write into it merges nothing.
+    /// keeps whole pages: a partial write into it merges nothing. An interleaved device
+    /// writes group by group (`group_write.rs`).
     fn issue_writes(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
-        let ways = u64::from(self.cfg.ecc.interleave.ways);
-        self.counters.interleave_rewrites += interleave::group_rewrites(first, last, ways);
+        if !self.cfg.ecc.interleave.is_off() {
+            return self.write_groups(now, slot, first, last, bytes);
+        }
         let logical = self.ftl.logical_pages();
         let tag = self.reqs[slot].id;
         for p in first..=last {

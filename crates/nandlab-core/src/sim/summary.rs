@@ -112,10 +112,11 @@ impl Simulator {
                 .unwrap_or_else(|e| json!({"error": e.to_string()}));
         }
         if !self.cfg.ecc.interleave.is_off() {
+            // The host page programs include the group rewrites.
             let rewrites = self.counters.interleave_rewrites;
+            let host_pages = (f.host_programs - rewrites).max(1);
             summary["flash"]["interleave_rewrite_pages"] = json!(rewrites);
-            summary["flash"]["interleave_write_amplification"] =
-                json!((f.host_programs + rewrites) as f64 / host_programs as f64);
+            summary["flash"]["interleave_write_amplification"] = json!(f.host_programs as f64 / host_pages as f64);
         }
         summary
     }

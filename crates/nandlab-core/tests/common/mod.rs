@@ -8,11 +8,18 @@ use nandlab_core::{SimConfig, Simulator};
 /// interleaved page map (L0 L1 M0 L2 M1 L3 M2 M3).
 #[allow(dead_code)] // not every test file uses it
 pub fn tiny_device() -> Geometry {
+    two_channels(1, 2)
+}
+
+/// 2 channels x `chips_per_channel` chips x 1 die x `planes_per_die` planes x 24 blocks x
+/// 8 pages, MLC with the interleaved page map.
+#[allow(dead_code)] // not every test file uses it
+pub fn two_channels(chips_per_channel: u32, planes_per_die: u32) -> Geometry {
     Geometry::new(&DeviceConfig {
         channels: 2,
-        chips_per_channel: 1,
+        chips_per_channel,
         dies_per_chip: 1,
-        planes_per_die: 2,
+        planes_per_die,
         blocks_per_plane: 24,
         pages_per_block: 8,
         ..DeviceConfig::default()

@@ -1,17 +1,19 @@
 //! Placement: where a page goes in its plane (the plane itself follows `ftl.striping` for
-//! host pages, and is the victim's plane for moved pages). A policy names which of the
-//! plane's active blocks takes the page, from why it is written and its attributes, and may
-//! refuse a page type (seed 004 keeps critical pages off LSB pages): a refused page is left
-//! unprogrammed and counted as skipped. A policy may also ask for a backup copy of a host
-//! page on another plane (Meta-Cure); the FTL keeps it mapped beside the primary. A policy
-//! that places by read heat (seed 003's read leveling) asks for pages' predicted reads
-//! ([`Placement::window_requests`]) and is then given a [`ReadHeat`] per page.
-//! `[ftl.placement] policy = "..."` picks it by name.
+//! host pages unless the policy lays host pages out by address, and is the victim's plane
+//! for moved pages). A policy names which of the plane's active blocks takes the page, from
+//! why it is written and its attributes, and may refuse a page type (seed 004 keeps
+//! critical pages off LSB pages): a refused page is left unprogrammed and counted as
+//! skipped. A policy may also ask for a backup copy of a host page on another plane
+//! (Meta-Cure); the FTL keeps it mapped beside the primary. A policy that places by read
+//! heat (seed 003's read leveling, seed 001's hot data on reliable chips) asks for pages'
+//! predicted reads ([`Placement::window_requests`]). `[ftl.placement] policy = "..."` picks
+//! it by name.
 
 use super::cause::Cause;
 use crate::error::Result;
 use crate::flash::block::WriteAttrs;
 use crate::flash::cell::PageType;
+use crate::flash::Geometry;
 
 /// Active blocks a plane keeps open at once; [`Placement::slot`] returns one of them.
 pub const ACTIVE_SLOTS: usize = 4;
@@ -74,6 +76,33 @@ pub trait Placement {
     fn backup_plane(&self, _attrs: WriteAttrs, _plane: u32, _planes: u32) -> Option<u32> {
         None
     }
+
+    /// Which plane each host page goes to. `None`: the striping cursor's (the k-th host
+    /// page written goes to stripe slot k mod planes). `Some(layout)`: by address, logical
+    /// page `l` on plane `layout[l mod planes]` (a permutation of the planes), and
+    /// preconditioning lays its data out the same way. `striped[k]` is the plane of stripe
+    /// slot `k`.
+    fn host_layout(&self, _striped: &[u32], _geo: &Geometry) -> Result<Option<Vec<u32>>> {
+        Ok(None)
+    }
+
+    /// n of the n-way interleaving (`ecc.interleave.ways`) whose groups the layout puts on
+    /// their chips (1: none).
+    fn interleave_ways(&self) -> u32 {
+        1
+    }
+
+    /// Host reads in the last window ([`Placement::window_requests`]) from which a page is
+    /// hot for [`Placement::takes_chip`]. `None`: host pages go to any chip.
+    fn hot_reads(&self) -> Option<u32> {
+        None
+    }
+
+    /// Whether a host page (`hot` or not) may go to a plane on `chip`; the striping cursor
+    /// passes over the planes refused. Asked only when [`Placement::hot_reads`] is set.
+    fn takes_chip(&self, _hot: bool, _chip: u32) -> bool {
+        true
+    }
 }
 
 crate::registry::policies! {
@@ -83,4 +112,6 @@ crate::registry::policies! {
     msb_critical::MsbCritical,
     read_leveling::ReadLeveling,
     meta_cure::MetaCure,
+    interleave_group::InterleaveGroup,
+    hot_reliable::HotReliable,
 }
