@@ -34,3 +34,24 @@ def shared_traces():
     if not SHARED_TRACES.is_dir():
         pytest.skip(f"shared traces not found at {SHARED_TRACES}")
     return SHARED_TRACES
+
+
+@pytest.fixture(scope="session")
+def quick_reproduction(tmp_path_factory):
+    """``quick_reproduction(paper) -> (folder, Report)``: that paper's ``--quick``
+    reproduction, run once per session and shared by the paper's tests and the README
+    verdict test (each run is tens of seconds)."""
+    from nandlab.reproduce import framework
+
+    root = tmp_path_factory.mktemp("quick")
+    runs = {}
+
+    def get(paper):
+        if paper not in runs:
+            pytest.importorskip("matplotlib")
+            out = root / paper
+            runs[paper] = out, framework.reproduce(paper, out, quick=True, jobs=2,
+                                                   progress=False)
+        return runs[paper]
+
+    return get

@@ -61,9 +61,8 @@ def test_full_mode_reads_table_iii():
                       and c["ftl.placement.window_requests"] == 80_000 for c in rl)
 
 
-def test_quick_run(real_core, tmp_path):
-    pytest.importorskip("matplotlib")
-    framework.reproduce("badr", tmp_path, quick=True, jobs=2, progress=False)
+def test_quick_run(real_core, quick_reproduction):
+    tmp_path, _r = quick_reproduction("badr")
     claims = json.loads((tmp_path / "claims.json").read_text())
     assert len(claims) == len(paper_003.CHANGES) + 3
     for c in claims:

@@ -8,20 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from nandlab.reproduce import bitflip, framework, paper_000
+from nandlab.reproduce import bitflip, paper_000
 
 
 @pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    pytest.importorskip("matplotlib")
-    out = tmp_path_factory.mktemp("repro")
-    r = framework.reproduce("bitflip", out, settings=bitflip.Settings.tiny(), jobs=1,
-                            progress=False)
-    return out, r
+def quick_run(quick_reproduction):
+    return quick_reproduction("bitflip")
 
 
-def test_outputs_exist_and_report_names_every_metric(real_core, tiny_run):
-    out, _r = tiny_run
+def test_outputs_exist_and_report_names_every_metric(real_core, quick_run):
+    out, _r = quick_run
     report = (out / "report.md").read_text()
     for label, lo, hi, _where, _over in paper_000.HEADLINES.values():
         assert label in report
@@ -46,8 +42,8 @@ def test_outputs_exist_and_report_names_every_metric(real_core, tiny_run):
     assert not list(out.glob(".*.tmp"))
 
 
-def test_bitflip_never_raises_error_prone_share(real_core, tiny_run):
-    out, _r = tiny_run
+def test_bitflip_never_raises_error_prone_share(real_core, quick_run):
+    out, _r = quick_run
     analysis = json.loads((out / "file_analysis.json").read_text())
     assert analysis["per_type"]
     for t, a in analysis["per_type"].items():

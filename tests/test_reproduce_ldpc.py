@@ -16,12 +16,8 @@ TABLE = Path(__file__).resolve().parents[1] / "crates" / "nandlab-core" / "data"
 
 
 @pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    pytest.importorskip("matplotlib")
-    out = tmp_path_factory.mktemp("repro001")
-    r = framework.reproduce("ldpc-in-ssd", out, settings=ldpc_in_ssd.Settings.tiny(), jobs=2,
-                            progress=False)
-    return out, r
+def quick_run(quick_reproduction):
+    return quick_reproduction("ldpc-in-ssd")
 
 
 def test_fig5_rbers_invert_the_shipped_hard_curve():
@@ -36,8 +32,8 @@ def test_fig5_rbers_invert_the_shipped_hard_curve():
     assert set(ldpc_in_ssd.FIG5_RBER) == set(paper_001.FIG5_P_HD)
 
 
-def test_report_figures_and_claims(real_core, tiny_run):
-    out, r = tiny_run
+def test_report_figures_and_claims(real_core, quick_run):
+    out, r = quick_run
     report = (out / "report.md").read_text()
     for label, *_ in paper_001.CLAIMS.values():
         assert label in report
@@ -53,8 +49,8 @@ def test_report_figures_and_claims(real_core, tiny_run):
         assert c["verdict"] in framework.VERDICTS
 
 
-def test_runs_behave_as_the_paper_models(real_core, tiny_run):
-    out, _r = tiny_run
+def test_runs_behave_as_the_paper_models(real_core, quick_run):
+    out, _r = quick_run
     m = json.loads((out / "metrics.json").read_text())
     for w, ratios in m["read_vs_no_soft"].items():
         # More hard failures, slower reads (Fig. 5); the reference is itself.

@@ -7,15 +7,12 @@ import json
 
 import pytest
 
-from nandlab.reproduce import framework, tvr
+from nandlab.reproduce import tvr
 
 
 @pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    pytest.importorskip("matplotlib")
-    out = tmp_path_factory.mktemp("tvr")
-    r = framework.reproduce("tvr", out, settings=tvr.Settings.tiny(), jobs=1, progress=False)
-    return out, r
+def quick_run(quick_reproduction):
+    return quick_reproduction("tvr")
 
 
 def test_printed_values_stand_for_their_rounding_interval():
@@ -24,8 +21,8 @@ def test_printed_values_stand_for_their_rounding_interval():
     assert tvr.printed(1400, -1) == (1395.0, 1405.0)
 
 
-def test_outputs_and_every_claim_in_the_report(real_core, tiny_run):
-    out, r = tiny_run
+def test_outputs_and_every_claim_in_the_report(real_core, quick_run):
+    out, r = quick_run
     report = (out / "report.md").read_text()
     for label, *_ in tvr.PAPER.values():
         assert label in report
@@ -41,8 +38,8 @@ def test_outputs_and_every_claim_in_the_report(real_core, tiny_run):
     assert claims["steps_msb_after"]["nandlab"] == [11, 11]
 
 
-def test_runs_charge_the_papers_times(real_core, tiny_run):
-    out, _ = tiny_run
+def test_runs_charge_the_papers_times(real_core, quick_run):
+    out, _ = quick_run
     runs = json.loads((out / "runs.json").read_text())
     pt = runs["pe_time"]
     # Fig. 8 (fresh): MSB page (type 0) '11' 380 µs, '01' 1.42 x 380; LSB '11' 919 µs.

@@ -137,18 +137,6 @@ class Settings:
             requests=300,
         )
 
-    @classmethod
-    def tiny(cls) -> Settings:
-        """The smallest meaningful run (tests)."""
-        return cls(
-            quick=True,
-            limits=corpus.Limits(max_bytes=256 << 10, max_files=3),
-            rbers=[6e-3, 13e-3],
-            synthetic=["proj_3"],
-            real=[],
-            requests=120,
-        )
-
 
 def _log(msg: str) -> None:
     print(f"reproduce: {msg}", file=sys.stderr, flush=True)

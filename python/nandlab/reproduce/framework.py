@@ -176,7 +176,12 @@ def reproduce(
 def reproduce_all(out: str | Path, quick: bool = False, **kw: Any) -> Path:
     """Every paper into ``out/<name>/``; ``out/index.md`` lists the verdict counts."""
     out = Path(out)
-    reports = [reproduce(name, out / name, quick=quick, **kw) for name in PAPERS]
+    return write_index(out, [reproduce(name, out / name, quick=quick, **kw) for name in PAPERS],
+                       quick)
+
+
+def write_index(out: Path, reports: list[Report], quick: bool) -> Path:
+    """``out/index.md``: the verdict counts of ``reports`` (each in ``out/<paper>/``)."""
     lines = ["# nandlab reproductions\n", f"Mode: {'quick' if quick else 'full'}.\n",
              "| paper | reproduced | close | differs | report |", "|---|---|---|---|---|"]
     for r in reports:

@@ -204,12 +204,6 @@ class Settings:
                    ssd_channels=[4, 8], ssd_workloads=["financial1", "postmark_like"],
                    ssd_requests=3_000, quick=True)
 
-    @classmethod
-    def tiny(cls) -> Settings:
-        return cls(pe_points=[0, 200_000, END_OF_LIFE_PE], pe_writes=70_000,
-                   ssd_channels=[4, 8], ssd_workloads=["postmark_like"], ssd_requests=500,
-                   quick=True)
-
 
 def _pe_time_spec(s: Settings) -> dict[str, Any]:
     cases = [{"content.source": "constant", "content.byte": b, "tags": {"content": name}}

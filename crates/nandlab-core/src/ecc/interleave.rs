@@ -3,7 +3,7 @@
 //! from n chips and its raw errors are the sum of its parts' errors, each part at its
 //! chip's RBER. With equal parts the codeword's RBER is the mean of the n chips' RBERs;
 //! the decoder's failure probability is taken at that mean (checked against the real
-//! decoder in `crates/nandlab-ldpc/tests/mixed_rber.rs`).
+//! decoder in `crates/nandlab-ldpc/tests/integration/mixed_rber.rs`).
 //!
 //! Chip groups follow the paper's pairing of its four measured chips (§5.4): within each
 //! run of [`GROUP_SPAN`] consecutive chips, 2-way pairs chips 1+3 and 2+4, 4-way takes all

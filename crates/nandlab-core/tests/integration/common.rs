@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration test modules.
 
 use nandlab_core::flash::{DeviceConfig, Geometry};
 use nandlab_core::host::Request;
@@ -6,7 +6,6 @@ use nandlab_core::{SimConfig, Simulator};
 
 /// 2 channels x 1 chip x 1 die x 2 planes x 24 blocks x 8 pages = 768 pages, MLC with the
 /// interleaved page map (L0 L1 M0 L2 M1 L3 M2 M3).
-#[allow(dead_code)] // not every test file uses it
 pub fn tiny_device() -> Geometry {
     two_channels(1, 2)
 }
@@ -29,7 +28,6 @@ pub fn two_channels(chips_per_channel: u32, planes_per_die: u32) -> Geometry {
 
 /// 1 channel x 1 chip x 1 die x 1 plane x 6 blocks x 8 pages of 8 KiB: every write lands in
 /// the one plane, MLC with the interleaved page map (L0 L1 M0 L2 M1 L3 M2 M3).
-#[allow(dead_code)] // not every test file uses it
 pub fn one_plane_device() -> Geometry {
     Geometry::new(&DeviceConfig {
         channels: 1,
@@ -46,7 +44,6 @@ pub fn one_plane_device() -> Geometry {
 
 /// Replays `reqs` on the device `cfg_text` describes, request records on; returns the
 /// requests' latencies in arrival order (ties: first done first) and the run summary.
-#[allow(dead_code)] // not every test file uses it
 pub fn replay(cfg_text: &str, reqs: Vec<Request>) -> (Vec<u64>, serde_json::Value) {
     let mut cfg = SimConfig::from_toml_str(cfg_text).unwrap();
     cfg.output.record_requests = true;

@@ -5,7 +5,7 @@
 use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 
-mod common;
+use crate::common;
 
 const XFER: u64 = 20_480;
 const DECODE: u64 = 8_000;

@@ -12,8 +12,7 @@ use nandlab_core::ftl::refresh_targets::{Badr, Baseline, Dr, RefreshTargetsConfi
 use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig, MovePath};
 use proptest::prelude::*;
 
-mod common;
-use common::tiny_device;
+use crate::common::tiny_device;
 use std::collections::HashMap;
 
 const PPB: u64 = 8;

@@ -11,8 +11,7 @@ use nandlab_core::ftl::placement::{InterleaveGroup, PlacementConfig};
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use std::collections::HashMap;
 
-mod common;
-use common::two_channels;
+use crate::common::two_channels;
 
 #[test]
 fn groups_stay_on_their_chips_through_gc_and_data_round_trips() {

@@ -6,7 +6,7 @@ use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const DRAM_PAGE: u64 = 26 + 2_560;
 const XFER: u64 = 20_480;

@@ -12,8 +12,7 @@ use nandlab_core::host::scheduler::{self, DeviceView, Queued};
 use nandlab_core::host::{CriticalConfig, Op, Request};
 use proptest::prelude::*;
 
-mod common;
-use common::{one_plane_device, tiny_device};
+use crate::common::{one_plane_device, tiny_device};
 use std::collections::VecDeque;
 
 /// The tiny device (MLC, interleaved page map

@@ -16,8 +16,7 @@ use nandlab_core::ftl::{Ftl, FtlConfig};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
-mod common;
-use common::{one_plane_device, tiny_device};
+use crate::common::{one_plane_device, tiny_device};
 
 fn cfg(op: f64, gc_threshold_blocks: u32, relocation: RelocationConfig, gc: VictimConfig) -> FtlConfig {
     FtlConfig {

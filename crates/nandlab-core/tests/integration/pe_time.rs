@@ -8,7 +8,7 @@ use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const XFER: u64 = 20_480;
 

@@ -14,8 +14,7 @@ use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
 use nandlab_core::ftl::{BgOp, Ftl, FtlConfig};
 use proptest::prelude::*;
 
-mod common;
-use common::tiny_device;
+use crate::common::tiny_device;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone)]

@@ -6,7 +6,7 @@ use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const T_R_LSB: u64 = 41_000;
 const T_PROG_LSB: u64 = 121_000;

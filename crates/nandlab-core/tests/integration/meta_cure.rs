@@ -12,8 +12,7 @@ use nandlab_core::ftl::{Ftl, FtlConfig};
 use nandlab_core::host::{Op, Request};
 use serde_json::{json, Value};
 
-mod common;
-use common::{one_plane_device, tiny_device};
+use crate::common::{one_plane_device, tiny_device};
 
 const CRIT: WriteAttrs = WriteAttrs(1 << 31);
 const PLAIN: WriteAttrs = WriteAttrs(0);
@@ -188,7 +187,7 @@ t = 4
         req(30, 0, Op::Write),
         req(50, 0, Op::Read),
     ];
-    common::replay(&text, reqs)
+    crate::common::replay(&text, reqs)
 }
 
 #[test]

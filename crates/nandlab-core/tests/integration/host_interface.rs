@@ -4,7 +4,7 @@
 
 use nandlab_core::host::{Op, Request};
 
-mod common;
+use crate::common;
 
 const NVME: &str = "[host.interface]\nprotocol = \"nvme\"\n";
 /// Doorbell (4 + 28 B) 8 ns + submission entry (64 + 28 B) 23 ns.

@@ -1,0 +1,31 @@
+//! nandlab-core's integration tests, one module per topic, in a single test binary: one
+//! link and one copy of the generic test code (proptest) instead of one per file, which
+//! made compiling the tests the slowest part of `cargo test` on a fresh clone.
+//!
+//! A new test file goes here as a module: `tests/integration/<topic>.rs` and a `mod
+//! <topic>;` line below (not a new `tests/<topic>.rs`, which would be a binary of its
+//! own). Shared helpers live in `common.rs`. Run one module with `cargo test -p
+//! nandlab-core --test integration <topic>::`.
+
+mod common;
+
+mod asymmetric_004;
+mod asymmetric_ftl;
+mod bad_config;
+mod bitflip;
+mod cache;
+mod chip_placement;
+mod determinism;
+mod flows;
+mod ftl_props;
+mod host_interface;
+mod host_view;
+mod ldpc_in_ssd;
+mod meta_cure;
+mod pe_time;
+mod presets;
+mod read_leveling;
+mod read_path;
+mod refresh_props;
+mod sectors;
+mod timing;
