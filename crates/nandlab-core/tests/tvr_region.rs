@@ -123,8 +123,7 @@ fn bad_region_keys_are_named() {
         assert!(e.contains(key), "{e}");
     }
     let e = SimConfig::from_toml_str("[tvr.region]\nkind = \"log\"\n")
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(e.contains("tvr"), "{e}");
 }

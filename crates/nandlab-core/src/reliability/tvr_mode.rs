@@ -29,6 +29,9 @@ use super::tvr_region::TvrRegionConfig;
 use super::vth_reliability::{err_limit_from_rber, VthReliabilityFit, WANG_PAGE_DATA_BITS};
 use crate::error::{NandError, Result};
 
+/// The error model of TVR pages in a region smaller than the device.
+pub type TvrPagesModel = Box<dyn ErrorModel>;
+
 /// The standard preset TVR reduces.
 const STANDARD_PRESET: &str = "wang-standard-mlc";
 
@@ -143,7 +146,7 @@ impl TvrConfig {
         &self,
         r: &ReliabilityConfig,
         bits: u8,
-    ) -> Result<(Box<dyn ErrorModel>, Option<Box<dyn ErrorModel>>)> {
+    ) -> Result<(Box<dyn ErrorModel>, Option<TvrPagesModel>)> {
         let reduced = self.reliability(r)?.build(bits)?;
         if self.enabled && !self.region.policy().whole_device() {
             return Ok((r.build(bits)?, Some(reduced)));
