@@ -206,10 +206,18 @@ impl Timing {
     }
 
     /// Program time of a page of `page_type` in `block` (at `pe` P/E cycles) holding
-    /// `hist` (looked up only when [`Timing::needs_content`]).
-    pub fn program_for(&mut self, block: u32, page_type: PageType, hist: Option<&StateHist>, pe: u32) -> u64 {
+    /// `hist` (looked up only when [`Timing::needs_content`]); `tvr`: programmed to TVR's
+    /// reduced layout (its ISPP steps, when TVR is on).
+    pub fn program_for(
+        &mut self,
+        block: u32,
+        page_type: PageType,
+        hist: Option<&StateHist>,
+        pe: u32,
+        tvr: bool,
+    ) -> u64 {
         let mut t = self.pe_time.program_ns(block, page_type, hist, pe);
-        if let Some(&(after, before)) = self.program_steps.get(usize::from(page_type)) {
+        if let Some(&(after, before)) = self.program_steps.get(usize::from(page_type)).filter(|_| tvr) {
             t = t * u64::from(after) / u64::from(before);
         }
         let s = &mut self.program_sums[usize::from(page_type)];

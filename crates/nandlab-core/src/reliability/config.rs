@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::chip_profile::ChipProfile;
 use super::empirical::{EmpiricalModel, EmpiricalParams};
 use super::errors::ErrorDraw;
+use super::interference::{Coupling, ReadDisturb};
 use super::model::{ErrorModel, NoErrors};
 use super::nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
 use super::variation::Variation;
@@ -72,8 +73,17 @@ pub struct ReliabilityConfig {
     pub level_order: LevelOrder,
     /// `vth`: P/E spacing of the cached table.
     pub vth_pe_step: f64,
-    /// `vth`: table points per decade of retention seconds.
+    /// `vth`: table points per decade of retention seconds (and of block reads with
+    /// `vth_read_disturb`).
     pub vth_points_per_decade: f64,
+    /// `vth`: cell-to-cell coupling term (seed 002 Eq. 3), `{gamma_fg1, gamma_fg2}`;
+    /// absent = off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vth_coupling: Option<Coupling>,
+    /// `vth`: read-disturb term (seed 002 Eq. 5), `{b0_per_v, gate_coupling_ratio,
+    /// i0_v_per_read, pass_margin_v}`; absent = off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vth_read_disturb: Option<ReadDisturb>,
     /// `empirical`: preset (`mlc-2y` | `tlc-72l` | `tlc-3d`).
     pub empirical_preset: String,
     /// `empirical`: full constants replacing the preset.
@@ -100,6 +110,8 @@ impl Default for ReliabilityConfig {
             level_order: LevelOrder::Gray,
             vth_pe_step: 100.0,
             vth_points_per_decade: 8.0,
+            vth_coupling: None,
+            vth_read_disturb: None,
             empirical_preset: "mlc-2y".into(),
             empirical: None,
             chip_sigma: 0.0,
@@ -163,6 +175,22 @@ impl ReliabilityConfig {
         if self.vth_points_per_decade.is_nan() || self.vth_points_per_decade < 1.0 {
             return Err(NandError::config(key("vth_points_per_decade"), "must be >= 1"));
         }
+        if let Some(c) = &self.vth_coupling {
+            c.validate(&key("vth_coupling"))?;
+        }
+        if let Some(r) = &self.vth_read_disturb {
+            r.validate(&key("vth_read_disturb"))?;
+        }
+        if self.model != ModelKind::Vth && (self.vth_coupling.is_some() || self.vth_read_disturb.is_some()) {
+            return Err(NandError::config(
+                key(if self.vth_coupling.is_some() {
+                    "vth_coupling"
+                } else {
+                    "vth_read_disturb"
+                }),
+                "is a term of the vth model: set reliability.model = \"vth\"",
+            ));
+        }
         match self.model {
             ModelKind::Vth => {
                 let p = self.vth_params()?;
@@ -182,8 +210,20 @@ impl ReliabilityConfig {
         Ok(())
     }
 
-    /// The Vth parameters: `vth` if given, else the preset with `level_order` applied.
+    /// The Vth parameters: `vth` if given, else the preset with `level_order` applied;
+    /// then `vth_coupling` and `vth_read_disturb` where set.
     pub fn vth_params(&self) -> Result<VthParams> {
+        let mut p = self.base_vth_params()?;
+        if self.vth_coupling.is_some() {
+            p.coupling = self.vth_coupling;
+        }
+        if self.vth_read_disturb.is_some() {
+            p.read_disturb = self.vth_read_disturb;
+        }
+        Ok(p)
+    }
+
+    fn base_vth_params(&self) -> Result<VthParams> {
         if let Some(p) = &self.vth {
             return Ok(p.clone());
         }
@@ -313,5 +353,36 @@ mod tests {
             .to_string()
             .contains("reliability.chip_profile"));
         assert!(toml::from_str::<ReliabilityConfig>("[chip_profile]\nrber_factor = [1.0]\nsigma = [0.0]").is_err());
+    }
+
+    /// The Eq. 3/5 terms: parsed into the Vth parameters, validated under their own keys,
+    /// refused for other models; unknown keys inside them are errors.
+    #[test]
+    fn disturb_terms_keys() {
+        let vth = "model = \"vth\"\nvth_preset = \"wang-standard-mlc\"\n";
+        let c: ReliabilityConfig = toml::from_str(&format!(
+            "{vth}vth_coupling = {{ gamma_fg1 = 0.02, gamma_fg2 = 0.006 }}\n\
+             vth_read_disturb = {{ b0_per_v = 1.0, gate_coupling_ratio = 0.5, i0_v_per_read = 1e-9, pass_margin_v = 1.0 }}"
+        ))
+        .unwrap();
+        let p = c.vth_params().unwrap();
+        assert_eq!(p.coupling.unwrap().gamma_fg2, 0.006);
+        assert_eq!(p.read_disturb.unwrap().i0_v_per_read, 1e-9);
+        assert!(c.validate(2).is_ok());
+        let bad: ReliabilityConfig =
+            toml::from_str(&format!("{vth}vth_coupling = {{ gamma_fg1 = -0.1, gamma_fg2 = 0.0 }}")).unwrap();
+        let e = bad.validate(2).unwrap_err().to_string();
+        assert!(e.contains("reliability.vth_coupling.gamma_fg1"), "{e}");
+        let other: ReliabilityConfig =
+            toml::from_str("model = \"nominal\"\nvth_coupling = { gamma_fg1 = 0.02, gamma_fg2 = 0.0 }").unwrap();
+        let e = other.validate(2).unwrap_err().to_string();
+        assert!(e.contains("reliability.vth_coupling"), "{e}");
+        assert!(toml::from_str::<ReliabilityConfig>("vth_coupling = { gamma = 0.02 }").is_err());
+        // Off by default and then absent from the resolved config.
+        let text = toml::to_string(&ReliabilityConfig::default()).unwrap();
+        assert!(
+            !text.contains("vth_coupling") && !text.contains("vth_read_disturb"),
+            "{text}"
+        );
     }
 }

@@ -15,7 +15,9 @@ pub mod model;
 pub mod nominal;
 pub mod tlc_3d;
 pub mod tvr;
+pub mod tvr_data;
 pub mod tvr_mode;
+pub mod tvr_region;
 pub mod variation;
 pub mod vth;
 pub mod vth_errors;
@@ -29,6 +31,7 @@ pub use endurance::{bitflip_log_reliability_ratio, bitflip_reliability_ratio, mo
 pub use errors::{expected_codeword_errors, ErrorDraw};
 pub use model::{ErrorContext, ErrorModel, NoErrors, RBER_CAP};
 pub use nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
+pub use tvr_data::TvrData;
 pub use tvr_mode::TvrConfig;
 pub use variation::Variation;
 pub use vth::{LevelDist, RetentionParams, RtnParams, VthModel, VthParams};

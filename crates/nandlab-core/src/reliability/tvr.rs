@@ -222,6 +222,8 @@ impl VthLayout {
             rtn: None,
             retention: None,
             read_refs_v: Some(self.read_refs_v.to_vec()),
+            coupling: None,
+            read_disturb: None,
         }
     }
 }

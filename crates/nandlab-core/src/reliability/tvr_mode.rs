@@ -9,9 +9,13 @@
 //!   is halved;
 //! - **errors**: with `reliability.model = "vth"` and `vth_preset = "wang-standard-mlc"`
 //!   (the standard device), the model reads the reduced layout instead;
+//! - **region** (`[tvr.region]`, [`super::tvr_region`]): the whole device, or only the
+//!   writes tagged short-lived (by stream or logical page range); the rest is programmed
+//!   and read as the standard device;
 //! - **retention**: the reduced layout has no retention margin (§5.1); neither layout
-//!   models retention loss (both are 002's retention-free Gaussians), so a TVR device
-//!   is meant for data rewritten within days (§5.1, after Liu et al. [17]).
+//!   models retention loss (both are 002's retention-free Gaussians), so TVR data is
+//!   meant to be rewritten within `retention_days`; older reads are counted as at risk
+//!   ([`super::tvr_data`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -19,9 +23,14 @@ use serde_json::{json, Value};
 use super::config::{ModelKind, ReliabilityConfig};
 use super::interference::{pass_voltage_drop_v, Coupling, CHO_DELTA_VTH_MAX_V};
 use super::ispp::Ispp;
+use super::model::ErrorModel;
 use super::tvr::{VthLayout, WangPage, WANG_RBER_LIMIT};
+use super::tvr_region::TvrRegionConfig;
 use super::vth_reliability::{err_limit_from_rber, VthReliabilityFit, WANG_PAGE_DATA_BITS};
 use crate::error::{NandError, Result};
+
+/// The error model of TVR pages in a region smaller than the device.
+pub type TvrPagesModel = Box<dyn ErrorModel>;
 
 /// The standard preset TVR reduces.
 const STANDARD_PRESET: &str = "wang-standard-mlc";
@@ -35,6 +44,11 @@ pub struct TvrConfig {
     /// RBER each page type may reach in the reduced layout (002 §5.2: 4.5e-4, for a UBER
     /// of 1e-16 after Liu et al. [17]).
     pub rber_limit: f64,
+    /// Retention budget of TVR data, days: reads of older TVR data are counted as at risk
+    /// (002 §5.1 after Liu et al. [17]: 49–99 % of writes need less than a week).
+    pub retention_days: f64,
+    /// Which writes are TVR data.
+    pub region: TvrRegionConfig,
 }
 
 impl Default for TvrConfig {
@@ -42,6 +56,8 @@ impl Default for TvrConfig {
         TvrConfig {
             enabled: false,
             rber_limit: WANG_RBER_LIMIT,
+            retention_days: 7.0,
+            region: TvrRegionConfig::default(),
         }
     }
 }
@@ -80,6 +96,10 @@ impl TvrConfig {
         if !self.enabled {
             return Ok(Vec::new());
         }
+        if !(self.retention_days.is_finite() && self.retention_days > 0.0) {
+            return Err(NandError::config("tvr.retention_days", "must be a number of days > 0"));
+        }
+        self.region.policy().validate("tvr.region")?;
         if bits != 2 {
             return Err(NandError::config(
                 "tvr.enabled",
@@ -118,6 +138,20 @@ impl TvrConfig {
             vth: Some(params),
             ..r.clone()
         })
+    }
+
+    /// The error models of a device with `bits` bits per cell: the one most pages are read
+    /// with, and the TVR pages' own when they differ (a region smaller than the device).
+    pub fn error_models(
+        &self,
+        r: &ReliabilityConfig,
+        bits: u8,
+    ) -> Result<(Box<dyn ErrorModel>, Option<TvrPagesModel>)> {
+        let reduced = self.reliability(r)?.build(bits)?;
+        if self.enabled && !self.region.policy().whole_device() {
+            return Ok((r.build(bits)?, Some(reduced)));
+        }
+        Ok((reduced, None))
     }
 
     /// The `tvr` section of a run summary: both layouts, the distances Δ₀…Δ₅, ISPP steps,

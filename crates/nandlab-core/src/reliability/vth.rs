@@ -28,6 +28,7 @@ use rand_distr::{Distribution, Exp1, StandardNormal};
 use serde::{Deserialize, Serialize};
 use statrs::function::erf::erfc;
 
+use super::interference::{Coupling, ReadDisturb};
 use crate::error::{NandError, Result};
 
 /// Distribution of one Vth level right after programming (before noise and retention).
@@ -133,6 +134,12 @@ pub struct VthParams {
     /// references for the current P/E and retention (ideal read-retry).
     #[serde(default)]
     pub read_refs_v: Option<Vec<f64>>,
+    /// Cell-to-cell coupling from random neighbours (seed 002 Eq. 3); `None` = off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coupling: Option<Coupling>,
+    /// Read disturb under the pass voltage (seed 002 Eq. 5); `None` = off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_disturb: Option<ReadDisturb>,
 }
 
 impl VthParams {
@@ -172,6 +179,8 @@ impl VthParams {
                 var_pe_exp: 0.6,
             }),
             read_refs_v: None,
+            coupling: None,
+            read_disturb: None,
         }
     }
 
@@ -203,6 +212,8 @@ impl VthParams {
             rtn: None,
             retention: None,
             read_refs_v: Some(vec![v0, v1, v2]),
+            coupling: None,
+            read_disturb: None,
         }
     }
 
@@ -257,6 +268,12 @@ impl VthParams {
             if !(t.k_lambda >= 0.0 && t.pe_exp.is_finite()) {
                 return Err(NandError::config(format!("{key}.rtn"), "k_lambda must be >= 0"));
             }
+        }
+        if let Some(c) = &self.coupling {
+            c.validate(&format!("{key}.coupling"))?;
+        }
+        if let Some(r) = &self.read_disturb {
+            r.validate(&format!("{key}.read_disturb"))?;
         }
         if let Some(r) = &self.retention {
             if !(r.ks >= 0.0 && r.kd >= 0.0 && r.km >= 0.0 && r.t0_s > 0.0) {
@@ -333,6 +350,10 @@ pub struct VthModel {
     /// Level of each pattern (inverse of `level_patterns`).
     level_of_pattern: Vec<u8>,
     x0: f64,
+    /// Eq. 3 shift distribution `(shift_v, probability)`; empty when coupling is off.
+    coupling_mix: Vec<(f64, f64)>,
+    /// Reads of the block since its erase, for the read-disturb rise.
+    reads: f64,
 }
 
 impl VthModel {
@@ -344,11 +365,42 @@ impl VthModel {
             level_of_pattern[p as usize] = lvl as u8;
         }
         let x0 = params.levels[0].centre_v();
+        let rises: Vec<f64> = params.levels.iter().map(|l| l.centre_v() - x0).collect();
+        let coupling_mix = params.coupling.map_or_else(Vec::new, |c| c.shift_mixture(&rises));
         Ok(VthModel {
             params,
             level_of_pattern,
             x0,
+            coupling_mix,
+            reads: 0.0,
         })
+    }
+
+    /// The same cells after `reads` reads of their block (read disturb; no effect without
+    /// `read_disturb`).
+    pub fn at_reads(&self, reads: f64) -> VthModel {
+        VthModel { reads, ..self.clone() }
+    }
+
+    /// Read-disturb rise (volts) of `state` after this model's reads.
+    pub fn read_disturb_rise_v(&self, state: usize) -> f64 {
+        let Some(rd) = &self.params.read_disturb else {
+            return 0.0;
+        };
+        let top = self.params.levels[self.n_states() - 1].centre_v();
+        rd.rise_v(self.reads, top + rd.pass_margin_v, self.params.levels[state].centre_v())
+    }
+
+    /// Mixes `f(v − shift)` over the Eq. 3 coupling shifts (just `f(v)` when off).
+    fn coupled(&self, v: f64, f: impl Fn(f64) -> f64) -> f64 {
+        if self.coupling_mix.is_empty() {
+            return f(v);
+        }
+        self.coupling_mix
+            .iter()
+            .map(|&(s, p)| p * f(v - s))
+            .sum::<f64>()
+            .clamp(0.0, 1.0)
     }
 
     /// The parameters.
@@ -413,7 +465,8 @@ impl VthModel {
     }
 
     fn core(&self, state: usize, pe: f64, retention_s: f64) -> Core {
-        let (shift, var) = self.retention_shift_v(state, pe, retention_s);
+        let (loss, var) = self.retention_shift_v(state, pe, retention_s);
+        let shift = loss - self.read_disturb_rise_v(state);
         let pe = pe.max(0.0);
         match self.params.levels[state] {
             LevelDist::Gaussian {
@@ -466,13 +519,15 @@ impl VthModel {
     /// `retention_s` seconds of retention.
     pub fn state_cdf(&self, state: usize, v: f64, pe: f64, retention_s: f64) -> f64 {
         let c = self.core(state, pe, retention_s);
-        Self::with_rtn(self.rtn_lambda_v(pe), v, |x| c.cdf(x))
+        let lambda = self.rtn_lambda_v(pe);
+        self.coupled(v, |u| Self::with_rtn(lambda, u, |x| c.cdf(x)))
     }
 
     /// `P(Vth > v)` (computed directly, accurate in the upper tail).
     pub fn state_sf(&self, state: usize, v: f64, pe: f64, retention_s: f64) -> f64 {
         let c = self.core(state, pe, retention_s);
-        Self::with_rtn(self.rtn_lambda_v(pe), v, |x| c.sf(x))
+        let lambda = self.rtn_lambda_v(pe);
+        self.coupled(v, |u| Self::with_rtn(lambda, u, |x| c.sf(x)))
     }
 
     /// `P(lo < Vth ≤ hi)`, from whichever tail is accurate (`lo`/`hi` may be ±∞).
@@ -520,6 +575,18 @@ impl VthModel {
         if lambda > 0.0 {
             let e: f64 = Exp1.sample(rng);
             v += if rng.random::<bool>() { lambda * e } else { -lambda * e };
+        }
+        if !self.coupling_mix.is_empty() {
+            let mut u: f64 = rng.random();
+            let last = self.coupling_mix[self.coupling_mix.len() - 1].0;
+            v += self
+                .coupling_mix
+                .iter()
+                .find(|&&(_, p)| {
+                    u -= p;
+                    u < 0.0
+                })
+                .map_or(last, |&(s, _)| s);
         }
         v
     }

@@ -172,6 +172,10 @@ impl Simulator {
                 page_type,
                 chip: loc.chip,
                 block: from.block,
+                tvr: self
+                    .tvr
+                    .as_ref()
+                    .is_some_and(|t| t.holds(page.meta.lpn, page.meta.attrs)),
             };
             let rber = self.read_path.rber(&state, ready)?;
             Some(self.read_path.judge_background(rber, &state))

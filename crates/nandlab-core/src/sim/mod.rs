@@ -34,6 +34,7 @@ use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row};
+use crate::reliability::TvrData;
 use crate::workload::{self, RequestStream, WorkloadContext};
 use interleave::Parts;
 use read_path::{PageState, ReadPath};
@@ -268,6 +269,8 @@ pub struct Simulator {
     dram_free_ns: u64,
     /// The host interface link, when its time is modelled.
     host_link: Option<HostLink>,
+    /// TVR's regions and their counts, when TVR is on.
+    tvr: Option<TvrData>,
 }
 
 impl Simulator {
@@ -318,11 +321,7 @@ impl Simulator {
         );
         let records = cfg.output.record_requests.then(Recorder::in_memory);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
-        let device = SimConfig {
-            reliability: cfg.tvr.reliability(&cfg.reliability)?,
-            ..cfg.clone()
-        };
-        let read_path = ReadPath::new(&device, chips, None)?;
+        let read_path = ReadPath::new(&cfg, chips, None)?;
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         let page_bytes = u64::from(cfg.device.page_size_bytes);
         // Events carry a page's unit count in 16 bits.
@@ -351,6 +350,7 @@ impl Simulator {
             dram_page_ns,
             dram_free_ns: 0,
             host_link: HostLink::new(&cfg.host.interface)?,
+            tvr: TvrData::new(&cfg.tvr),
             units: Units::new(read_path.planner.units_per_page(), page_bytes),
             read_path,
             read_batch: Vec::new(),
@@ -736,7 +736,19 @@ impl Simulator {
             None
         };
         let pe = self.ftl.pe_cycles(ppa.block);
-        Ok(self.timing.program_for(ppa.block, page_type, hist.as_ref(), pe))
+        let tvr = self.is_tvr(ppa);
+        let t = self.timing.program_for(ppa.block, page_type, hist.as_ref(), pe, tvr);
+        if let Some(d) = self.tvr.as_mut() {
+            d.note_program(tvr, t);
+        }
+        Ok(t)
+    }
+
+    /// Whether the data at `ppa` is (to be) programmed with TVR's reduced layout.
+    fn is_tvr(&self, ppa: Ppa) -> bool {
+        self.tvr
+            .as_ref()
+            .is_some_and(|d| d.whole_device() || self.ftl.page_meta(ppa).is_some_and(|m| d.holds(m.lpn, m.attrs)))
     }
 
     /// Writes a page evicted from the cache back to flash; request `slot`, which evicted
@@ -796,6 +808,16 @@ impl Simulator {
             for p in pages.iter_mut().flatten() {
                 if let Some(st) = &p.state {
                     p.rber = self.read_path.rber(st, now)?;
+                }
+            }
+        }
+        if self.tvr.is_some() {
+            for p in pages.iter().flatten() {
+                let tvr = self.is_tvr(p.ppa);
+                let age_s = self.read_path.retention_s(self.ftl.program_ns(p.ppa), now);
+                let rber = p.state.map(|_| p.rber);
+                if let Some(d) = self.tvr.as_mut() {
+                    d.note_read(tvr, age_s, rber);
                 }
             }
         }
@@ -927,6 +949,7 @@ impl Simulator {
             page_type: self.geo.page_map.page_type(ppa.page),
             chip,
             block: ppa.block,
+            tvr: self.is_tvr(ppa),
         })
     }
 

@@ -83,6 +83,8 @@ pub struct PageState {
     pub chip: u32,
     /// Global block index.
     pub block: u32,
+    /// Programmed with TVR's reduced layout (in a TVR region smaller than the device).
+    pub tvr: bool,
 }
 
 /// Judges page reads.
@@ -91,6 +93,8 @@ pub struct ReadPath {
     pub enabled: bool,
     content: ContentSource,
     model: Box<dyn ErrorModel>,
+    /// The error model of TVR pages when only a region of the device is TVR.
+    tvr_model: Option<Box<dyn ErrorModel>>,
     variation: Variation,
     chip_factors: Vec<f64>,
     /// Codewords spread over chip groups: a read's RBER is its parts' mean.
@@ -150,7 +154,7 @@ impl ReadPath {
         let bits = cfg.device.cell_type.bits() as u8;
         let page_bytes = cfg.device.page_size_bytes;
         let content = ContentSource::new(&cfg.content, bits, page_bytes as usize, cfg.seed)?;
-        let model = cfg.reliability.build(bits)?;
+        let (model, tvr_model) = cfg.tvr.error_models(&cfg.reliability, bits)?;
         let codec = cfg.codec.build(page_bytes, bits, cfg.content.mapping)?;
         let codec = codec.transforms().then(|| CodecPath {
             codec,
@@ -215,7 +219,7 @@ impl ReadPath {
             plans,
             outcomes,
             fail_grid: FailGrid::new(usize::from(planner.max_level()) + 1),
-            blind: model.wear_and_age_blind(),
+            blind: model.wear_and_age_blind() && tvr_model.as_ref().is_none_or(|m| m.wear_and_age_blind()),
             blind_rber: [f64::NAN; MAX_STATES],
             codec,
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
@@ -225,6 +229,7 @@ impl ReadPath {
             random_content: cfg.content.source == crate::content::SourceKind::Random,
             content,
             model,
+            tvr_model,
             variation,
             planner,
             energy,
@@ -253,24 +258,32 @@ impl ReadPath {
         } else {
             self.codeword_factor(page.chip, page.block)
         };
-        let memo = hist.is_none() && variation == 1.0 && self.blind;
+        let tvr_model = self.tvr_model.as_ref().filter(|_| page.tvr);
+        let memo = hist.is_none() && variation == 1.0 && self.blind && tvr_model.is_none();
         if memo && !self.blind_rber[page.page_type as usize].is_nan() {
             return Ok(self.blind_rber[page.page_type as usize]);
         }
         let ctx = ErrorContext {
             pe_cycles: f64::from(page.pe_cycles),
-            // A product, not a quotient: this sits on the critical path of every judged read.
-            retention_s: ((now_ns as i64 - page.program_ns).max(0) as f64 * 1e-9 + self.idle_s) * self.age_factor,
+            retention_s: self.retention_s(page.program_ns, now_ns),
             reads_since_erase: f64::from(page.reads_since_erase),
             page_type: page.page_type,
             hist: hist.as_ref(),
             variation,
         };
-        let rber = self.model.page_rber(&ctx);
+        let rber = tvr_model.unwrap_or(&self.model).page_rber(&ctx);
         if memo {
             self.blind_rber[page.page_type as usize] = rber;
         }
         Ok(rber)
+    }
+
+    /// Retention age (s, at the model's temperature) at `now_ns` of data programmed at
+    /// `program_ns`.
+    #[inline]
+    pub fn retention_s(&self, program_ns: i64, now_ns: u64) -> f64 {
+        // A product, not a quotient: this sits on the critical path of every judged read.
+        ((now_ns as i64 - program_ns).max(0) as f64 * 1e-9 + self.idle_s) * self.age_factor
     }
 
     /// RBER factor (chip × block variation) of the data on `chip`, block `block`.

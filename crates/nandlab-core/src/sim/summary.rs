@@ -110,6 +110,9 @@ impl Simulator {
                 .tvr
                 .summary()
                 .unwrap_or_else(|e| json!({"error": e.to_string()}));
+            if let Some(d) = &self.tvr {
+                summary["tvr"]["regions"] = d.summary();
+            }
         }
         if !self.cfg.ecc.interleave.is_off() {
             // The host page programs include the group rewrites.

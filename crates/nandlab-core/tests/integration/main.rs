@@ -29,3 +29,4 @@ mod read_path;
 mod refresh_props;
 mod sectors;
 mod timing;
+mod tvr_region;
