@@ -105,3 +105,25 @@ fn bad_capacities_name_the_key() {
         assert!(!e.contains('\n'), "{e}");
     }
 }
+
+#[test]
+fn the_pages_of_one_request_share_a_translation_read() {
+    // An 8 KiB read of lpns 0 and 1 (one translation page), two entries cached: page 1's
+    // miss waits for page 0's translation read; then both data pages take turns on the die.
+    let (lat, s) = common::replay(
+        &format!("{DEVICE}[ftl.mapping_cache]\ncapacity_bytes = 8\n"),
+        vec![Request {
+            arrival_ns: 0,
+            offset_bytes: 0,
+            size_bytes: 8192,
+            op: Op::Read,
+            stream: 0,
+        }],
+    );
+    assert_eq!(lat, vec![T_R + XFER_SECTOR + 2 * T_R + XFER_PAGE]);
+    let m = &s["mapping_cache"];
+    assert_eq!(
+        (&m["translation_fetch_reads"], &m["misses_sharing_a_read"]),
+        (&1.into(), &1.into())
+    );
+}

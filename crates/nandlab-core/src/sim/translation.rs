@@ -37,11 +37,19 @@ pub(super) fn build(cfg: &MappingCacheConfig, ftl: &Ftl, geo: &Geometry) -> Resu
 impl Simulator {
     /// The FTL needs the mapping entry of `lpn` at `now` (`changes`: a write is about to
     /// change it); returns when the entry is known.
+    #[inline(always)]
     pub(super) fn translate(&mut self, now: u64, lpn: u64, changes: bool) -> u64 {
-        let Some(cmt) = self.mapping_cache.as_mut() else {
+        // Every page access comes here: with the whole table in DRAM, one test.
+        if self.mapping_cache.is_none() {
             return now;
-        };
-        let a = cmt.access(lpn, changes, false);
+        }
+        self.translate_cached(now, lpn, changes)
+    }
+
+    #[inline(never)]
+    fn translate_cached(&mut self, now: u64, lpn: u64, changes: bool) -> u64 {
+        let cmt = self.mapping_cache.as_mut().expect("translate checked it");
+        let a = cmt.access(lpn, changes, false, now);
         if let Some(f) = a.flush {
             self.flush_translation(now, f);
         }
@@ -51,9 +59,13 @@ impl Simulator {
             Some(t) => {
                 let bytes = self.units.share(self.page_bytes, 1);
                 let decode = self.units.share(self.decode_page_ns, 1);
-                self.read_translation(now, t, bytes, decode)
+                let end = self.read_translation(now, t, bytes, decode);
+                if let Some(cmt) = self.mapping_cache.as_mut() {
+                    cmt.fetched(lpn, end);
+                }
+                end
             }
-            None => now,
+            None => now.max(a.wait_until),
         }
     }
 
@@ -62,7 +74,7 @@ impl Simulator {
     /// may write a translation page back.
     pub(super) fn translation_moved(&mut self, now: u64, lpn: u64) {
         if let Some(cmt) = self.mapping_cache.as_mut() {
-            if let Some(f) = cmt.access(lpn, true, true).flush {
+            if let Some(f) = cmt.access(lpn, true, true, now).flush {
                 self.flush_translation(now, f);
             }
         }
@@ -115,6 +127,7 @@ impl Simulator {
             "hit_ratio": s.hits as f64 / (s.hits + s.misses).max(1) as f64,
             "translation_reads": s.fetch_reads + s.merge_reads,
             "translation_fetch_reads": s.fetch_reads,
+            "misses_sharing_a_read": s.shared_reads,
             "translation_merge_reads": s.merge_reads,
             "translation_writes": s.writes,
         }))

@@ -54,8 +54,11 @@ pub struct Access {
     /// for it).
     pub flush: Option<Flush>,
     /// The translation page to read before the mapping is known (a miss whose page is on
-    /// flash).
+    /// flash and not being read already).
     pub fetch: Option<TPage>,
+    /// When a read of the page already under way ends (0: none): the miss waits for it
+    /// instead of reading again (MQSim's `ArrivingMappingEntries`).
+    pub wait_until: u64,
 }
 
 /// Hit, miss and flash counts.
@@ -67,6 +70,8 @@ pub struct MappingCacheStats {
     pub misses: u64,
     /// Translation pages read for misses.
     pub fetch_reads: u64,
+    /// Misses that waited for a read of their translation page already under way.
+    pub shared_reads: u64,
     /// Translation pages read to merge a write-back.
     pub merge_reads: u64,
     /// Translation pages programmed.
@@ -80,6 +85,8 @@ struct Directory {
     /// Write-backs of this page so far: a cached entry is dirty when it was changed in the
     /// current one (so a write-back cleans all of the page's entries at once).
     epoch: u32,
+    /// When the latest read of the page for a miss ends.
+    read_until: u64,
 }
 
 /// The cached mapping table and the global translation directory.
@@ -124,6 +131,7 @@ impl MappingCache {
             .map(|m| Directory {
                 page: if written(m) { cache.next_page(m).page } else { UNWRITTEN },
                 epoch: 0,
+                read_until: 0,
             })
             .collect();
         cache
@@ -151,10 +159,10 @@ impl MappingCache {
         })
     }
 
-    /// The FTL needs the entry of `lpn`; `changes` when it is about to change it (a write
-    /// or a move). `known` when the FTL already knows what the entry will hold (a GC move,
-    /// MQSim's `Allocate_new_page_for_gc`): a miss then reads nothing.
-    pub fn access(&mut self, lpn: u64, changes: bool, known: bool) -> Access {
+    /// The FTL needs the entry of `lpn` at `now`; `changes` when it is about to change it
+    /// (a write or a move). `known` when the FTL already knows what the entry will hold (a
+    /// GC move, MQSim's `Allocate_new_page_for_gc`): a miss then reads nothing.
+    pub fn access(&mut self, lpn: u64, changes: bool, known: bool, now: u64) -> Access {
         let m = self.translation_page(lpn);
         let epoch = self.gtd[m as usize].epoch;
         if let Some(e) = self.entries.get_mut(&lpn) {
@@ -173,14 +181,26 @@ impl MappingCache {
                 access.flush = Some(self.write_back(old_m));
             }
         }
-        if !known {
-            access.fetch = self.location(m);
-            self.stats.fetch_reads += u64::from(access.fetch.is_some());
+        if let (false, Some(t)) = (known, self.location(m)) {
+            let until = self.gtd[m as usize].read_until;
+            if until > now {
+                access.wait_until = until;
+                self.stats.shared_reads += 1;
+            } else {
+                access.fetch = Some(t);
+                self.stats.fetch_reads += 1;
+            }
         }
         // A write-back of page m just above cleaned its entries: read the epoch again.
         let epoch = self.gtd[m as usize].epoch;
         self.entries.put(lpn, if changes { epoch } else { CLEAN });
         access
+    }
+
+    /// The read [`Access::fetch`] asked for, of `lpn`'s translation page, ends at `end`.
+    pub fn fetched(&mut self, lpn: u64, end: u64) {
+        let m = self.translation_page(lpn);
+        self.gtd[m as usize].read_until = end;
     }
 
     /// Writes translation page `m` back: its dirty cached entries become clean.
@@ -226,17 +246,17 @@ mod tests {
         // and 1 are on flash (plane 0 page 0, plane 1 page 0), 2 and 3 were never written.
         let mut c = cache(2, |m| m < 2);
         let fetch = |plane, page| Access {
-            flush: None,
             fetch: Some(TPage { plane, page }),
+            ..Access::default()
         };
-        assert_eq!(c.access(0, false, false), fetch(0, 0));
-        assert_eq!(c.access(0, false, false), Access::default()); // hit
-        assert_eq!(c.access(3, true, false), fetch(1, 0));
+        assert_eq!(c.access(0, false, false, 0), fetch(0, 0));
+        assert_eq!(c.access(0, false, false, 0), Access::default()); // hit
+        assert_eq!(c.access(3, true, false, 0), fetch(1, 0));
         // lpn 4's page was never written: nothing to read. Evicts clean lpn 0: no write.
-        assert_eq!(c.access(4, true, false), Access::default());
+        assert_eq!(c.access(4, true, false, 0), Access::default());
         // Evicts lpn 3 (dirty): page 1 is read (plane 1, page 0) and written to plane 1's
         // next page; lpn 1's page 0 is read.
-        let a = c.access(1, false, false);
+        let a = c.access(1, false, false, 0);
         assert_eq!(
             a.flush,
             Some(Flush {
@@ -247,7 +267,7 @@ mod tests {
         assert_eq!(a.fetch, Some(TPage { plane: 0, page: 0 }));
         // Evicts lpn 4 (dirty, page 2 never written): written to plane 0's next page (1), no
         // merge read. A known entry (a GC move) reads nothing.
-        let a = c.access(6, true, true);
+        let a = c.access(6, true, true, 0);
         assert_eq!(
             a,
             Access {
@@ -255,7 +275,7 @@ mod tests {
                     old: None,
                     new: TPage { plane: 0, page: 1 },
                 }),
-                fetch: None,
+                ..Access::default()
             }
         );
         assert_eq!(
@@ -264,6 +284,7 @@ mod tests {
                 hits: 1,
                 misses: 5,
                 fetch_reads: 3,
+                shared_reads: 0,
                 merge_reads: 1,
                 writes: 2,
             }
@@ -271,19 +292,36 @@ mod tests {
     }
 
     #[test]
+    fn a_miss_on_a_page_being_read_waits_for_that_read() {
+        let mut c = cache(4, |_| true);
+        assert!(c.access(0, false, false, 0).fetch.is_some());
+        c.fetched(0, 500);
+        // lpn 1 shares translation page 0, whose read ends at 500.
+        let a = c.access(1, false, false, 100);
+        assert_eq!((a.fetch, a.wait_until), (None, 500));
+        // After it ended, a miss reads again.
+        c.access(2, false, false, 0); // another page, evicts nothing yet
+        c.access(3, false, false, 0);
+        let a = c.access(4, false, false, 600); // evicts lpn 0 (clean)
+        assert_eq!(c.access(0, false, false, 600).fetch, Some(TPage { plane: 0, page: 0 }));
+        assert_eq!(a.wait_until, 0);
+        assert_eq!((c.stats.fetch_reads, c.stats.shared_reads), (5, 1));
+    }
+
+    #[test]
     fn a_write_back_cleans_every_dirty_entry_of_its_page() {
         // One translation page holds lpns 0 and 1; both dirty, then 0 is evicted.
         let mut c = cache(2, |_| false);
-        c.access(0, true, false);
-        c.access(1, true, false);
-        let a = c.access(2, false, false);
+        c.access(0, true, false, 0);
+        c.access(1, true, false, 0);
+        let a = c.access(2, false, false, 0);
         assert!(a.flush.is_some());
         // lpn 1 went to flash with lpn 0: its eviction writes nothing.
-        assert_eq!(c.access(3, false, false).flush, None);
+        assert_eq!(c.access(3, false, false, 0).flush, None);
         assert_eq!(c.stats.writes, 1);
         // Changed again after the write-back, it is dirty again.
-        c.access(3, true, false);
-        c.access(4, false, false); // evicts 2 (clean)
-        assert_eq!(c.access(5, false, false).flush.map(|f| f.new.plane), Some(1));
+        c.access(3, true, false, 0);
+        c.access(4, false, false, 0); // evicts 2 (clean)
+        assert_eq!(c.access(5, false, false, 0).flush.map(|f| f.new.plane), Some(1));
     }
 }
