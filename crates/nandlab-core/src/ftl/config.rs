@@ -1,6 +1,8 @@
 //! The `[ftl]` section, with its policy tables (`[ftl.gc]`, `[ftl.wear_leveling]`,
-//! `[ftl.refresh]`, `[ftl.refresh_targets]`, `[ftl.placement]`, `[ftl.relocation]`, `[ftl.move_path]`).
+//! `[ftl.refresh]`, `[ftl.refresh_targets]`, `[ftl.placement]`, `[ftl.relocation]`, `[ftl.move_path]`,
+//! `[ftl.mapping_cache]`).
 
+use super::mapping_cache::MappingCacheConfig;
 use super::move_path::MovePaths;
 use super::placement::PlacementConfig;
 use super::refresh::RefreshConfig;
@@ -38,6 +40,8 @@ pub struct FtlConfig {
     pub relocation: RelocationConfig,
     /// How moved pages travel, per cause (`[ftl.move_path]`).
     pub move_path: MovePaths,
+    /// The cached mapping table (`[ftl.mapping_cache]`; off: the whole table in DRAM).
+    pub mapping_cache: MappingCacheConfig,
     /// Old spelling of `ftl.gc.victim`; folded into `gc` by [`FtlConfig::resolve_old_keys`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_policy: Option<String>,
@@ -62,6 +66,7 @@ impl Default for FtlConfig {
             placement: PlacementConfig::default(),
             relocation: RelocationConfig::default(),
             move_path: MovePaths::default(),
+            mapping_cache: MappingCacheConfig::default(),
             gc_policy: None,
             gc_weight_valid: None,
             wear_leveling_threshold: None,

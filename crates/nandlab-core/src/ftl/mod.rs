@@ -7,6 +7,7 @@ pub mod allocator;
 pub mod cause;
 pub mod config;
 pub mod mapping;
+pub mod mapping_cache;
 pub mod move_path;
 pub mod oob;
 pub mod placement;
@@ -207,6 +208,13 @@ impl Ftl {
     /// Logical pages the host can address.
     pub fn logical_pages(&self) -> u64 {
         self.logical_pages
+    }
+
+    /// The planes a run of consecutive writes visits, in the striping order.
+    pub fn stripe_planes(&self) -> Vec<u32> {
+        (0..u64::from(self.geo.planes))
+            .map(|k| self.striper.plane_at(k))
+            .collect()
     }
 
     /// The geometry.

@@ -116,6 +116,7 @@ impl Simulator {
                 } => {
                     self.counters.page_reads += 1;
                     self.counters.gc_page_reads += 1;
+                    self.translation_moved(ready, page.meta.lpn);
                     let ready = match path {
                         MovePath::Copyback => self.copyback_read(from, cause, ready),
                         MovePath::Controller => self.controller_read(from, to, cause, &page, ready)?,

@@ -29,6 +29,7 @@ use crate::flash::block::WriteAttrs;
 use crate::flash::cell::PageType;
 use crate::flash::geometry::PlaneLoc;
 use crate::flash::{Geometry, Ppa, Timing};
+use crate::ftl::mapping_cache::MappingCache;
 use crate::ftl::{BgOp, Ftl};
 use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
@@ -49,6 +50,7 @@ mod interleave;
 mod read_path;
 mod sectors;
 mod summary;
+mod translation;
 
 /// How often (in dispatched requests) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -145,6 +147,9 @@ struct PendingRead {
     /// Units of the page the request reads.
     units: u16,
     lpn: u64,
+    /// When its mapping entry is known (later than the request's start after a mapping
+    /// cache miss).
+    ready: u64,
 }
 
 /// A read whose plan needs another sensing after a decode ends.
@@ -271,6 +276,8 @@ pub struct Simulator {
     host_link: Option<HostLink>,
     /// TVR's regions and their counts, when TVR is on.
     tvr: Option<TvrData>,
+    /// The cached mapping table, when the mapping table is not all in DRAM.
+    mapping_cache: Option<MappingCache>,
 }
 
 impl Simulator {
@@ -343,7 +350,9 @@ impl Simulator {
         };
         let dram_page_ns = cfg.cache.dram_ns(page_bytes);
         let flow_latency = vec![Default::default(); cfg.workload.flows.len()];
+        let mapping_cache = translation::build(&cfg.ftl.mapping_cache, &ftl, &geo)?;
         Ok(Simulator {
+            mapping_cache,
             cache,
             writebacks: WritebackWindow::default(),
             writeback_depth,
@@ -658,7 +667,8 @@ impl Simulator {
     fn read_for_merge(&mut self, now: u64, slot: u32, lpn: u64, ppa: Ppa, units: u16) {
         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
         let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
-        let sensed = parts.sense(&mut self.backend, now, t_r);
+        let ready = self.translate(now, lpn, false);
+        let sensed = parts.sense(&mut self.backend, ready, t_r);
         self.counters.page_reads += 1;
         self.counters.rmw_page_reads += 1;
         let req = slot;
@@ -703,12 +713,13 @@ impl Simulator {
     /// page's OOB area), the FTL places it (running any GC it needs) and it crosses its
     /// channel. Returns where it goes, when it reaches the die and its program time.
     fn send_to_flash(&mut self, now: u64, lpn: u64, tag: u64, attrs: WriteAttrs) -> Result<(Ppa, u64, u64)> {
+        let ready = self.translate(now, lpn, true);
         let oob = self.read_path.encode_program(lpn, tag)?;
         let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
         self.run_background(now)?;
         let t_prog = self.program_ns(ppa)?;
         let channel = self.geo.loc_of_block(ppa.block).channel;
-        let s = self.backend.channel(channel, now, self.timing.transfer_page_ns);
+        let s = self.backend.channel(channel, ready, self.timing.transfer_page_ns);
         Ok((ppa, s.end, t_prog))
     }
 
@@ -788,6 +799,7 @@ impl Simulator {
                     continue;
                 }
             }
+            let ready = self.translate(now, lpn, false);
             let page = self.ftl.read(lpn).map(|(ppa, reads)| PendingRead {
                 ppa,
                 loc: self.geo.loc_of_block(ppa.block),
@@ -798,7 +810,13 @@ impl Simulator {
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
                 units: self.units.read_units(p, bytes) as u16,
                 lpn,
+                ready,
             });
+            if page.is_none() && ready > now {
+                // An unmapped page is done when its mapping entry says so.
+                self.finish_page(slot, ready);
+                continue;
+            }
             pages.push(page);
         }
         if self.read_path.enabled {
@@ -864,7 +882,8 @@ impl Simulator {
                 extra,
                 units,
             };
-            self.start_read(now, slot, read, backup);
+            // Sensing starts once the mapping entry is known.
+            self.start_read(p.ready, slot, read, backup);
         }
         self.read_batch = pages;
         for _ in 0..cache_hits {

@@ -71,6 +71,9 @@ impl Simulator {
         if self.read_path.enabled {
             summary["reliability"] = self.reliability_summary();
         }
+        if let Some(m) = self.mapping_cache_summary() {
+            summary["mapping_cache"] = m;
+        }
         if let Some(c) = &self.cache {
             let s = c.stats;
             summary["cache"] = json!({

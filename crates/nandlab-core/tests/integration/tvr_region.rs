@@ -8,7 +8,6 @@
 use nandlab_core::host::{Op, Request};
 use serde_json::Value;
 
-
 const XFER: u64 = 20_480;
 
 fn req(arrival_ns: u64, lpn: u64, op: Op, stream: u32) -> Request {
