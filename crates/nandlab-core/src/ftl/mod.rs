@@ -306,7 +306,7 @@ impl Ftl {
 
     /// Counts a host read of physical page `ppn` against its block (read disturb, the
     /// refresh trigger); returns the page and its block's reads since erase.
-    #[inline]
+    #[inline(always)]
     fn sense(&mut self, ppn: u64) -> (Ppa, u32) {
         let ppa = self.ppa(ppn);
         let slot = self.read_slot(ppa.block);

@@ -920,6 +920,7 @@ impl Simulator {
 
     /// Starts page read `r` of request `req` at `now`: its first attempt senses the hard
     /// page and, when the strategy starts higher, its extra levels; `backup` follows it.
+    #[inline(always)]
     fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) {
         let t_r = self.timing.read(self.geo.page_map.page_type(r.ppa.page));
         let sense = t_r + u64::from(r.extra) * self.timing.extra_sense_ns;
@@ -940,6 +941,7 @@ impl Simulator {
 
     /// A page read of request `req` ended at `end`: the page is done, or its backup copy
     /// is read next.
+    #[inline(always)]
     fn read_done(&mut self, req: u32, backup: u32, end: u64) {
         if backup == NO_BACKUP {
             self.finish_page(req, end);
