@@ -227,6 +227,14 @@ impl Geometry {
         self.plane_locs[self.plane_of_block(block) as usize]
     }
 
+    /// The plane at `plane`'s position (die and plane within its chip) on global chip
+    /// `chip` (planes are chip-major, so a chip's planes are consecutive).
+    #[inline]
+    pub fn same_plane_on_chip(&self, plane: u32, chip: u32) -> u32 {
+        let per_chip = self.cfg.dies_per_chip * self.cfg.planes_per_die;
+        chip * per_chip + plane % per_chip
+    }
+
     /// Plane index from (channel, chip, die, plane) coordinates.
     #[inline]
     pub fn plane_index(&self, channel: u32, chip: u32, die: u32, plane: u32) -> u32 {

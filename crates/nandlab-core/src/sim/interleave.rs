@@ -33,10 +33,8 @@ impl Parts {
         }
         let mut locs = [first; GROUP_SPAN as usize];
         let plane = geo.plane_of_block(ppa.block);
-        let planes_per_chip = geo.cfg.dies_per_chip * geo.cfg.planes_per_die;
-        let first_of_chip = plane - first.chip * planes_per_chip;
         for (slot, chip) in locs.iter_mut().zip(interleave.group(first.chip)) {
-            *slot = geo.plane_locs[(chip * planes_per_chip + first_of_chip) as usize];
+            *slot = geo.plane_locs[geo.same_plane_on_chip(plane, chip) as usize];
         }
         Parts::Group {
             locs,

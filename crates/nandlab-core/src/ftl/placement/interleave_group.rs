@@ -45,15 +45,13 @@ impl Placement for InterleaveGroup {
                 format!("chip groups need a multiple of {GROUP_SPAN} chips, the device has {chips}"),
             ));
         }
-        let per_chip = geo.cfg.dies_per_chip * geo.cfg.planes_per_die;
         // A chip group's first chip sits below the stride in its run of four.
         let stride = GROUP_SPAN / self.ways;
         let mut layout = Vec::with_capacity(striped.len());
         for &plane in striped {
             let chip = geo.plane_locs[plane as usize].chip;
             if chip % GROUP_SPAN < stride {
-                let in_chip = plane - chip * per_chip;
-                layout.extend(interleave.group(chip).map(|c| c * per_chip + in_chip));
+                layout.extend(interleave.group(chip).map(|c| geo.same_plane_on_chip(plane, c)));
             }
         }
         Ok(Some(layout))
