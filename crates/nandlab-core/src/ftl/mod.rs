@@ -175,6 +175,7 @@ impl Ftl {
         let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
         let heat_window = cfg.placement.policy().window_requests();
         let hot_reads = cfg.placement.policy().hot_reads();
+        let places_by_heat = cfg.placement.policy().places_by_heat();
         let read_window = heat_window
             .or(cfg.refresh_targets.policy().window_requests())
             .map(ReadWindow::new);
@@ -195,7 +196,7 @@ impl Ftl {
             refresh_pending: Vec::new(),
             refresh_dests: vec![Vec::new(); geo.planes as usize],
             read_window,
-            places_by_heat: heat_window.is_some(),
+            places_by_heat,
             hot_reads,
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),

@@ -59,6 +59,13 @@ pub trait Placement {
         None
     }
 
+    /// Whether the policy chooses slots from read heat (then the FTL builds a
+    /// [`ReadHeat`] for each page it places and asks [`Placement::slot_by_heat`]). A policy
+    /// may keep a read window for another use without placing by heat.
+    fn places_by_heat(&self) -> bool {
+        false
+    }
+
     /// [`Placement::slot`] for a policy that places by read heat, given the page's
     /// predicted reads and its plane's active blocks' read loads.
     fn slot_by_heat(&self, cause: Cause, attrs: WriteAttrs, _heat: &ReadHeat) -> usize {

@@ -65,6 +65,10 @@ impl Placement for ReadLeveling {
         Some(self.window_requests)
     }
 
+    fn places_by_heat(&self) -> bool {
+        true
+    }
+
     fn slot_by_heat(&self, cause: Cause, attrs: WriteAttrs, heat: &ReadHeat) -> usize {
         let own = self.slot(cause, attrs);
         if heat.page_reads < u64::from(self.hot_reads) {
