@@ -53,8 +53,8 @@ pub trait Placement {
         false
     }
 
-    /// Window of host requests pages' reads are predicted from, for a policy that places
-    /// by read heat (`None`: it does not, and [`Placement::slot_by_heat`] is never asked).
+    /// Window of host requests pages' reads are counted over, for a policy that uses
+    /// read heat, to place by it or for its own hot-read rule (`None`: it uses none).
     fn window_requests(&self) -> Option<u32> {
         None
     }
