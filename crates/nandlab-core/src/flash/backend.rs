@@ -101,6 +101,22 @@ impl Backend {
         self.dies[die as usize].free_ns <= t_ns
     }
 
+    /// `die`'s latest reservation: its kind (`None` before any), when it started and when
+    /// it ends (the die's free time). Nothing is queued behind it.
+    #[inline]
+    pub fn latest(&self, die: u32) -> (Option<ArrayOp>, u64, u64) {
+        let d = &self.dies[die as usize];
+        (d.batch_op, d.batch_start, d.free_ns)
+    }
+
+    /// Pushes the end of `die`'s latest reservation back by `by_ns`, during which the die
+    /// is busy with other work (a suspension: the operation stops, a read runs, it resumes).
+    pub fn push_back_latest(&mut self, die: u32, by_ns: u64) {
+        let d = &mut self.dies[die as usize];
+        d.free_ns += by_ns;
+        d.busy_ns += by_ns;
+    }
+
     /// Shortens `die`'s current reservation to end at `end_ns` (a cancelled speculative
     /// sense); only if nothing was queued behind it.
     pub fn truncate_die(&mut self, die: u32, from_end_ns: u64, end_ns: u64) {

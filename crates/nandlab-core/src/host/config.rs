@@ -1,6 +1,7 @@
 //! The `[host]` section: how requests are replayed and queued.
 
 use super::interface::InterfaceConfig;
+use super::suspend::SuspendConfig;
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +45,8 @@ pub struct HostConfig {
     pub critical: CriticalConfig,
     /// Interface link timing (`[host.interface]`).
     pub interface: InterfaceConfig,
+    /// Program/erase suspension for reads (`[host.suspend]`).
+    pub suspend: SuspendConfig,
 }
 
 /// `[host.critical]`: the classifier that marks writes critical (a write attribute that
@@ -88,6 +91,7 @@ impl Default for HostConfig {
             out_of_range: OutOfRange::Error,
             critical: CriticalConfig::default(),
             interface: InterfaceConfig::default(),
+            suspend: SuspendConfig::default(),
         }
     }
 }

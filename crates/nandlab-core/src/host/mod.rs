@@ -1,10 +1,11 @@
-//! Host side: requests, the host queue with its scheduler hook, replay modes, and the
-//! interface link's timing.
+//! Host side: requests, the host queue with its scheduler hook, replay modes, the
+//! interface link's timing, and which flash operations reads may suspend.
 
 pub mod config;
 pub mod interface;
 pub mod request;
 pub mod scheduler;
+pub mod suspend;
 
 pub use config::{CriticalConfig, HostConfig, OutOfRange, ReplayMode};
 pub use request::{Op, Request};

@@ -118,7 +118,7 @@ impl Simulator {
                 .max()
                 .unwrap_or(0);
             let parts = self.parts(any, self.geo.loc_of_block(any.block));
-            let sensed = parts.sense(&mut self.backend, now, t_r);
+            let sensed = parts.sense(&mut self.backend, self.suspension.as_mut(), now, t_r);
             let group = self.groups.insert(g);
             self.events.push(sensed, Event::GroupSensed { req: slot, group });
         }

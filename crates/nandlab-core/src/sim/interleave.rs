@@ -5,6 +5,7 @@
 //! codeword's data from each die over that die's channel; the decode follows the last part.
 //! Without interleaving the one part is the mapped page, charged exactly as before.
 
+use super::suspend::Suspension;
 use crate::ecc::interleave::GROUP_SPAN;
 use crate::ecc::Interleave;
 use crate::flash::backend::{ArrayOp, Backend};
@@ -58,23 +59,28 @@ impl Parts {
         }
     }
 
-    /// Senses every part for `dur_ns` from `ready_ns`; when the last sensing ends.
+    /// Senses every part for `dur_ns` from `ready_ns` (where `suspension` lets it, a
+    /// part's read suspends its die's program or erase); when the last sensing ends.
     #[inline(always)]
-    pub fn sense(&self, backend: &mut Backend, ready_ns: u64, dur_ns: u64) -> u64 {
-        if let Parts::One(l) = self {
-            return backend
-                .array(l.die, l.plane_in_die, ArrayOp::Read, ready_ns, dur_ns)
-                .end;
-        }
-        self.all()
-            .iter()
-            .map(|l| {
+    pub fn sense(
+        &self,
+        backend: &mut Backend,
+        mut suspension: Option<&mut Suspension>,
+        ready_ns: u64,
+        dur_ns: u64,
+    ) -> u64 {
+        let mut one = |l: &PlaneLoc| match suspension.as_deref_mut() {
+            None => {
                 backend
                     .array(l.die, l.plane_in_die, ArrayOp::Read, ready_ns, dur_ns)
                     .end
-            })
-            .max()
-            .expect("a codeword has a part")
+            }
+            Some(s) => s.sense(backend, l.die, l.plane_in_die, ready_ns, dur_ns),
+        };
+        if let Parts::One(l) = self {
+            return one(l);
+        }
+        self.all().iter().map(one).max().expect("a codeword has a part")
     }
 
     /// Moves `bytes` of sensing results, 1/n from each part over its channel, each from

@@ -7,6 +7,8 @@
 //!   (reads are judged by the error model when issued, while the page is certainly where
 //!   the mapping says; the event carries the verdict);
 //! - `ProgramStart`: a page write's data reached the die; the program is reserved;
+//! - `ProgramEnd`: a host program ended, when reads may suspend programs (a suspension
+//!   moves its end, `suspend.rs`);
 //! - `WritebackStart`: a page evicted from the DRAM cache reached its die (the request
 //!   that evicted it waits for it only when the write-back window was full);
 //! - `Retry`: a failed decode ended; the next attempt of the read plan senses again;
@@ -50,6 +52,7 @@ mod interleave;
 mod read_path;
 mod sectors;
 mod summary;
+mod suspend;
 mod translation;
 
 /// How often (in dispatched requests) the progress callback is called.
@@ -116,6 +119,10 @@ enum Event {
     GroupMerged {
         req: u32,
         group: u32,
+    },
+    /// `slot`: the program in `Simulator::suspension`.
+    ProgramEnd {
+        slot: u32,
     },
     RequestDone(u32),
 }
@@ -278,6 +285,8 @@ pub struct Simulator {
     tvr: Option<TvrData>,
     /// The cached mapping table, when the mapping table is not all in DRAM.
     mapping_cache: Option<MappingCache>,
+    /// Program/erase suspension, when reads may suspend.
+    suspension: Option<suspend::Suspension>,
 }
 
 impl Simulator {
@@ -351,7 +360,10 @@ impl Simulator {
         let dram_page_ns = cfg.cache.dram_ns(page_bytes);
         let flow_latency = vec![Default::default(); cfg.workload.flows.len()];
         let mapping_cache = translation::build(&cfg.ftl.mapping_cache, &ftl, &geo)?;
+        cfg.host.suspend.validate()?;
+        let suspension = suspend::Suspension::new(&cfg.host.suspend, geo.dies);
         Ok(Simulator {
+            suspension,
             mapping_cache,
             cache,
             writebacks: WritebackWindow::default(),
@@ -474,15 +486,18 @@ impl Simulator {
                 } => self.sense_done(now, req, ppa, verdict, units, backup),
                 Event::ProgramStart { req, ppa, t_prog } => {
                     let end = self.program_start(now, ppa, t_prog);
-                    if req != NO_REQUEST {
-                        self.finish_page(req, end);
-                    }
+                    self.program_reserved(req, ppa, end);
                 }
                 Event::WritebackStart { req, ppa, t_prog } => {
                     let end = self.program_start(now, ppa, t_prog);
                     self.writebacks.started(end);
-                    if req != NO_REQUEST {
-                        self.finish_page(req, end);
+                    self.program_reserved(req, ppa, end);
+                }
+                Event::ProgramEnd { slot } => {
+                    let s = self.suspension.as_mut().expect("only suspension tracks program ends");
+                    match s.ended(slot, now) {
+                        Ok(p) => self.finish_page(p.req, now),
+                        Err(later) => self.events.push(later, Event::ProgramEnd { slot }),
                     }
                 }
                 Event::Retry { req, slot } => {
@@ -668,7 +683,7 @@ impl Simulator {
         let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
         let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
         let ready = self.translate(now, lpn, false);
-        let sensed = parts.sense(&mut self.backend, ready, t_r);
+        let sensed = parts.sense(&mut self.backend, self.suspension.as_mut(), ready, t_r);
         self.counters.page_reads += 1;
         self.counters.rmw_page_reads += 1;
         let req = slot;
@@ -924,7 +939,9 @@ impl Simulator {
     fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) {
         let t_r = self.timing.read(self.geo.page_map.page_type(r.ppa.page));
         let sense = t_r + u64::from(r.extra) * self.timing.extra_sense_ns;
-        let sensed = self.parts(r.ppa, r.loc).sense(&mut self.backend, now, sense);
+        let sensed = self
+            .parts(r.ppa, r.loc)
+            .sense(&mut self.backend, self.suspension.as_mut(), now, sense);
         self.counters.page_reads += 1;
         self.counters.soft_senses += u64::from(r.extra > 0);
         self.events.push(
@@ -1045,7 +1062,7 @@ impl Simulator {
                 let ready = if ahead { ends.sense } else { ends.decode };
                 let dur =
                     if a.hard_sense { t_r } else { 0 } + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns;
-                ends.sense = parts.sense(&mut self.backend, ready, dur);
+                ends.sense = parts.sense(&mut self.backend, self.suspension.as_mut(), ready, dur);
                 self.counters.soft_senses += 1;
             }
             let bytes = self.units.share(a.xfer_bytes, units);
@@ -1059,7 +1076,7 @@ impl Simulator {
             let full = u64::from(cancelled) * self.timing.extra_sense_ns;
             let held = full.min(ends.decode.saturating_sub(ends.sense));
             if held > 0 {
-                parts.sense(&mut self.backend, ends.sense, held);
+                parts.sense(&mut self.backend, None, ends.sense, held);
             }
         }
         self.read_done(req, backup, ends.decode + self.read_path.codec_decode_ns_per_page());
@@ -1084,6 +1101,21 @@ impl Simulator {
             .array(loc.die, loc.plane_in_die, ArrayOp::Program, ready, t_prog);
         self.counters.page_programs += 1;
         s.end
+    }
+
+    /// Request `req`'s (or [`NO_REQUEST`]'s) program of `ppa` was reserved to end at `end`:
+    /// its page is done then, or, when reads may suspend programs, when it really ends.
+    fn program_reserved(&mut self, req: u32, ppa: Ppa, end: u64) {
+        if req == NO_REQUEST {
+            return;
+        }
+        match self.suspension.as_mut().filter(|s| s.moves_programs()) {
+            Some(s) => {
+                let slot = s.track(req, self.geo.loc_of_block(ppa.block).die, end);
+                self.events.push(end, Event::ProgramEnd { slot });
+            }
+            None => self.finish_page(req, end),
+        }
     }
 
     /// One page of request `slot` is done at `end_ns`; completes the request after its last.

@@ -100,6 +100,12 @@ impl Simulator {
                 summary["critical"]["backed_up_reads_by_page_types"] = json!(backed_up);
             }
         }
+        if let Some(s) = &self.suspension {
+            summary["suspend"] = json!({
+                "program_suspensions": s.counts[0],
+                "erase_suspensions": s.counts[1],
+            });
+        }
         if let Some(s) = self.scheduler.summary() {
             summary["scheduler"] = s;
         }

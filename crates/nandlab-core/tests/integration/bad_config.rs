@@ -96,3 +96,16 @@ fn a_wrapped_request_of_2_pow_32_pages_is_an_error_not_a_truncation() {
     let e = sim.run_requests(vec![r]).unwrap_err().to_string();
     assert_one_line(&e, "request 0 ends past byte 2^64");
 }
+
+#[test]
+fn suspend_times_in_the_wrong_unit_name_the_key() {
+    let e = build_error("[host.suspend]\nops = \"program\"\nprogram_ns = 100_000_000_000\n");
+    assert_one_line(
+        &e,
+        "config key `host.suspend.program_ns`: 100000000000 ns is more than one second",
+    );
+    let e = SimConfig::from_toml_str("[host.suspend]\nops = \"reads\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("ops") && e.contains("program_erase"), "{e}");
+}

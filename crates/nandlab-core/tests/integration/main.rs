@@ -29,5 +29,6 @@ mod read_leveling;
 mod read_path;
 mod refresh_props;
 mod sectors;
+mod suspend;
 mod timing;
 mod tvr_region;
