@@ -5,6 +5,11 @@
 //! payloads travel in TLPs of at most `tlp_max_payload_bytes`, each with
 //! `tlp_overhead_bytes` of header, striped over the lanes; each direction is its own
 //! resource (PCIe is full duplex).
+//! `"sata"` is MQSim's SATA model (`src/host/SATA_HBA.cpp`): the same messages over the same
+//! link, each command also passing the host bus adapter on its way out and its completion
+//! on its way back, `sata_processing_ns` each (MQSim's `SATA_Processing_Delay`), one
+//! message at a time per direction; and one native command queue of at most
+//! [`NCQ_DEPTH`] commands (`host.queue_depth`).
 
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
@@ -15,6 +20,9 @@ const SQ_ENTRY_BYTES: u64 = 64;
 const CQ_ENTRY_BYTES: u64 = 16;
 /// A doorbell register write (bytes).
 const DOORBELL_BYTES: u64 = 4;
+/// Commands SATA's native command queue holds (32 tags, SATA 3.x §13.6); MQSim sizes it
+/// by `IO_Queue_Depth` instead.
+pub const NCQ_DEPTH: u32 = 32;
 
 /// Host interface protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,13 +32,15 @@ pub enum Protocol {
     None,
     /// NVMe over PCIe.
     Nvme,
+    /// SATA with native command queueing, as MQSim models it.
+    Sata,
 }
 
 /// The `[host.interface]` table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct InterfaceConfig {
-    /// `none` or `nvme`.
+    /// `none`, `nvme` or `sata`.
     pub protocol: Protocol,
     /// PCIe lanes (MQSim's `PCIe_Lane_Count`, default 4).
     pub pcie_lanes: u32,
@@ -41,6 +51,9 @@ pub struct InterfaceConfig {
     pub tlp_max_payload_bytes: u32,
     /// Header and framing per TLP (bytes; MQSim's 20 TLP header + 6 DLLP + 2 physical).
     pub tlp_overhead_bytes: u32,
+    /// With `sata`: the host bus adapter's time per command and per completion (ns;
+    /// MQSim's `SATA_Processing_Delay`, 400 µs in its shipped ssdconfig.xml, line 6).
+    pub sata_processing_ns: u64,
 }
 
 impl Default for InterfaceConfig {
@@ -51,6 +64,7 @@ impl Default for InterfaceConfig {
             pcie_lane_gb_per_s: 1.0,
             tlp_max_payload_bytes: 128,
             tlp_overhead_bytes: 28,
+            sata_processing_ns: 400_000,
         }
     }
 }
@@ -82,7 +96,29 @@ impl InterfaceConfig {
                 "must be at most 4096",
             ));
         }
+        if self.sata_processing_ns > 1_000_000_000 {
+            return Err(NandError::config(
+                "host.interface.sata_processing_ns",
+                format!(
+                    "{} ns is more than one second (the value is in nanoseconds)",
+                    self.sata_processing_ns
+                ),
+            ));
+        }
         Ok(())
+    }
+
+    /// Requests the device holds at once, given `host.queue_depth` (0 = unbounded): SATA's
+    /// command queue bounds it, and is what an unbounded depth gets.
+    pub fn device_queue_depth(&self, queue_depth: u32) -> Result<u32> {
+        match (self.protocol, queue_depth) {
+            (Protocol::Sata, 0) => Ok(NCQ_DEPTH),
+            (Protocol::Sata, d) if d > NCQ_DEPTH => Err(NandError::config(
+                "host.queue_depth",
+                format!("{d} is more than the {NCQ_DEPTH} commands of SATA's native command queue"),
+            )),
+            (_, d) => Ok(d),
+        }
     }
 }
 
@@ -92,16 +128,21 @@ pub struct HostLink {
     cfg: InterfaceConfig,
     to_device_free: u64,
     to_host_free: u64,
+    /// When the SATA host bus adapter is free for the next command / completion.
+    hba_submit_free: u64,
+    hba_complete_free: u64,
 }
 
 impl HostLink {
     /// The link `cfg` describes (`None` for `protocol = "none"`).
     pub fn new(cfg: &InterfaceConfig) -> Result<Option<Self>> {
         cfg.validate()?;
-        Ok((cfg.protocol == Protocol::Nvme).then(|| HostLink {
+        Ok((cfg.protocol != Protocol::None).then(|| HostLink {
             cfg: cfg.clone(),
             to_device_free: 0,
             to_host_free: 0,
+            hba_submit_free: 0,
+            hba_complete_free: 0,
         }))
     }
 
@@ -118,9 +159,16 @@ impl HostLink {
         (per_lane as f64 / self.cfg.pcie_lane_gb_per_s).round() as u64
     }
 
-    /// A command submitted at `now` (doorbell, command fetch) and, for a write, its
+    /// A command submitted at `now` (through the SATA adapter, then doorbell, command fetch) and, for a write, its
     /// `write_bytes` of data, host to device; returns when the controller has them.
     pub fn submit(&mut self, now: u64, write_bytes: u64) -> u64 {
+        let now = match self.cfg.protocol {
+            Protocol::Sata => {
+                self.hba_submit_free = self.hba_submit_free.max(now) + self.cfg.sata_processing_ns;
+                self.hba_submit_free
+            }
+            _ => now,
+        };
         let t = self.transfer_ns(DOORBELL_BYTES) + self.transfer_ns(SQ_ENTRY_BYTES);
         let t = t + if write_bytes > 0 {
             self.transfer_ns(write_bytes)
@@ -132,7 +180,8 @@ impl HostLink {
     }
 
     /// A command whose flash work ended at `done` returns `read_bytes` of data and its
-    /// completion entry, device to host; returns when the host has the completion.
+    /// completion entry, device to host (then through the SATA adapter); returns when the
+    /// host has the completion.
     pub fn complete(&mut self, done: u64, read_bytes: u64) -> u64 {
         let t = if read_bytes > 0 {
             self.transfer_ns(read_bytes)
@@ -140,7 +189,13 @@ impl HostLink {
             0
         } + self.transfer_ns(CQ_ENTRY_BYTES);
         self.to_host_free = self.to_host_free.max(done) + t;
-        self.to_host_free
+        match self.cfg.protocol {
+            Protocol::Sata => {
+                self.hba_complete_free = self.hba_complete_free.max(self.to_host_free) + self.cfg.sata_processing_ns;
+                self.hba_complete_free
+            }
+            _ => self.to_host_free,
+        }
     }
 }
 
@@ -176,6 +231,26 @@ mod tests {
         assert_eq!(l.submit(0, 0), 1_279 + 31);
         // Completion entry 16 + 28 = 44 B: 11 ns; the other direction is free.
         assert_eq!(l.complete(100, 0), 111);
+    }
+
+    #[test]
+    fn sata_adds_the_adapter_time_one_message_at_a_time() {
+        let cfg = InterfaceConfig {
+            protocol: Protocol::Sata,
+            sata_processing_ns: 1_000,
+            ..InterfaceConfig::default()
+        };
+        let mut l = HostLink::new(&cfg).unwrap().unwrap();
+        // Adapter 1,000 ns, then doorbell and command 31 ns.
+        assert_eq!(l.submit(0, 0), 1_031);
+        // The second command waits for the adapter (free at 1,000), not for the link.
+        assert_eq!(l.submit(0, 0), 2_031);
+        // Completion entry 11 ns, then the adapter.
+        assert_eq!(l.complete(100, 0), 1_111);
+        assert_eq!(cfg.device_queue_depth(0).unwrap(), 32);
+        assert_eq!(cfg.device_queue_depth(8).unwrap(), 8);
+        let e = cfg.device_queue_depth(33).unwrap_err().to_string();
+        assert!(e.contains("host.queue_depth"), "{e}");
     }
 
     #[test]

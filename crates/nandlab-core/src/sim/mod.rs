@@ -287,6 +287,9 @@ pub struct Simulator {
     mapping_cache: Option<MappingCache>,
     /// Program/erase suspension, when reads may suspend.
     suspension: Option<suspend::Suspension>,
+    /// Requests the device holds at once (`host.queue_depth`, bounded by the interface's
+    /// command queue); 0 = unbounded.
+    device_depth: u32,
 }
 
 impl Simulator {
@@ -305,6 +308,7 @@ impl Simulator {
             ));
         }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
+        let device_depth = cfg.host.interface.device_queue_depth(cfg.host.queue_depth)?;
         cfg.host.critical.validate()?;
         group_write::validate(&cfg)?;
         if scheduler.reorders() && cfg.host.replay == ReplayMode::Closed {
@@ -318,7 +322,7 @@ impl Simulator {
                 ),
             ));
         }
-        if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && cfg.host.queue_depth == 0 {
+        if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && device_depth == 0 {
             return Err(NandError::config(
                 "host.scheduler",
                 format!(
@@ -363,6 +367,7 @@ impl Simulator {
         cfg.host.suspend.validate()?;
         let suspension = suspend::Suspension::new(&cfg.host.suspend, geo.dies);
         Ok(Simulator {
+            device_depth,
             suspension,
             mapping_cache,
             cache,
@@ -450,7 +455,7 @@ impl Simulator {
     }
 
     fn replay(&mut self, stream: &mut RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
-        let bounded = self.cfg.host.replay == ReplayMode::Closed || self.cfg.host.queue_depth > 0;
+        let bounded = self.cfg.host.replay == ReplayMode::Closed || self.device_depth > 0;
         match self.cfg.host.replay {
             ReplayMode::Open => self.schedule_arrival(stream, 0)?,
             ReplayMode::Closed => {
@@ -552,7 +557,7 @@ impl Simulator {
     }
 
     fn try_dispatch(&mut self, now: u64, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
-        let depth = self.cfg.host.queue_depth;
+        let depth = self.device_depth;
         while !self.waiting.is_empty() && (depth == 0 || self.inflight < depth) {
             let i = self
                 .scheduler
@@ -1149,7 +1154,7 @@ impl Simulator {
             r.push(id, row);
         }
         self.counters.last_end_ns = self.counters.last_end_ns.max(end_ns);
-        if self.cfg.host.replay == ReplayMode::Closed || self.cfg.host.queue_depth > 0 {
+        if self.cfg.host.replay == ReplayMode::Closed || self.device_depth > 0 {
             self.events.push(end_ns, Event::RequestDone(slot));
         } else {
             self.reqs.remove(slot);

@@ -109,3 +109,12 @@ fn suspend_times_in_the_wrong_unit_name_the_key() {
         .to_string();
     assert!(e.contains("ops") && e.contains("program_erase"), "{e}");
 }
+
+#[test]
+fn a_queue_deeper_than_sata_allows_names_the_key() {
+    let e = build_error("[host]\nqueue_depth = 33\n[host.interface]\nprotocol = \"sata\"\n");
+    assert_one_line(
+        &e,
+        "config key `host.queue_depth`: 33 is more than the 32 commands of SATA's native command queue",
+    );
+}

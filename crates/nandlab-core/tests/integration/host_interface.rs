@@ -43,3 +43,25 @@ fn a_4_kib_write_crosses_the_link_before_its_program() {
         SUBMIT + 1_248 + 20_480 + 121_000 + COMPLETE
     );
 }
+
+/// SATA as MQSim models it: the NVMe messages over the same link, plus its host bus
+/// adapter's 400 µs (`SATA_Processing_Delay` of MQSim's ssdconfig.xml) for the command
+/// and for the completion.
+const SATA: &str = "[host.interface]\nprotocol = \"sata\"\n";
+const HBA: u64 = 400_000;
+
+#[test]
+fn a_64_kib_read_over_sata() {
+    let filled = "[aging]\nfill_fraction = 1.0\n[ecc]\nscheme = \"bch\"\n";
+    let flash = latency(filled, req(Op::Read, 65_536));
+    let with_link = latency(&format!("{filled}{SATA}"), req(Op::Read, 65_536));
+    assert_eq!(with_link, HBA + SUBMIT + flash + 19_968 + COMPLETE + HBA);
+}
+
+#[test]
+fn a_4_kib_write_over_sata() {
+    assert_eq!(
+        latency(SATA, req(Op::Write, 4096)),
+        HBA + SUBMIT + 1_248 + 20_480 + 121_000 + COMPLETE + HBA
+    );
+}
