@@ -38,3 +38,31 @@ def test_a_streamed_run_saves_again_elsewhere_in_another_format(tmp_path):
     r = nandlab.run(CFG, out=tmp_path / "a", progress=False)
     r.save(tmp_path / "b", "csv")
     assert pl.read_csv(tmp_path / "b" / "requests.csv").height == 3000
+
+
+def test_parquet_conversion_in_batches_keeps_every_row_in_order(tmp_path, monkeypatch):
+    # Batches of 7 lines and row groups of 100 rows: 3000 rows cross many of both.
+    monkeypatch.setattr(nandlab.records, "BATCH_ROWS", 7)
+    monkeypatch.setattr(nandlab.records, "ROW_GROUP_ROWS", 100)
+    memory = nandlab.run(CFG, progress=False)
+    nandlab.run(CFG, out=tmp_path, progress=False)
+    on_disk = pl.read_parquet(tmp_path / "requests.parquet")
+    assert on_disk.equals(memory.requests)
+    assert on_disk.schema == pl.Schema(nandlab.REQUEST_SCHEMA)
+
+
+def test_the_batched_source_honours_a_projection_a_filter_and_a_row_limit(tmp_path):
+    src = tmp_path / "r.csv"
+    pl.DataFrame(
+        {
+            "arrival_ns": [1, 2, 3],
+            "latency_ns": [10, 20, 30],
+            "offset_bytes": [0, 4096, 8192],
+            "size_bytes": [4096] * 3,
+            "op": ["read", "write", "read"],
+        }
+    ).write_csv(src)
+    lf = nandlab.records.scan_csv_batches(src, nandlab.REQUEST_SCHEMA)
+    reads = lf.filter(pl.col("op") == "read").select("latency_ns").collect()
+    assert reads["latency_ns"].to_list() == [10, 30]
+    assert lf.head(2).collect()["arrival_ns"].to_list() == [1, 2]

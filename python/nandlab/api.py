@@ -24,6 +24,7 @@ from .io import (
     replace_outputs,
 )
 from .progress import ProgressFn, ProgressReporter
+from .records import csv_to_parquet, text_schema
 from .summary import Summary
 
 #: The operations of the ``op`` column, in the order of the core's codes (0, 1, 2).
@@ -131,6 +132,8 @@ class Result:
             df = self.requests
             return df.write_parquet if fmt == "parquet" else df.write_csv
         src = self.requests_file
+        if fmt == "parquet" and src.suffix == ".csv":
+            return lambda p: csv_to_parquet(src, p, REQUEST_SCHEMA)
         if fmt == "parquet":
             return lambda p: scan_requests(src).sink_parquet(p)
         return lambda p: scan_requests(src).sink_csv(p)
@@ -307,8 +310,8 @@ def scan_requests(path: Path) -> pl.LazyFrame:
     """Per-request records in a CSV or Parquet file, lazily, with :data:`REQUEST_SCHEMA`."""
     if path.suffix == ".parquet":
         return pl.scan_parquet(path)
-    text = {k: (pl.String() if k == "op" else t) for k, t in REQUEST_SCHEMA.items()}
-    return pl.scan_csv(path, schema=text).with_columns(pl.col("op").cast(REQUEST_SCHEMA["op"]))
+    frame = pl.scan_csv(path, schema=text_schema(REQUEST_SCHEMA))
+    return frame.with_columns(pl.col("op").cast(REQUEST_SCHEMA["op"]))
 
 
 def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:

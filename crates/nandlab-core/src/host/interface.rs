@@ -20,7 +20,7 @@ const SQ_ENTRY_BYTES: u64 = 64;
 const CQ_ENTRY_BYTES: u64 = 16;
 /// A doorbell register write (bytes).
 const DOORBELL_BYTES: u64 = 4;
-/// Commands SATA's native command queue holds (32 tags, SATA 3.x §13.6); MQSim sizes it
+/// Commands SATA's native command queue holds (its 32 command tags); MQSim sizes it
 /// by `IO_Queue_Depth` instead.
 pub const NCQ_DEPTH: u32 = 32;
 
