@@ -44,8 +44,16 @@ def test_parquet_conversion_in_batches_keeps_every_row_in_order(tmp_path, monkey
     # Batches of 7 lines and row groups of 100 rows: 3000 rows cross many of both.
     monkeypatch.setattr(nandlab.records, "BATCH_ROWS", 7)
     monkeypatch.setattr(nandlab.records, "ROW_GROUP_ROWS", 100)
+    converted = []
+
+    def spy(src, dst, schema):
+        converted.append(src)
+        nandlab.records.csv_to_parquet(src, dst, schema)
+
+    monkeypatch.setattr(nandlab.api, "csv_to_parquet", spy)
     memory = nandlab.run(CFG, progress=False)
     nandlab.run(CFG, out=tmp_path, progress=False)
+    assert len(converted) == 1  # the streamed file went through the batched conversion
     on_disk = pl.read_parquet(tmp_path / "requests.parquet")
     assert on_disk.equals(memory.requests)
     assert on_disk.schema == pl.Schema(nandlab.REQUEST_SCHEMA)

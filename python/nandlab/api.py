@@ -132,7 +132,8 @@ class Result:
             df = self.requests
             return df.write_parquet if fmt == "parquet" else df.write_csv
         src = self.requests_file
-        if fmt == "parquet" and src.suffix == ".csv":
+        if fmt == "parquet" and src.suffix != ".parquet":
+            # The streamed CSV (a temporary name): converted in batches.
             return lambda p: csv_to_parquet(src, p, REQUEST_SCHEMA)
         if fmt == "parquet":
             return lambda p: scan_requests(src).sink_parquet(p)
