@@ -1081,6 +1081,7 @@ impl Simulator {
             let full = u64::from(cancelled) * self.timing.extra_sense_ns;
             let held = full.min(ends.decode.saturating_sub(ends.sense));
             if held > 0 {
+                // The dies are idle (checked above): nothing to suspend.
                 parts.sense(&mut self.backend, None, ends.sense, held);
             }
         }
