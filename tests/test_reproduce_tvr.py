@@ -42,10 +42,10 @@ def test_runs_charge_the_papers_times(real_core, quick_run):
     out, _ = quick_run
     runs = json.loads((out / "runs.json").read_text())
     pt = runs["pe_time"]
-    # Fig. 8 (fresh): MSB page (type 0) '11' 380 µs, '01' 1.42 x 380; LSB '11' 919 µs.
-    assert pt["11|0|standard"]["program_us"][0] == pytest.approx(380, abs=0.01)
-    assert pt["01|0|standard"]["program_us"][0] == pytest.approx(1.42 * 380, abs=0.01)
-    assert pt["11|0|standard"]["program_us"][1] == pytest.approx(919, abs=0.01)
+    # Fig. 8 (fresh): MSB page (type 1) '11' 380 µs, '01' 1.42 x 380; LSB (type 0) '11' 919 µs.
+    assert pt["11|0|standard"]["program_us"][tvr.MSB] == pytest.approx(380, abs=0.01)
+    assert pt["01|0|standard"]["program_us"][tvr.MSB] == pytest.approx(1.42 * 380, abs=0.01)
+    assert pt["11|0|standard"]["program_us"][tvr.LSB] == pytest.approx(919, abs=0.01)
     # Fig. 10 / Fig. 9: erase 3.1 ms ('01'), 3.3 ms ('11'), 9 ms at the end of life.
     assert pt["01|0|standard"]["erase_ms"] == pytest.approx(3.1, abs=1e-3)
     assert pt["11|0|standard"]["erase_ms"] == pytest.approx(3.3, abs=1e-3)

@@ -35,6 +35,10 @@ PRESET = Path(__file__).resolve().parents[1] / "configs" / "002_tvr.toml"
 #: A byte whose four 2-bit cells (adjacent bits, MSB first) all take one state.
 STATE_BYTES = {"11": 0xFF, "10": 0xAA, "00": 0x00, "01": 0x55}
 
+#: nandlab page types of 002's MSB page (read with V₁ alone, programmed first) and LSB page,
+#: as the ``vth`` model and the preset's page map key them (docs/presets.md).
+MSB, LSB = 1, 0
+
 #: §5.4's largest P/E count under the RBER limit (12.469×10⁵): the chip's end of life.
 END_OF_LIFE_PE = 1_246_900
 
@@ -331,12 +335,12 @@ def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any]) -> di
         "max_pe_tvr": 100 * model["max_pe_1e5.reduced"],
         "lifetime_gain": 100 * model["lifetime_gain"],
         "coupling": 100 * model["coupling_reduction_cho_2v"],
-        "fig8_msb_11": prog("11")[0],
-        "fig8_msb_ratio": 100 * (prog("00")[0] / prog("11")[0] - 1),
-        "fig8_lsb_11": prog("11")[1],
-        "fig8_lsb_10": prog("10")[1],
-        "program_pe_early": 100 * (prog("11", 200_000)[0] / prog("11")[0] - 1),
-        "program_pe_late": 100 * (prog("11", eol)[0] / prog("11", 200_000)[0] - 1),
+        "fig8_msb_11": prog("11")[MSB],
+        "fig8_msb_ratio": 100 * (prog("00")[MSB] / prog("11")[MSB] - 1),
+        "fig8_lsb_11": prog("11")[LSB],
+        "fig8_lsb_10": prog("10")[LSB],
+        "program_pe_early": 100 * (prog("11", 200_000)[MSB] / prog("11")[MSB] - 1),
+        "program_pe_late": 100 * (prog("11", eol)[MSB] / prog("11", 200_000)[MSB] - 1),
         "erase_01": pt["01|0|standard"]["erase_ms"],
         "erase_11": pt["11|0|standard"]["erase_ms"],
         "erase_eol": pt[f"random|{eol}|standard"]["erase_ms"],
@@ -410,8 +414,8 @@ def figures(out: Path, s: Settings, pt: dict[str, Any], ssd: dict[str, Any],
     # Fig. 8: by page type and state, fresh.
     fig, ax = plt.subplots(figsize=(6, 3.2))
     x = np.arange(len(states))
-    for i, name in enumerate(("MSB page (type 0)", "LSB page (type 1)")):
-        ax.bar(x + (i - 0.5) * 0.4, [pt[f"{st}|0|standard"]["program_us"][i] for st in states],
+    for i, (t, name) in enumerate(((MSB, "MSB page (type 1)"), (LSB, "LSB page (type 0)"))):
+        ax.bar(x + (i - 0.5) * 0.4, [pt[f"{st}|0|standard"]["program_us"][t] for st in states],
                0.4, label=name)
     ax.set_xticks(x, [f"'{st}'" for st in states])
     ax.set_ylabel("program time (µs)")
@@ -468,15 +472,15 @@ def body_md(s: Settings, pt: dict[str, Any], ssd: dict[str, Any], model: dict[st
     f = io.StringIO()
     w = f.write
     w("\n## Program and erase time by content (`pe_time` runs)\n\n")
-    w("Mean program time per page type (µs; type 0 = 002's MSB page, programmed first) "
+    w("Mean program time per page type (µs; 002's MSB page = type 1, programmed first) "
       "and mean erase time (ms), standard device, `compose = \"slowest\"` unless noted:\n\n")
     w("| content | P/E | MSB page | LSB page | erase | TVR MSB | TVR LSB |\n"
       "|---|---|---|---|---|---|---|\n")
     for c in [*STATE_BYTES, "random", "random, mean"]:
         for pe in s.pe_points:
             a, t = pt[f"{c}|{pe}|standard"], pt[f"{c}|{pe}|tvr"]
-            w(f"| {c} | {pe:,} | {a['program_us'][0]:.1f} | {a['program_us'][1]:.1f} | "
-              f"{a['erase_ms']:.3f} | {t['program_us'][0]:.1f} | {t['program_us'][1]:.1f} |\n")
+            w(f"| {c} | {pe:,} | {a['program_us'][MSB]:.1f} | {a['program_us'][LSB]:.1f} | "
+              f"{a['erase_ms']:.3f} | {t['program_us'][MSB]:.1f} | {t['program_us'][LSB]:.1f} |\n")
     w("\n## SSD study (`ssd` runs, §5.5)\n\n")
     w("| workload | packages | write share | standard mean (µs) | TVR mean (µs) | reduction | "
       "TVR RBER | uncorrectable |\n|---|---|---|---|---|---|---|---|\n")
@@ -499,7 +503,7 @@ def body_md(s: Settings, pt: dict[str, Any], ssd: dict[str, Any], model: dict[st
       "002 §4, docs/reliability.md); a page takes its slowest state's time. TVR: "
       "`[tvr] enabled = true` scales each page type's program time by its ISPP steps "
       "after/before (Eq. 14) and, with the preset's `vth` model, reads the reduced layout; "
-      "the SSD runs use the preset's fixed times (460 µs / 1 ms). The rows of Fig. 8, "
+      "the SSD runs use the preset's fixed times (MSB 460 µs / LSB 1 ms). The rows of Fig. 8, "
       "§4.1's P/E factors and Figs. 9–10 check that the simulator charges the configured "
       "constants (they are inputs, not predictions); Fig. 7 and §5 are computed.\n")
     for n in notes:

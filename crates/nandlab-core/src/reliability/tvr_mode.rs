@@ -3,10 +3,9 @@
 //! solves from the standard one (Fig. 11a, [`VthLayout::wang_standard`]) at the RBER
 //! limit `rber_limit` (Eq. 10–13). What changes:
 //! - **program time**: each page type's time is scaled by its ISPP steps after / before
-//!   (Eq. 14 with β = 1.14, ΔV_pp = 0.2 V: 002's MSB page, type 0, 22 → 11; its LSB
-//!   page, type 1, 16 → 8), so
-//!   `t_step` stays the device's and whatever `[timing]` (and `[timing.pe_time]`) gives
-//!   is halved;
+//!   (Eq. 14 with β = 1.14, ΔV_pp = 0.2 V: 002's MSB page, type 1, 22 → 11; its LSB
+//!   page, type 0, 16 → 8), so `t_step` stays the device's and whatever `[timing]` (and
+//!   `[timing.pe_time]`) gives is halved;
 //! - **errors**: with `reliability.model = "vth"` and `vth_preset = "wang-standard-mlc"`
 //!   (the standard device), the model reads the reduced layout instead;
 //! - **region** (`[tvr.region]`, [`super::tvr_region`]): the whole device, or only the
@@ -62,17 +61,6 @@ impl Default for TvrConfig {
     }
 }
 
-/// 002's page of nandlab page type `t` for programming: type 0, the page of a wordline
-/// programmed first (nandlab's page maps), is 002's "MSB page" (Table 1: page 10 before
-/// page 16), whose largest rise is S0 → S2 (§5.3).
-fn programmed_page(t: usize) -> WangPage {
-    if t == 0 {
-        WangPage::Msb
-    } else {
-        WangPage::Lsb
-    }
-}
-
 impl TvrConfig {
     /// Whether the section is as by default (then it is left out of the resolved config).
     pub fn is_default(&self) -> bool {
@@ -110,7 +98,7 @@ impl TvrConfig {
         let ispp = Ispp::wang();
         (0..bits)
             .map(|t| {
-                let p = programmed_page(t);
+                let p = WangPage::of_vth_page_type(t);
                 Ok((ispp.steps(tvr.page_rise_v(p))?, ispp.steps(std.page_rise_v(p))?))
             })
             .collect()
@@ -200,14 +188,14 @@ impl TvrConfig {
 mod tests {
     use super::*;
 
-    /// §5.3: MSB (type 0, programmed first) 22 → 11 steps, LSB (type 1) 16 → 8.
+    /// §5.3: MSB (type 1) 22 → 11 steps, LSB (type 0) 16 → 8.
     #[test]
     fn steps_per_page_type() {
         let on = TvrConfig {
             enabled: true,
             ..TvrConfig::default()
         };
-        assert_eq!(on.program_steps(2).unwrap(), vec![(11, 22), (8, 16)]);
+        assert_eq!(on.program_steps(2).unwrap(), vec![(8, 16), (11, 22)]);
         assert!(TvrConfig::default().program_steps(2).unwrap().is_empty());
         let e = on.program_steps(3).unwrap_err().to_string();
         assert!(e.contains("tvr.enabled"), "{e}");
