@@ -25,6 +25,7 @@ use super::ispp::Ispp;
 use super::model::ErrorModel;
 use super::tvr::{VthLayout, WangPage, WANG_RBER_LIMIT};
 use super::tvr_region::TvrRegionConfig;
+use super::tvr_terms::terms_summary;
 use super::vth_reliability::{err_limit_from_rber, VthReliabilityFit, WANG_PAGE_DATA_BITS};
 use crate::error::{NandError, Result};
 
@@ -143,9 +144,10 @@ impl TvrConfig {
     }
 
     /// The `tvr` section of a run summary: both layouts, the distances Δ₀…Δ₅, ISPP steps,
-    /// program speed-up (§5.3), Eq. 8's P/E limits (§5.4) and the coupling reduction
-    /// (Eq. 4).
-    pub fn summary(&self) -> Result<Value> {
+    /// program speed-up (§5.3), Eq. 8's P/E limits (§5.4), the coupling reduction
+    /// (Eq. 4) and, when `r` configures the `vth` model's Eq. 3/5 terms, the page RBERs
+    /// they give each layout (`terms`, [`super::tvr_terms`]).
+    pub fn summary(&self, r: &ReliabilityConfig) -> Result<Value> {
         let (std, tvr) = self.layouts()?;
         let layout = |l: &VthLayout| {
             json!({
@@ -166,7 +168,12 @@ impl TvrConfig {
         let limit = err_limit_from_rber(self.rber_limit, WANG_PAGE_DATA_BITS);
         let (pe_std, pe_tvr) = (fit.layout_max_pe(&std, limit)?, fit.layout_max_pe(&tvr, limit)?);
         let c = Coupling::cho();
-        Ok(json!({
+        let terms = if r.model == ModelKind::Vth {
+            terms_summary(&r.vth_params()?, &self.reliability(r)?.vth_params()?)?
+        } else {
+            None
+        };
+        let mut out = json!({
             "rber_limit": self.rber_limit,
             "standard": layout(&std),
             "reduced": layout(&tvr),
@@ -180,7 +187,11 @@ impl TvrConfig {
             "coupling_reduction_cho_2v": c.worst_shift_reduction(CHO_DELTA_VTH_MAX_V, CHO_DELTA_VTH_MAX_V - 2.0),
             "coupling_reduction_layouts": c.layout_shift_reduction(&std, &tvr),
             "pass_voltage_drop_v": pass_voltage_drop_v(&std, &tvr),
-        }))
+        });
+        if let Some(t) = terms {
+            out["terms"] = t;
+        }
+        Ok(out)
     }
 }
 
