@@ -1,14 +1,18 @@
 """``nandlab reproduce tvr``: seed 002 (Wang, Xie, Zhou, ICS'14) — threshold voltage and
 MLC program/erase time, and threshold voltage reduction (TVR).
 
-Two sweeps on ``configs/002_tvr.toml``:
+Four sweeps on ``configs/002_tvr.toml``:
 
 - ``pe_time``: the content-dependent program/erase time model (``[timing.pe_time] model =
   "content"``, §4) on a small device written until it garbage-collects, one run per cell
   content (every cell '11', '10', '00' or '01'; random data) × P/E count × TVR off/on:
   Figs. 7–10 as the simulator charges them, and TVR's program speed-up (§5.3);
 - ``ssd``: §5.5's study, the standard vs the TVR device (``[tvr] enabled``) on real trace
-  excerpts and synthetic stand-ins, over the number of packages (channels here).
+  excerpts and synthetic stand-ins, over the number of packages (channels here);
+- ``region``: the same workloads with TVR on a region of the logical pages only (§5.1:
+  TVR for short-lived data), beside whole-device TVR;
+- ``terms``: standard vs TVR with Eq. 3 coupling and Eq. 5 read disturb as the ``vth``
+  model's error terms (§2.3-2.4; the terms are nandlab's extension).
 
 The model numbers of §5.2–5.4 and Eq. 4 (Δ₀…Δ₅, ISPP steps, lifetime, coupling) come from
 the ``tvr`` section every TVR run's summary carries.
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import io
 import math
+import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +39,10 @@ PRESET = Path(__file__).resolve().parents[1] / "configs" / "002_tvr.toml"
 
 #: A byte whose four 2-bit cells (adjacent bits, MSB first) all take one state.
 STATE_BYTES = {"11": 0xFF, "10": 0xAA, "00": 0x00, "01": 0x55}
+
+#: nandlab page types of 002's MSB page (read with V₁ alone, programmed first) and LSB page,
+#: as the ``vth`` model and the preset's page map key them (docs/presets.md).
+MSB, LSB = 1, 0
 
 #: §5.4's largest P/E count under the RBER limit (12.469×10⁵): the chip's end of life.
 END_OF_LIFE_PE = 1_246_900
@@ -83,6 +92,26 @@ SSD_WORKLOADS: dict[str, dict[str, Any]] = {
                                 {"size_bytes": 16384, "weight": 1}]},
     },
 }
+
+#: §5.1's TVR for short-lived data: the ``region`` runs program only the first half of the
+#: logical pages with TVR (``[tvr.region] kind = "lpn_range"``). Liu et al. [17], whom 002
+#: cites, find that 49-99 % of writes need less than a week of retention; half of a
+#: uniformly written space takes half the writes, [17]'s low end. The runs report the
+#: share the traces actually put there.
+REGION_SHARE = 0.5
+
+#: Eq. 3's coupling ratios (§2.3, after Cho et al. [8]) as the ``vth`` model's term.
+COUPLING = {"gamma_fg1": 0.02, "gamma_fg2": 0.006}
+
+#: Eq. 5 read disturb as the ``vth`` model's term (nandlab's extension). 002 gives no
+#: constants, so these are assumptions: gate coupling ratio 0.6 (the usual floating-gate
+#: value, 0.6-0.7); V_pass 6.0 V on the standard layout (top mean 4.9 V + 1.1 V, the usual
+#: MLC V_pass of 5.5-6.5 V); b₀ = 1 per volt across the oxide; I₀ such that the standard
+#: layout's erased state (V_pass - μ₀ = 7.4 V) rises 0.5 V in 10⁵ reads:
+#: 0.5 / (10⁵ · e^{1 · 0.6 · 7.4}) = 5.9e-8 V per read.
+READ_DISTURB = {"b0_per_v": 1.0, "gate_coupling_ratio": 0.6,
+                "i0_v_per_read": 0.5 / (1e5 * math.exp(0.6 * 7.4)), "pass_margin_v": 1.1}
+
 
 def printed(value: float, places: int) -> tuple[float, float]:
     """The interval a number printed with ``places`` decimals stands for."""
@@ -134,6 +163,11 @@ PAPER: dict[str, tuple[str, tuple[float, float], str, str]] = {
                  "Fig. 10, §4.2", "ms"),
     "erase_eol": ("erase time at the end of life, any content", printed(9, 0), "Fig. 9, §4.2",
                   "ms"),
+    "read_disturb_leakage": ("read-disturb leakage at TVR's lower V_pass, share of the "
+                             "standard's (Eq. 5)", (0.0, 100.0), "§2.4 (direction only)", "%"),
+    "read_disturb_rber": ("RBER that 10⁵ reads add, TVR minus standard (nandlab's Eq. 5 term)",
+                          (-math.inf, 0.0), "§2.4: lower V_pass \"could eventually decrease "
+                          "RBER caused by read disturb\"", "×10⁻⁶"),
     "ssd_response": ("mean response time reduction of the TVR SSD", (11, 35), "§5.5", "%"),
     "ssd_trend": ("gain at most packages minus gain at fewest", (0.0, math.inf), "§5.5",
                   "points"),
@@ -171,6 +205,11 @@ WHY: dict[str, str] = {
     "speedup_sim": (
         "the step ratios are exactly 11/22 and 8/16; rounding to whole ns and the run's own "
         "wear move the mean by less than 0.01 %."),
+    "read_disturb_rber": (
+        "the lower V_pass cuts the erased state's read-disturb rise to the leakage factor "
+        "above, but the reduced layout keeps only Δ₀ = 1.40 V of margin below V₀ (2.78 V "
+        "standard), so with the assumed Eq. 5 constants the same reads add more RBER to TVR "
+        "pages; 002 argues from the leakage alone."),
     "ssd_response": (
         "the traces are short excerpts and stand-ins of the paper's six, on a DiskSim-like "
         "device rebuilt from its validation config; the gain is the write share of the "
@@ -249,12 +288,53 @@ def _ssd_spec(s: Settings) -> tuple[dict[str, Any], list[str]]:
     return spec, notes
 
 
+def region_packages(s: Settings) -> int:
+    """The package count of the ``region`` and ``terms`` runs: the preset's 8, else the most
+    run."""
+    return 8 if 8 in s.ssd_channels else s.ssd_channels[-1]
+
+
+def logical_pages(channels: int) -> int:
+    """Logical pages of the preset with ``channels`` packages (the FTL's floor of the
+    physical pages times 1 - overprovisioning)."""
+    cfg = tomllib.loads(PRESET.read_text())
+    d = cfg["device"]
+    pages = (channels * d["chips_per_channel"] * d["dies_per_chip"] * d["planes_per_die"]
+             * d["blocks_per_plane"] * d["pages_per_block"])
+    return math.floor(pages * (1.0 - cfg["ftl"]["overprovisioning"]))
+
+
+def _region_spec(ssd: dict[str, Any], s: Settings) -> dict[str, Any]:
+    """The ``ssd`` runs' workloads on a TVR region of the first ``REGION_SHARE`` of the
+    logical pages, at :func:`region_packages`."""
+    c = region_packages(s)
+    return {**ssd, "name": "region",
+            "set": {**ssd["set"], "device.channels": c, "tvr.enabled": True,
+                    "tvr.region.kind": "lpn_range", "tvr.region.first_lpn": 0},
+            "grid": {"tvr.region.end_lpn": [int(REGION_SHARE * logical_pages(c))]}}
+
+
+def _terms_spec(ssd: dict[str, Any], s: Settings) -> dict[str, Any]:
+    """Standard vs TVR with Eq. 3 coupling and Eq. 5 read disturb on, on the first ``ssd``
+    workload at :func:`region_packages`: the TVR run's ``tvr.terms`` prices both terms on
+    both layouts, and both runs read with them."""
+    first = ssd["trace"][:1] if "trace" in ssd else []
+    spec = {k: v for k, v in ssd.items() if k not in ("trace", "workload")}
+    spec["trace" if first else "workload"] = first or ssd["workload"][:1]
+    terms = {**{f"reliability.vth_coupling.{k}": v for k, v in COUPLING.items()},
+             **{f"reliability.vth_read_disturb.{k}": v for k, v in READ_DISTURB.items()}}
+    return {**spec, "name": "terms",
+            "set": {**ssd["set"], "device.channels": region_packages(s), **terms},
+            "grid": {"tvr.enabled": [False, True]}}
+
+
 def plan(ctx: Context) -> dict[str, dict[str, Any]]:
     s = ctx.settings or (Settings.quick_() if ctx.quick else Settings.full())
     ctx.settings = s
     ssd, notes = _ssd_spec(s)
     ctx.notes.extend(notes)
-    return {"pe_time": _pe_time_spec(s), "ssd": ssd}
+    return {"pe_time": _pe_time_spec(s), "ssd": ssd, "region": _region_spec(ssd, s),
+            "terms": _terms_spec(ssd, s)}
 
 
 def _rows(df: pl.DataFrame, names: list[str]) -> list[dict[str, Any]]:
@@ -300,16 +380,60 @@ def ssd_metrics(df: pl.DataFrame) -> dict[str, Any]:
     return out
 
 
+def region_metrics(df: pl.DataFrame, ssd: dict[str, Any], packages: int) -> dict[str, Any]:
+    """Per workload: the TVR region's response-time reduction beside the whole device's
+    (against the same standard run), the share of programs in the region, reads at risk."""
+    rows = _rows(df, ["workload", "all.mean_ns", "tvr.regions.tvr.programs",
+                      "tvr.regions.standard.programs", "tvr.regions.tvr.reads_at_risk"])
+    out: dict[str, Any] = {}
+    for r in rows:
+        base = ssd[f"{r['workload']}|{packages}"]
+        std = base["standard"]["mean_us"]
+        programs = r["tvr.regions.tvr.programs"] + r["tvr.regions.standard.programs"]
+        out[r["workload"]] = {
+            "mean_us": r["all.mean_ns"] / 1e3,
+            "reduction_pct": 100 * (1 - r["all.mean_ns"] / 1e3 / std),
+            "whole_device_reduction_pct": base["reduction_pct"],
+            "tvr_program_share": r["tvr.regions.tvr.programs"] / max(programs, 1),
+            "reads_at_risk": r["tvr.regions.tvr.reads_at_risk"],
+        }
+    return out
+
+
+def terms_metrics(df: pl.DataFrame) -> dict[str, Any]:
+    """The Eq. 3/5 terms: the TVR run's ``tvr.terms`` and each run's simulated RBER."""
+    model = model_metrics(df)
+    rows = _rows(df, ["config.tvr.enabled", "reliability.rber_mean",
+                      "reliability.uncorrectable_pages"])
+    runs = {("tvr" if r["config.tvr.enabled"] else "standard"): {
+        "rber_mean": r["reliability.rber_mean"],
+        "uncorrectable_pages": r["reliability.uncorrectable_pages"]} for r in rows}
+    terms = {k.removeprefix("terms."): v for k, v in model.items() if k.startswith("terms.")}
+    return {"terms": terms, "runs": runs, "rber_plain": {
+        lay: [model[f"{lay}.rber_lsb_page"], model[f"{lay}.rber_msb_page"]]
+        for lay in ("standard", "reduced")}}
+
+
+def added_by_reads(terms: dict[str, Any], layout: str) -> float:
+    """RBER the most reads priced add to ``layout``'s pages (mean of LSB and MSB pages)."""
+    add = [terms[f"{layout}.rber_{p}_page"][-1] - terms[f"{layout}.rber_{p}_page"][0]
+           for p in ("lsb", "msb")]
+    return sum(add) / 2
+
+
 def model_metrics(df: pl.DataFrame) -> dict[str, Any]:
     """The ``tvr`` summary section of the first TVR run (every TVR run carries the same)."""
     tvr = df.filter(pl.col("config.tvr.enabled"))
     if tvr.height == 0:
         raise RuntimeError("no TVR run in the ssd sweep")
     names = [c for c in tvr.columns if c.startswith("tvr.")]
-    return {c.removeprefix("tvr."): tvr[c][0] for c in names}
+    first = {c.removeprefix("tvr."): tvr[c][0] for c in names}
+    # A list metric's cell is a Series: as a list, for the JSON outputs.
+    return {k: v.to_list() if isinstance(v, pl.Series) else v for k, v in first.items()}
 
 
-def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any]) -> dict[str, float]:
+def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any],
+                   terms: dict[str, Any]) -> dict[str, float]:
     """nandlab's value of every claim."""
     eol = s.pe_points[-1]
 
@@ -331,12 +455,15 @@ def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any]) -> di
         "max_pe_tvr": 100 * model["max_pe_1e5.reduced"],
         "lifetime_gain": 100 * model["lifetime_gain"],
         "coupling": 100 * model["coupling_reduction_cho_2v"],
-        "fig8_msb_11": prog("11")[0],
-        "fig8_msb_ratio": 100 * (prog("00")[0] / prog("11")[0] - 1),
-        "fig8_lsb_11": prog("11")[1],
-        "fig8_lsb_10": prog("10")[1],
-        "program_pe_early": 100 * (prog("11", 200_000)[0] / prog("11")[0] - 1),
-        "program_pe_late": 100 * (prog("11", eol)[0] / prog("11", 200_000)[0] - 1),
+        "read_disturb_leakage": 100 * terms["leakage_factor"],
+        "read_disturb_rber": 1e6 * (added_by_reads(terms, "reduced")
+                                    - added_by_reads(terms, "standard")),
+        "fig8_msb_11": prog("11")[MSB],
+        "fig8_msb_ratio": 100 * (prog("00")[MSB] / prog("11")[MSB] - 1),
+        "fig8_lsb_11": prog("11")[LSB],
+        "fig8_lsb_10": prog("10")[LSB],
+        "program_pe_early": 100 * (prog("11", 200_000)[MSB] / prog("11")[MSB] - 1),
+        "program_pe_late": 100 * (prog("11", eol)[MSB] / prog("11", 200_000)[MSB] - 1),
         "erase_01": pt["01|0|standard"]["erase_ms"],
         "erase_11": pt["11|0|standard"]["erase_ms"],
         "erase_eol": pt[f"random|{eol}|standard"]["erase_ms"],
@@ -410,8 +537,8 @@ def figures(out: Path, s: Settings, pt: dict[str, Any], ssd: dict[str, Any],
     # Fig. 8: by page type and state, fresh.
     fig, ax = plt.subplots(figsize=(6, 3.2))
     x = np.arange(len(states))
-    for i, name in enumerate(("MSB page (type 0)", "LSB page (type 1)")):
-        ax.bar(x + (i - 0.5) * 0.4, [pt[f"{st}|0|standard"]["program_us"][i] for st in states],
+    for i, (t, name) in enumerate(((MSB, "MSB page (type 1)"), (LSB, "LSB page (type 0)"))):
+        ax.bar(x + (i - 0.5) * 0.4, [pt[f"{st}|0|standard"]["program_us"][t] for st in states],
                0.4, label=name)
     ax.set_xticks(x, [f"'{st}'" for st in states])
     ax.set_ylabel("program time (µs)")
@@ -468,15 +595,15 @@ def body_md(s: Settings, pt: dict[str, Any], ssd: dict[str, Any], model: dict[st
     f = io.StringIO()
     w = f.write
     w("\n## Program and erase time by content (`pe_time` runs)\n\n")
-    w("Mean program time per page type (µs; type 0 = 002's MSB page, programmed first) "
+    w("Mean program time per page type (µs; 002's MSB page = type 1, programmed first) "
       "and mean erase time (ms), standard device, `compose = \"slowest\"` unless noted:\n\n")
     w("| content | P/E | MSB page | LSB page | erase | TVR MSB | TVR LSB |\n"
       "|---|---|---|---|---|---|---|\n")
     for c in [*STATE_BYTES, "random", "random, mean"]:
         for pe in s.pe_points:
             a, t = pt[f"{c}|{pe}|standard"], pt[f"{c}|{pe}|tvr"]
-            w(f"| {c} | {pe:,} | {a['program_us'][0]:.1f} | {a['program_us'][1]:.1f} | "
-              f"{a['erase_ms']:.3f} | {t['program_us'][0]:.1f} | {t['program_us'][1]:.1f} |\n")
+            w(f"| {c} | {pe:,} | {a['program_us'][MSB]:.1f} | {a['program_us'][LSB]:.1f} | "
+              f"{a['erase_ms']:.3f} | {t['program_us'][MSB]:.1f} | {t['program_us'][LSB]:.1f} |\n")
     w("\n## SSD study (`ssd` runs, §5.5)\n\n")
     w("| workload | packages | write share | standard mean (µs) | TVR mean (µs) | reduction | "
       "TVR RBER | uncorrectable |\n|---|---|---|---|---|---|---|---|\n")
@@ -499,11 +626,52 @@ def body_md(s: Settings, pt: dict[str, Any], ssd: dict[str, Any], model: dict[st
       "002 §4, docs/reliability.md); a page takes its slowest state's time. TVR: "
       "`[tvr] enabled = true` scales each page type's program time by its ISPP steps "
       "after/before (Eq. 14) and, with the preset's `vth` model, reads the reduced layout; "
-      "the SSD runs use the preset's fixed times (460 µs / 1 ms). The rows of Fig. 8, "
+      "the SSD runs use the preset's fixed times (MSB 460 µs / LSB 1 ms). The rows of Fig. 8, "
       "§4.1's P/E factors and Figs. 9–10 check that the simulator charges the configured "
       "constants (they are inputs, not predictions); Fig. 7 and §5 are computed.\n")
     for n in notes:
         w(f"\nNote: {n}\n")
+    return f.getvalue()
+
+
+def extension_md(region: dict[str, Any], terms: dict[str, Any]) -> str:
+    """The TVR region study and the Eq. 3/5 terms."""
+    f = io.StringIO()
+    w = f.write
+    w("\n## TVR region for short-lived data (`region` runs, §5.1)\n\n"
+      f"TVR on the first {REGION_SHARE:.0%} of the logical pages only "
+      "(`[tvr.region] kind = \"lpn_range\"`), beside whole-device TVR, both against the "
+      "standard device:\n\n"
+      "| workload | programs in the region | region: reduction | whole device: reduction | "
+      "TVR reads at risk |\n|---|---|---|---|---|\n")
+    for n, v in sorted(region.items()):
+        w(f"| {n} | {v['tvr_program_share']:.0%} | {v['reduction_pct']:.1f} % | "
+          f"{v['whole_device_reduction_pct']:.1f} % | {v['reads_at_risk']} |\n")
+    t = terms["terms"]
+    w("\n## Coupling and read disturb as RBER terms (`terms` runs; nandlab's extension)\n\n"
+      "002 uses Eq. 3–5 to argue direction only. nandlab's `vth` model turns them into error "
+      "terms (docs/reliability.md): Eq. 3 with 002's γ_fg1 = 0.02, γ_fg2 = 0.006 and Eq. 5 "
+      "with assumed constants (`READ_DISTURB` in `reproduce/tvr.py`: b₀ = "
+      f"{READ_DISTURB['b0_per_v']:g}/V, α_G = {READ_DISTURB['gate_coupling_ratio']:g}, "
+      f"V_pass = top mean + {READ_DISTURB['pass_margin_v']:g} V, I₀ = "
+      f"{READ_DISTURB['i0_v_per_read']:.3g} V per read). TVR lowers V_pass by "
+      f"{t['pass_voltage_drop_v']:.3f} V, so Eq. 5's leakage falls to "
+      f"{t['leakage_factor']:.3f} of the standard's.\n\n"
+      "| layout | RBER LSB / MSB, no terms | with coupling | "
+      + " | ".join(f"+ {r:,.0f} reads" for r in t["reads"][1:])
+      + " | erased-state rise at the most reads |\n|---|---|---|"
+      + "---|" * (len(t["reads"]) - 1) + "---|\n")
+    for lay in ("standard", "reduced"):
+        lsb, msb = t[f"{lay}.rber_lsb_page"], t[f"{lay}.rber_msb_page"]
+        plain = terms["rber_plain"][lay]
+        cells = [f"{a:.2e} / {b:.2e}" for a, b in zip(lsb, msb, strict=True)]
+        w(f"| {lay} | {plain[0]:.2e} / {plain[1]:.2e} | {' | '.join(cells)} | "
+          f"{t[f'{lay}.erased_rise_v'][-1]:.3f} V |\n")
+    runs = terms["runs"]
+    w("\nThe same terms in the simulator (first `ssd` workload, both terms on): mean read "
+      f"RBER standard {runs['standard']['rber_mean']:.2e}, TVR {runs['tvr']['rber_mean']:.2e} "
+      f"({runs['tvr']['uncorrectable_pages']} uncorrectable pages; the reduced layout is "
+      "solved at the limit without the terms, so coupling alone takes it past 4.5e-4).\n")
     return f.getvalue()
 
 
@@ -512,18 +680,23 @@ def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
     pt = pe_time_metrics(tables["pe_time"])
     ssd = ssd_metrics(tables["ssd"])
     model = model_metrics(tables["ssd"])
-    values = nandlab_values(s, pt, model)
+    region = region_metrics(tables["region"], ssd, region_packages(s))
+    terms = terms_metrics(tables["terms"])
+    values = nandlab_values(s, pt, model, terms["terms"])
     cl = claims(s, values, ssd)
     figs = figures(ctx.out, s, pt, ssd, model)
-    m = {"settings": asdict(s), "pe_time": pt, "ssd": ssd, "model": model, "values": values,
-         "notes": ctx.notes}
-    write_json(ctx.out / "runs.json", {"pe_time": pt, "ssd": ssd})
+    m = {"settings": asdict(s), "pe_time": pt, "ssd": ssd, "region": region, "terms": terms,
+         "model": model, "values": values, "notes": ctx.notes}
+    write_json(ctx.out / "runs.json", {"pe_time": pt, "ssd": ssd, "region": region,
+                                       "terms": terms})
     config_text = (
         f"Seed {s.seed}. Config: `configs/002_tvr.toml` (DiskSim-SSD-like, 002's chip "
         f"timing, `vth` on the standard layout, BCH t = 49 per 4 KiB). `pe_time` runs: one "
         f"256 MiB package, empty, {s.pe_writes:,} random 4 KiB writes, P/E "
         f"{', '.join(f'{p:,}' for p in s.pe_points)}. `ssd` runs: packages "
-        f"{', '.join(map(str, s.ssd_channels))}, at most {s.ssd_requests:,} requests each.\n\n"
+        f"{', '.join(map(str, s.ssd_channels))}, at most {s.ssd_requests:,} requests each; "
+        f"`region` and `terms` runs at {region_packages(s)} packages.\n\n"
     )
-    return Analysis(claims=cl, body=body_md(s, pt, ssd, model, ctx.notes), figures=figs,
+    body = body_md(s, pt, ssd, model, ctx.notes) + extension_md(region, terms)
+    return Analysis(claims=cl, body=body, figures=figs,
                     metrics=m, config_text=config_text)

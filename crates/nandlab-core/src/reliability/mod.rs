@@ -18,6 +18,7 @@ pub mod tvr;
 pub mod tvr_data;
 pub mod tvr_mode;
 pub mod tvr_region;
+pub mod tvr_terms;
 pub mod variation;
 pub mod vth;
 pub mod vth_errors;

@@ -59,6 +59,16 @@ impl WangPage {
             WangPage::Lsb => 0,
         }
     }
+
+    /// The page of nandlab page type `t` of a 2-bit device: every model keys 002's pages
+    /// as the `vth` model does (docs/presets.md, "002 names page types").
+    pub fn of_vth_page_type(t: usize) -> Self {
+        if t == WangPage::Msb.vth_page_type() {
+            WangPage::Msb
+        } else {
+            WangPage::Lsb
+        }
+    }
 }
 
 /// Mean-to-reference distances Δ₀…Δ₅ in volts (002 Fig. 11b).

@@ -3,10 +3,9 @@
 //! solves from the standard one (Fig. 11a, [`VthLayout::wang_standard`]) at the RBER
 //! limit `rber_limit` (Eq. 10–13). What changes:
 //! - **program time**: each page type's time is scaled by its ISPP steps after / before
-//!   (Eq. 14 with β = 1.14, ΔV_pp = 0.2 V: 002's MSB page, type 0, 22 → 11; its LSB
-//!   page, type 1, 16 → 8), so
-//!   `t_step` stays the device's and whatever `[timing]` (and `[timing.pe_time]`) gives
-//!   is halved;
+//!   (Eq. 14 with β = 1.14, ΔV_pp = 0.2 V: 002's MSB page, type 1, 22 → 11; its LSB
+//!   page, type 0, 16 → 8), so `t_step` stays the device's and whatever `[timing]` (and
+//!   `[timing.pe_time]`) gives is halved;
 //! - **errors**: with `reliability.model = "vth"` and `vth_preset = "wang-standard-mlc"`
 //!   (the standard device), the model reads the reduced layout instead;
 //! - **region** (`[tvr.region]`, [`super::tvr_region`]): the whole device, or only the
@@ -26,6 +25,7 @@ use super::ispp::Ispp;
 use super::model::ErrorModel;
 use super::tvr::{VthLayout, WangPage, WANG_RBER_LIMIT};
 use super::tvr_region::TvrRegionConfig;
+use super::tvr_terms::terms_summary;
 use super::vth_reliability::{err_limit_from_rber, VthReliabilityFit, WANG_PAGE_DATA_BITS};
 use crate::error::{NandError, Result};
 
@@ -59,17 +59,6 @@ impl Default for TvrConfig {
             retention_days: 7.0,
             region: TvrRegionConfig::default(),
         }
-    }
-}
-
-/// 002's page of nandlab page type `t` for programming: type 0, the page of a wordline
-/// programmed first (nandlab's page maps), is 002's "MSB page" (Table 1: page 10 before
-/// page 16), whose largest rise is S0 → S2 (§5.3).
-fn programmed_page(t: usize) -> WangPage {
-    if t == 0 {
-        WangPage::Msb
-    } else {
-        WangPage::Lsb
     }
 }
 
@@ -110,7 +99,7 @@ impl TvrConfig {
         let ispp = Ispp::wang();
         (0..bits)
             .map(|t| {
-                let p = programmed_page(t);
+                let p = WangPage::of_vth_page_type(t);
                 Ok((ispp.steps(tvr.page_rise_v(p))?, ispp.steps(std.page_rise_v(p))?))
             })
             .collect()
@@ -155,9 +144,10 @@ impl TvrConfig {
     }
 
     /// The `tvr` section of a run summary: both layouts, the distances Δ₀…Δ₅, ISPP steps,
-    /// program speed-up (§5.3), Eq. 8's P/E limits (§5.4) and the coupling reduction
-    /// (Eq. 4).
-    pub fn summary(&self) -> Result<Value> {
+    /// program speed-up (§5.3), Eq. 8's P/E limits (§5.4), the coupling reduction
+    /// (Eq. 4) and, when `r` configures the `vth` model's Eq. 3/5 terms, the page RBERs
+    /// they give each layout (`terms`, [`super::tvr_terms`]).
+    pub fn summary(&self, r: &ReliabilityConfig) -> Result<Value> {
         let (std, tvr) = self.layouts()?;
         let layout = |l: &VthLayout| {
             json!({
@@ -178,7 +168,12 @@ impl TvrConfig {
         let limit = err_limit_from_rber(self.rber_limit, WANG_PAGE_DATA_BITS);
         let (pe_std, pe_tvr) = (fit.layout_max_pe(&std, limit)?, fit.layout_max_pe(&tvr, limit)?);
         let c = Coupling::cho();
-        Ok(json!({
+        let terms = if r.model == ModelKind::Vth {
+            terms_summary(&r.vth_params()?, &self.reliability(r)?.vth_params()?)?
+        } else {
+            None
+        };
+        let mut out = json!({
             "rber_limit": self.rber_limit,
             "standard": layout(&std),
             "reduced": layout(&tvr),
@@ -192,7 +187,11 @@ impl TvrConfig {
             "coupling_reduction_cho_2v": c.worst_shift_reduction(CHO_DELTA_VTH_MAX_V, CHO_DELTA_VTH_MAX_V - 2.0),
             "coupling_reduction_layouts": c.layout_shift_reduction(&std, &tvr),
             "pass_voltage_drop_v": pass_voltage_drop_v(&std, &tvr),
-        }))
+        });
+        if let Some(t) = terms {
+            out["terms"] = t;
+        }
+        Ok(out)
     }
 }
 
@@ -200,14 +199,14 @@ impl TvrConfig {
 mod tests {
     use super::*;
 
-    /// §5.3: MSB (type 0, programmed first) 22 → 11 steps, LSB (type 1) 16 → 8.
+    /// §5.3: MSB (type 1) 22 → 11 steps, LSB (type 0) 16 → 8.
     #[test]
     fn steps_per_page_type() {
         let on = TvrConfig {
             enabled: true,
             ..TvrConfig::default()
         };
-        assert_eq!(on.program_steps(2).unwrap(), vec![(11, 22), (8, 16)]);
+        assert_eq!(on.program_steps(2).unwrap(), vec![(8, 16), (11, 22)]);
         assert!(TvrConfig::default().program_steps(2).unwrap().is_empty());
         let e = on.program_steps(3).unwrap_err().to_string();
         assert!(e.contains("tvr.enabled"), "{e}");

@@ -117,7 +117,7 @@ impl Simulator {
             summary["tvr"] = self
                 .cfg
                 .tvr
-                .summary()
+                .summary(&self.cfg.reliability)
                 .unwrap_or_else(|e| json!({"error": e.to_string()}));
             if let Some(d) = &self.tvr {
                 summary["tvr"]["regions"] = d.summary();
