@@ -81,3 +81,12 @@ def test_fail_rates_follow_the_closed_forms():
     assert r["AP"] == pytest.approx(0.012_955, abs=1e-6)
     assert r["MC"] == pytest.approx((0.075_484 * 0.012_955 + 0.012_955) / 2, abs=1e-6)
     assert r["MC_independent"] == pytest.approx(0.044_219 ** 2, abs=1e-7)
+
+
+def test_the_sensor_rate_is_below_what_every_scheme_serves(real_core):
+    # The rate's defining property (SENSOR_IOPS's comment): flooded, each scheme serves
+    # more than the rate the reproduction offers, Meta-Cure (backup programs) the least.
+    served = asymmetric.sensor_capacity(quick=True)
+    assert set(served) == set(asymmetric.SCHEMES)
+    assert min(served.values()) > asymmetric.SENSOR_IOPS / 0.9
+    assert served["MC"] < served["BL"]

@@ -9,7 +9,13 @@
 //! directory with one slot per chunk (zero-filled, so the operating system commits only
 //! the parts a run touches). A request's consecutive pages then share one directory slot
 //! and one chunk instead of costing a hash probe (a cache miss) each.
+//!
+//! A placement that refuses some page types for critical pages (seed 004) swaps a few
+//! preconditioned pages between home positions ([`Mapping::swap_homes`]): the swapped
+//! pages get explicit entries, and their home pages' new owners are kept beside the
+//! layout, so memory still grows only with the critical pages.
 
+use rustc_hash::FxHashMap;
 use strength_reduce::StrengthReducedU64;
 
 /// Logical pages per chunk of explicit entries (one chunk = two cache lines).
@@ -35,6 +41,9 @@ pub struct Mapping {
     /// Plane of each stripe slot (the striping order), and its inverse.
     slot_plane: Vec<u32>,
     plane_slot: Vec<u32>,
+    /// Owner of each home page the fill swapped (physical page -> logical page); entries
+    /// of erased blocks go stale unread (only blocks still holding the fill ask).
+    swapped_owner: FxHashMap<u64, u64>,
 }
 
 impl Mapping {
@@ -62,6 +71,7 @@ impl Mapping {
             pages_per_plane: StrengthReducedU64::new(u64::from(blocks_per_plane) * u64::from(pages_per_block)),
             slot_plane,
             plane_slot,
+            swapped_owner: FxHashMap::default(),
         }
     }
 
@@ -81,6 +91,11 @@ impl Mapping {
     /// Owner of a preconditioned physical page, if the layout put one there.
     #[inline]
     pub fn home_owner(&self, ppn: u64) -> Option<u64> {
+        if !self.swapped_owner.is_empty() {
+            if let Some(&lpn) = self.swapped_owner.get(&ppn) {
+                return Some(lpn);
+            }
+        }
         let (plane, pos) = StrengthReducedU64::div_rem(ppn, self.pages_per_plane);
         let lpn = pos * self.planes.get() + u64::from(self.plane_slot[plane as usize]);
         (lpn < self.fill_pages).then_some(lpn)
@@ -135,6 +150,17 @@ impl Mapping {
     pub fn remove(&mut self, lpn: u64) {
         // A preconditioned page needs a mark to hide its home copy.
         self.put(lpn, if lpn < self.fill_pages { TRIMMED } else { UNSET });
+    }
+
+    /// Exchanges the home pages of preconditioned logical pages `a` and `b` (before the
+    /// run writes either).
+    pub fn swap_homes(&mut self, a: u64, b: u64) {
+        debug_assert!(a < self.fill_pages && b < self.fill_pages);
+        let (home_a, home_b) = (self.home_ppn(a), self.home_ppn(b));
+        self.set(a, home_b);
+        self.set(b, home_a);
+        self.swapped_owner.insert(home_b, a);
+        self.swapped_owner.insert(home_a, b);
     }
 
     /// Explicit entries held (memory grows with the chunks that hold them).
@@ -196,6 +222,19 @@ mod tests {
         assert_eq!(m.get(20), None);
         assert_eq!(m.entries(), 1);
         assert_eq!(m.live().count(), 10);
+    }
+
+    #[test]
+    fn swapped_homes_trade_owners() {
+        // 2 planes, 4 pages/block: lpn 1 lives at plane 1 position 0 (ppn 16), lpn 7 at
+        // plane 1 position 3 (ppn 19).
+        let mut m = Mapping::new(64, 20, vec![0, 1], 4, 4);
+        m.swap_homes(1, 7);
+        assert_eq!((m.get(1), m.get(7)), (Some(19), Some(16)));
+        assert_eq!((m.home_owner(19), m.home_owner(16)), (Some(1), Some(7)));
+        assert_eq!(m.home_owner(17), Some(3));
+        assert_eq!(m.entries(), 2);
+        assert_eq!(m.live().count(), 20);
     }
 
     #[test]

@@ -23,6 +23,7 @@ use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus, PageMeta, WriteAttrs};
 use crate::flash::cell::PageType;
 use crate::flash::{Geometry, Ppa};
+use crate::host::CriticalConfig;
 use aging::AgingConfig;
 use allocator::{PlaneAlloc, Striper};
 pub use cause::Cause;
@@ -116,6 +117,10 @@ pub struct Ftl {
     page_meta: OobStore,
     /// Program time of the preconditioned data (ns; negative: before the run).
     preconditioned_ns: i64,
+    /// Which preconditioned pages are critical: the classifier of host writes
+    /// ([`Ftl::classify_fill`]), so a filled page carries the attributes a host write of it
+    /// would.
+    fill_critical: CriticalConfig,
     /// Logical-to-physical map.
     pub mapping: Mapping,
     /// Physical page of each logical page's backup copy, for a placement that keeps them
@@ -186,6 +191,7 @@ impl Ftl {
             block_reads: vec![0; geo.blocks as usize],
             page_meta: OobStore::new(geo.blocks, d.pages_per_block),
             preconditioned_ns: 0,
+            fill_critical: CriticalConfig::default(),
             mapping: Mapping::new(0, 0, (0..geo.planes).collect(), d.pages_per_block, d.blocks_per_plane),
             backups: FxHashMap::default(),
             planes: vec![PlaneAlloc::default(); geo.planes as usize],
@@ -204,6 +210,14 @@ impl Ftl {
         };
         precondition::apply(&mut ftl, aging, seed)?;
         Ok(ftl)
+    }
+
+    /// Marks the preconditioned pages that `critical` (the host writes' classifier) names
+    /// critical and lays them out as placement would have written them: swapped onto page
+    /// types placement takes for critical pages, with a backup copy where placement keeps
+    /// one (see `precondition::classify`). Called once, before the run writes.
+    pub fn classify_fill(&mut self, critical: &CriticalConfig) -> Result<()> {
+        precondition::classify(self, critical)
     }
 
     /// Logical pages the host can address.
@@ -426,7 +440,7 @@ impl Ftl {
                 tag: 0,
                 program_ns: self.preconditioned_ns,
                 oob_tags: 0,
-                attrs: WriteAttrs::default(),
+                attrs: WriteAttrs::new(0, self.fill_critical.contains(owner)),
             })
         } else {
             self.page_meta

@@ -147,9 +147,8 @@ struct PendingRead {
     reads: u32,
     state: Option<PageState>,
     rber: f64,
-    /// It holds a critical page written as such during the run (`[host.critical]`; where
-    /// preconditioning put a page, or where GC moved it without the attribute, no policy
-    /// placed it as critical).
+    /// It holds a critical page (`[host.critical]`) whose page carries the flag: written as
+    /// such during the run, or preconditioned (the fill is classified the same way).
     critical: bool,
     /// Units of the page the request reads.
     units: u16,
@@ -224,7 +223,7 @@ struct Counters {
     first_arrival_ns: Option<u64>,
     last_end_ns: u64,
     events: u64,
-    /// Host reads of critical pages written during the run, by page type (seed 004's
+    /// Host reads of critical pages (preconditioned or written in the run), by page type (seed 004's
     /// Tables 4-5 count their errors).
     critical_reads: [u64; 4],
     /// Those of them that ended uncorrectable (primary and, where there is one, backup).
@@ -332,7 +331,8 @@ impl Simulator {
                 ),
             ));
         }
-        let ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
+        let mut ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
+        ftl.classify_fill(&cfg.host.critical)?;
         let backend = Backend::new(
             geo.dies,
             cfg.device.channels,

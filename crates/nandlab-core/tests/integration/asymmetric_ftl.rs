@@ -13,6 +13,7 @@ use nandlab_core::ftl::placement::{MsbCritical, PlacementConfig};
 use nandlab_core::ftl::relocation::{Asymmetric, PageOrder, RelocationConfig};
 use nandlab_core::ftl::victim::{Greedy, VictimConfig, Weighted};
 use nandlab_core::ftl::{Ftl, FtlConfig};
+use nandlab_core::host::CriticalConfig;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -35,6 +36,18 @@ fn empty(geo: &Geometry, cfg: &FtlConfig) -> Ftl {
         ..AgingConfig::default()
     };
     Ftl::new(geo, cfg, &aging, 1).unwrap()
+}
+
+/// A device whose first `fill_fraction` of the logical space is preconditioned, its pages
+/// in `critical` marked critical.
+fn filled(geo: &Geometry, cfg: &FtlConfig, fill_fraction: f64, critical: &CriticalConfig) -> Ftl {
+    let aging = AgingConfig {
+        fill_fraction,
+        ..AgingConfig::default()
+    };
+    let mut f = Ftl::new(geo, cfg, &aging, 1).unwrap();
+    f.classify_fill(critical).unwrap();
+    f
 }
 
 fn where_is(f: &Ftl, lpn: u64) -> Ppa {
@@ -179,21 +192,116 @@ fn gc_that_frees_nothing_gives_up_and_the_write_fails() {
     f.check_invariants().unwrap();
 }
 
+/// One plane, 24 logical pages, the first 16 preconditioned (blocks 0 and 1, lpn l at
+/// position l), lpns 0 and 1 critical. Their home pages 0 and 1 are LSB pages, so each
+/// trades homes with the next non-critical filled page on an MSB page: lpn 2 (page 2) and
+/// lpn 4 (page 4) — the device starts with its metadata on MSB pages, flagged. Overwriting
+/// lpns 3, 5, 6, 7 and filling block 2 leaves block 0 with 4 valid pages (2, 4, 0*, 1* on
+/// pages 0, 1, 2, 4); the write that opens block 3 leaves 2 free blocks, and the next runs
+/// GC, which empties block 0 into block 4 as Fig. 8 does: plain lpns 2 and 4 on LSB pages 0
+/// and 1, critical lpn 0 on MSB page 2, LSB page 3 left empty, critical lpn 1 on MSB page
+/// 4 — both still flagged.
+#[test]
+fn preconditioned_critical_pages_start_on_msb_pages_and_stay_there_through_gc() {
+    let geo = one_plane_device();
+    let critical = CriticalConfig {
+        lpn_ranges: vec![[0, 1]],
+    };
+    let cfg = cfg(
+        0.5,
+        2,
+        RelocationConfig::Asymmetric(Asymmetric {}),
+        VictimConfig::Greedy(Greedy {}),
+    );
+    let mut f = filled(&geo, &cfg, 0.7, &critical);
+    let placed = |f: &Ftl, l: u64| {
+        let p = where_is(f, l);
+        (p.block, p.page, f.page_meta(p).unwrap().attrs.critical())
+    };
+    let start: Vec<_> = [0, 1, 2, 3, 4].iter().map(|&l| placed(&f, l)).collect();
+    assert_eq!(
+        start,
+        vec![(0, 2, true), (0, 4, true), (0, 0, false), (0, 3, false), (0, 1, false)]
+    );
+    assert_eq!(f.stats.skipped_pages, 0);
+    f.check_invariants().unwrap();
+    let mut ops = Vec::new();
+    for l in [3, 5, 6, 7, 16, 17, 18, 19, 20] {
+        f.write(l, 1, 0, PLAIN, 0, &mut ops).unwrap();
+    }
+    assert_eq!(f.stats.gc_erases, 0);
+    f.write(21, 1, 0, PLAIN, 0, &mut ops).unwrap();
+    assert_eq!((f.stats.gc_erases, f.stats.gc_page_moves), (1, 4));
+    let moved: Vec<_> = [2, 4, 0, 1].iter().map(|&l| placed(&f, l)).collect();
+    assert_eq!(moved, vec![(4, 0, false), (4, 1, false), (4, 2, true), (4, 4, true)]);
+    assert_eq!(f.stats.skipped_pages, 1);
+    f.check_invariants().unwrap();
+}
+
+/// Without a placement that cares (page order, `by_cause`), the fill keeps its layout —
+/// critical lpn 1 on LSB page 1 — and GC keeps its flag.
+#[test]
+fn a_preconditioned_critical_page_keeps_its_flag_through_gc() {
+    let geo = one_plane_device();
+    let critical = CriticalConfig {
+        lpn_ranges: vec![[1, 1]],
+    };
+    let cfg = FtlConfig {
+        placement: PlacementConfig::default(),
+        ..cfg(0.5, 2, RelocationConfig::default(), VictimConfig::Greedy(Greedy {}))
+    };
+    let mut f = filled(&geo, &cfg, 0.7, &critical);
+    assert_eq!(where_is(&f, 1), Ppa { block: 0, page: 1 });
+    assert!(f.page_meta(where_is(&f, 1)).unwrap().attrs.critical());
+    assert!(!f.page_meta(where_is(&f, 2)).unwrap().attrs.critical());
+    assert_eq!(f.mapping_entries(), 0);
+    let mut ops = Vec::new();
+    for l in [3, 5, 6, 7, 16, 17, 18, 19, 20, 21] {
+        f.write(l, 1, 0, PLAIN, 0, &mut ops).unwrap();
+    }
+    assert_eq!(f.stats.gc_erases, 1);
+    let p = where_is(&f, 1);
+    assert_ne!(p.block, 0);
+    assert!(f.page_meta(p).unwrap().attrs.critical());
+    f.check_invariants().unwrap();
+}
+
+/// More critical pages than a plane's fill has MSB pages for: one line naming the key.
+#[test]
+fn a_fill_without_room_on_msb_pages_is_a_config_error() {
+    let geo = one_plane_device();
+    let critical = CriticalConfig {
+        lpn_ranges: vec![[0, 12]],
+    };
+    let cfg = cfg(0.5, 2, RelocationConfig::default(), VictimConfig::default());
+    let aging = AgingConfig {
+        fill_fraction: 0.7,
+        ..AgingConfig::default()
+    };
+    let mut f = Ftl::new(&geo, &cfg, &aging, 1).unwrap();
+    let msg = f.classify_fill(&critical).unwrap_err().to_string();
+    assert!(msg.contains("host.critical.lpn_ranges") && !msg.contains('\n'), "{msg}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// Over random overwrites and trims with GC underneath (every tenth logical page
-    /// critical), every critical page sits on an MSB page, every live page keeps its latest
-    /// content, and the mapping invariants hold.
+    /// critical, on an empty device or one whose first half is preconditioned and
+    /// classified the same way), every critical page sits on an MSB page, every live page
+    /// keeps its latest content, and the mapping invariants hold.
     #[test]
     fn critical_pages_stay_on_msb_pages_through_gc(
         acts in prop::collection::vec((0..576u64, prop::bool::weighted(0.1)), 1..3000),
         asym in any::<bool>(),
+        fill_fraction in prop::sample::select(vec![0.0, 0.5]),
     ) {
         let geo = tiny_device();
         let relocation = if asym { RelocationConfig::Asymmetric(Asymmetric {}) } else { RelocationConfig::PageOrder(PageOrder {}) };
-        let mut f = empty(&geo, &cfg(0.25, 2, relocation, VictimConfig::Weighted(Weighted { weight_valid: 0.5 })));
-        let mut model = HashMap::new();
+        let tenths = CriticalConfig { lpn_ranges: (0..576).step_by(10).map(|l| [l, l]).collect() };
+        let mut f = filled(&geo, &cfg(0.25, 2, relocation, VictimConfig::Weighted(Weighted { weight_valid: 0.5 })), fill_fraction, &tenths);
+        let fill_pages = (576.0 * fill_fraction) as u64;
+        let mut model: HashMap<u64, u64> = (0..fill_pages).map(|l| (l, 0)).collect();
         let mut ops = Vec::new();
         for (i, &(l, trim)) in acts.iter().enumerate() {
             let a = if l % 10 == 0 { CRIT } else { PLAIN };
@@ -209,11 +317,14 @@ proptest! {
         if let Err(e) = f.check_invariants() {
             prop_assert!(false, "{}", e);
         }
-        prop_assert_eq!(f.mapping_entries(), model.len());
+        if fill_pages == 0 {
+            prop_assert_eq!(f.mapping_entries(), model.len());
+        }
         for (&l, &tag) in &model {
             let p = where_is(&f, l);
             let m = f.page_meta(p).unwrap();
             prop_assert_eq!((m.lpn, m.tag), (l, tag));
+            prop_assert_eq!(m.attrs.critical(), l % 10 == 0);
             if l % 10 == 0 {
                 prop_assert_eq!(geo.page_map.page_type(p.page), 1, "critical lpn {} on LSB page {:?}", l, p);
             }

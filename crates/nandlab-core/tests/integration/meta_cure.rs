@@ -230,3 +230,42 @@ fn a_read_is_lost_only_when_both_copies_fail() {
     assert!(s["critical"].get("backup_reads").is_none());
     assert_eq!(lat[4], READ_NS);
 }
+
+/// A preconditioned device (4 planes, the first half of the 576 logical pages filled) whose
+/// lpns 0-7 are critical starts with a backup of each on the plane after its primary's:
+/// two per plane, on pages 0 and 1 of a fresh block, content tag 0 like the fill, the
+/// primaries flagged critical in place; the run's backup count stays 0.
+#[test]
+fn preconditioned_critical_pages_start_with_their_backups() {
+    let geo = tiny_device();
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        placement: PlacementConfig::MetaCure(MetaCure {}),
+        ..FtlConfig::default()
+    };
+    let aging = AgingConfig {
+        fill_fraction: 0.5,
+        ..AgingConfig::default()
+    };
+    let mut f = Ftl::new(&geo, &cfg, &aging, 1).unwrap();
+    let home: Vec<Ppa> = (0..8).map(|l| primary(&f, l)).collect();
+    f.classify_fill(&nandlab_core::host::CriticalConfig {
+        lpn_ranges: vec![[0, 7]],
+    })
+    .unwrap();
+    let mut per_plane = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+    for l in 0..8u64 {
+        let p = primary(&f, l);
+        assert_eq!(p, home[l as usize], "the primary stays at home");
+        assert!(f.page_meta(p).unwrap().attrs.critical());
+        let b = f.backup_of(l).expect("a backup");
+        assert_eq!(plane(&f, b), (plane(&f, p) + 1) % 4);
+        let m = f.page_meta(b).unwrap();
+        assert_eq!((m.lpn, m.tag, m.attrs), (l, 0, CRIT.as_backup()));
+        per_plane[plane(&f, b) as usize].push(b.page);
+    }
+    assert!(per_plane.iter().all(|pages| pages == &[0, 1]), "{per_plane:?}");
+    assert!(f.backup_of(8).is_none());
+    assert_eq!(f.stats().backup_programs, 0);
+    f.check_invariants().unwrap();
+}
