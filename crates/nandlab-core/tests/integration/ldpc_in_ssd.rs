@@ -112,11 +112,12 @@ fn idle_preset(ways: u32) -> SimConfig {
     cfg
 }
 
-/// Latency and total die-busy time of one read of LPN 0 (a lower page, t_R 41 µs) on the
-/// idle 001 preset with `ways`-way interleaving and `chips_per_channel` chips per channel;
-/// no raw errors, so one hard attempt.
-fn idle_interleaved_read(ways: u32, chips_per_channel: u32) -> (u64, f64) {
+/// Latency and total die-busy time of one read of LPN 0 (a lower page, t_R 41 µs, on
+/// chip 0) on the idle 001 preset with `ways`-way interleaving and `channels` ×
+/// `chips_per_channel` chips; no raw errors, so one hard attempt.
+fn idle_interleaved_read(ways: u32, channels: u32, chips_per_channel: u32) -> (u64, f64) {
     let mut cfg = idle_preset(ways);
+    cfg.device.channels = channels;
     cfg.device.chips_per_channel = chips_per_channel;
     let dies = f64::from(cfg.device.channels * chips_per_channel * cfg.device.dies_per_chip);
     let req = Request {
@@ -136,20 +137,23 @@ fn idle_interleaved_read(ways: u32, chips_per_channel: u32) -> (u64, f64) {
 #[test]
 fn an_interleaved_read_senses_every_part_and_moves_a_share_of_each() {
     // One chip: t_R 41 µs + 4096 B at 200 MB/s (20.48 µs) + one 8 µs decode.
-    assert_eq!(idle_interleaved_read(1, 8), (41_000 + 20_480 + 8_000, 41_000.0));
-    // 2-way with 8 chips per channel: the pair (chips 0 and 2) shares channel 0. Both dies
-    // sense at once (41 µs each: 82 µs of die time), then 2 × 2048 B queue on the channel
-    // (2 × 10.24 µs), then one decode.
-    let (lat, busy) = idle_interleaved_read(2, 8);
-    assert_eq!(lat, 41_000 + 2 * 10_240 + 8_000);
-    assert!((busy - 82_000.0).abs() < 1.0, "{busy}");
-    // 2 chips per channel: chips 0 and 2 are on channels 0 and 1, the halves move at once.
-    let (lat, busy) = idle_interleaved_read(2, 2);
+    assert_eq!(idle_interleaved_read(1, 8, 8), (41_000 + 20_480 + 8_000, 41_000.0));
+    // 2-way on the 001 device (8 × 8): chip 0 pairs with chip 10 on channel 1. Both dies
+    // sense at once (41 µs each: 82 µs of die time), the two 2048 B halves cross channels
+    // 0 and 1 at once (10.24 µs), then one decode: 59.24 µs.
+    let (lat, busy) = idle_interleaved_read(2, 8, 8);
     assert_eq!(lat, 41_000 + 10_240 + 8_000);
     assert!((busy - 82_000.0).abs() < 1.0, "{busy}");
-    // 4-way, 2 chips per channel: chips 0–3 on channels 0, 1; 1024 B (5.12 µs) per part,
-    // two parts per channel.
-    let (lat, busy) = idle_interleaved_read(4, 2);
+    // 4-way on 8 × 8: chips 0, 9, 18, 27 on channels 0–3; 1024 B (5.12 µs) each, at once.
+    let (lat, busy) = idle_interleaved_read(4, 8, 8);
+    assert_eq!(lat, 41_000 + 5_120 + 8_000);
+    assert!((busy - 164_000.0).abs() < 1.0, "{busy}");
+    // 2 chips per channel: 2-way hop 2 + lcm(4, 2) = 6, chip 0 with chip 6 on channel 3.
+    let (lat, _) = idle_interleaved_read(2, 8, 2);
+    assert_eq!(lat, 41_000 + 10_240 + 8_000);
+    // Fig. 17's 2 × 8 device: 4-way chips 0, 9, 2, 11 on channels 0, 1, 0, 1: two
+    // quarters queue on each channel.
+    let (lat, busy) = idle_interleaved_read(4, 2, 8);
     assert_eq!(lat, 41_000 + 2 * 5_120 + 8_000);
     assert!((busy - 164_000.0).abs() < 1.0, "{busy}");
 }
@@ -184,7 +188,7 @@ fn group_updates_rewrite_the_rest_of_the_group() {
 }
 
 /// Latency of one write of `pages` pages from logical page `first` on the idle 001 preset
-/// (8 chips per channel: a group's chips share channel 0) with `ways`-way interleaving.
+/// (8 × 8 chips: a group's chips on channels 0, 1, … ) with `ways`-way interleaving.
 fn idle_write(ways: u32, first: u64, pages: u64) -> u64 {
     let out = Simulator::new(idle_preset(ways))
         .unwrap()
@@ -197,21 +201,23 @@ fn idle_write(ways: u32, first: u64, pages: u64) -> u64 {
 fn a_group_update_senses_the_group_then_programs_every_page() {
     // Transfers at 200 MB/s: a page 20.48 µs, a half 10.24, a quarter 5.12; one decode
     // 8 µs; the preconditioned pages and the fresh blocks' first pages are lower pages
-    // (t_R 41 µs, t_PROG 121 µs). Group {0, 1} sits on chips 0 and 2, group {0..3} on chips
-    // 0–3, all on channel 0.
-    // 2-way, page 1 alone: both dies sense page 0's parts (41); its halves cross channel 0
-    // (2 × 10.24 → 61.48) and are decoded (→ 69.48); then pages 0 and 1 cross the channel
-    // (→ 89.96, → 110.44) and program on their dies (+ 121): 231.44 µs.
-    assert_eq!(idle_write(2, 1, 1), 231_440);
-    // The whole group {0, 1}: nothing to read; 20.48 + 20.48 + 121 = 161.96 µs. Without
-    // interleaving, pages 0 and 1 stripe over channels 0 and 1: 20.48 + 121 = 141.48 µs.
-    assert_eq!(idle_write(2, 0, 2), 161_960);
+    // (t_R 41 µs, t_PROG 121 µs). Group {0, 1} sits on chips 0 and 10 (channels 0, 1),
+    // group {0..3} on chips 0, 9, 18, 27 (channels 0–3).
+    // 2-way, page 1 alone: both dies sense page 0's parts (41); its halves cross channels
+    // 0 and 1 at once (10.24 → 51.24) and are decoded (→ 59.24); then pages 0 and 1 cross
+    // their channels at once (→ 79.72) and program on their dies (+ 121): 200.72 µs.
+    assert_eq!(idle_write(2, 1, 1), 200_720);
+    // The whole group {0, 1}: nothing to read; its pages cross channels 0 and 1 at once,
+    // 20.48 + 121 = 141.48 µs, as without interleaving (pages 0 and 1 stripe over channels
+    // 0 and 1).
+    assert_eq!(idle_write(2, 0, 2), 141_480);
     assert_eq!(idle_write(1, 0, 2), 141_480);
-    // 4-way, page 2 alone: four dies sense (41); pages 0, 1, 3 each move as 4 × 5.12 µs on
-    // channel 0 and decode: 61.48 → 69.48, 81.96 → 89.96, 102.44 → 110.44; then four
-    // pages cross the channel (130.92, 151.40, 171.88, 192.36) and the last programs until
-    // 313.36 µs.
-    assert_eq!(idle_write(4, 2, 1), 313_360);
+    // 4-way, page 2 alone: four dies sense (41); pages 0, 1, 3 each move as a quarter
+    // (5.12) on each of channels 0–3, one after another: → 46.12, 51.24, 56.36; each is
+    // decoded by its mapped page's channel's decoder (chips 0, 9, 27: channels 0, 1, 3),
+    // so the decodes overlap: → 54.12, 59.24, 64.36; then the four pages cross their
+    // channels at once (→ 84.84) and program (+ 121): 205.84 µs.
+    assert_eq!(idle_write(4, 2, 1), 205_840);
 }
 
 #[test]
