@@ -99,6 +99,8 @@ pub struct FtlStats {
     pub trimmed_pages: u64,
     /// Backup copies programmed for host pages (placement's `backup_plane`).
     pub backup_programs: u64,
+    /// Hot pages moved off chips placement refuses them ([`Ftl::move_if_hot`]).
+    pub hot_page_moves: u64,
 }
 
 /// The page-level FTL.
@@ -317,6 +319,48 @@ impl Ftl {
             self.consider_refresh(ppa.block, reads);
         }
         (ppa, reads)
+    }
+
+    /// Moves `lpn` onto a chip placement takes hot pages to, when placement keeps hot pages
+    /// apart ([`placement::Placement::hot_reads`]), `lpn` is hot (read at least that often in the last
+    /// window, this read included) and its chip is not one of those: `hot_reliable`'s
+    /// migration on read, without which read-only hot data would never move. The page goes
+    /// through the controller (it changes chip: no copyback) to the next plane in striping
+    /// order that takes it, as a host write would; the move goes to `ops`. Returns whether
+    /// it moved.
+    pub fn move_if_hot(&mut self, lpn: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<bool> {
+        let (Some(hot_reads), Some(ppn)) = (self.hot_reads, self.mapping.get(lpn)) else {
+            return Ok(false);
+        };
+        let reads = self.read_window.as_ref().map_or(0, |w| w.predicted(lpn));
+        let from = self.ppa(ppn);
+        let chip = self.geo.plane_locs[self.geo.plane_of_block(from.block) as usize].chip;
+        if reads < u64::from(hot_reads) || self.cfg.placement.policy().takes_chip(true, chip) {
+            return Ok(false);
+        }
+        let meta = self.page_meta(from).expect("a mapped page has metadata");
+        let page = MovedPage {
+            meta,
+            pe_cycles: self.blocks[from.block as usize].pe,
+            reads_since_erase: self.block_reads(from.block),
+        };
+        // GC the plane choice may run is on another chip, so it cannot move `from`.
+        let plane = self.pick_plane(lpn, meta.attrs, now_ns, ops)?;
+        self.unmap_primary(lpn);
+        let moved = PageMeta {
+            program_ns: now_ns,
+            ..meta
+        };
+        let to = self.place(plane, Cause::HotRead, moved, None)?;
+        ops.push(BgOp::Move {
+            from,
+            to,
+            cause: Cause::HotRead,
+            path: self.cfg.move_path.of(Cause::HotRead),
+            page,
+        });
+        self.stats.hot_page_moves += 1;
+        Ok(true)
     }
 
     /// Counts a host request (the refresh-target policy's prediction window is counted

@@ -117,6 +117,12 @@ enum Event {
         req: u32,
         group: u32,
     },
+    /// A read request's flash work ended: its hot pages on chips placement keeps them off
+    /// move now (logical pages `first..first + pages`).
+    MoveHot {
+        first: u64,
+        pages: u32,
+    },
     RequestDone(u32),
 }
 
@@ -329,6 +335,7 @@ impl Simulator {
         let records = cfg.output.record_requests.then(Recorder::in_memory);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
         let read_path = ReadPath::new(&cfg, chips, None)?;
+        let hot_moves = cfg.ftl.placement.policy().hot_reads().is_some();
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         let page_bytes = u64::from(cfg.device.page_size_bytes);
         // Events carry a page's unit count in 16 bits.
@@ -381,7 +388,7 @@ impl Simulator {
             pending: None,
             next_id: 0,
             bg_ops: Vec::new(),
-            background: background::Work::default(),
+            background: background::Work::new(hot_moves),
             latency: Default::default(),
             flow_latency,
             records,
@@ -502,6 +509,7 @@ impl Simulator {
                 Event::RmwMerged { req, lpn } => self.write_to_flash(now, req, lpn)?,
                 Event::GroupSensed { req, group } => self.group_sensed(now, req, group),
                 Event::GroupMerged { req, group } => self.group_merged(now, req, group)?,
+                Event::MoveHot { first, pages } => self.move_hot(now, first, pages)?,
                 Event::RequestDone(r) => {
                     self.reqs.remove(r);
                     self.inflight -= 1;
@@ -1095,6 +1103,11 @@ impl Simulator {
             return;
         }
         let ReqState { id, req, end_ns, .. } = *st;
+        if req.op == Op::Read && self.background.hot_moves {
+            let first = req.offset_bytes / self.page_bytes;
+            let pages = ((req.offset_bytes + req.size_bytes - 1) / self.page_bytes - first + 1) as u32;
+            self.events.push(end_ns, Event::MoveHot { first, pages });
+        }
         // A read's data and every command's completion cross the host interface back.
         let end_ns = match self.host_link.as_mut() {
             Some(link) => link.complete(end_ns, if req.op == Op::Read { req.size_bytes } else { 0 }),

@@ -234,3 +234,47 @@ fn interleaving_needs_its_placement_and_no_cache() {
     let e = Simulator::new(cfg).err().unwrap().to_string();
     assert!(e.contains("cache.capacity_bytes"), "{e}");
 }
+
+/// A 4 KiB read of logical page `lpn` arriving at `arrival_ns`.
+fn read(arrival_ns: u64, lpn: u64) -> Request {
+    Request {
+        arrival_ns,
+        offset_bytes: lpn * 4096,
+        size_bytes: 4096,
+        op: Op::Read,
+        stream: 0,
+    }
+}
+
+#[test]
+fn a_hot_page_read_off_an_unreliable_chip_moves_in_the_background() {
+    use nandlab_core::ftl::placement::HotReliable;
+    // `hot_reliable` (nandlab's addition) on the idle 001 preset, chips 1 and 2 of each run
+    // of four reliable. CWDP: stripe slot k is on channel k mod 8, chip (k / 8) mod 8 in
+    // it, so logical page 16 (preconditioned at slot 16, page 0 of its block: a lower
+    // page) is on chip 2 of channel 0, the paper's chip 3 (factor 1.15).
+    let mut cfg = idle_preset(1);
+    cfg.ftl.placement = PlacementConfig::HotReliable(HotReliable {
+        window_requests: 100,
+        hot_reads: 2,
+        reliable_chips: vec![0, 1],
+    });
+    // Read once (not hot), twice (hot: moves), three times (on a reliable chip: stays).
+    let reqs = vec![read(0, 16), read(1_000_000, 16), read(2_000_000, 16)];
+    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+    // Every read is idle: 41 + 20.48 + 8 µs (the move starts when the second read ends).
+    assert_eq!(out.requests.unwrap().latency_ns, vec![69_480; 3]);
+    let w = &out.summary["flash"]["by_cause"]["hot_read"];
+    // One move through the controller: sense 41 µs, page out and back (2 × 20.48 µs),
+    // one decode (8 µs), a program into a fresh block's first (lower) page (121 µs).
+    assert_eq!((&w["page_reads"], &w["page_programs"]), (&1.into(), &1.into()));
+    assert_eq!(w["die_busy_ns"], 41_000 + 121_000);
+    assert_eq!(w["channel_busy_ns"], 2 * 20_480);
+    assert_eq!(w["decode_busy_ns"], 8_000);
+    // Without the policy the summary has no such entry.
+    let plain = Simulator::new(idle_preset(1))
+        .unwrap()
+        .run_requests(vec![read(0, 16)])
+        .unwrap();
+    assert!(plain.summary["flash"]["by_cause"].get("hot_read").is_none());
+}
