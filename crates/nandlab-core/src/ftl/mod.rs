@@ -565,13 +565,17 @@ impl Ftl {
         ))
     }
 
-    /// Where the next host page written with `attrs` will go (plane, the type of the next
-    /// free page of its block, and whether placement takes it), as a read-only view for the
-    /// host queue. Exact unless that plane cannot take the write (its GC reclaims
-    /// nothing), when the write moves to the next plane, or placement lays host pages out
-    /// by address (then the plane is the page's; the page type is the cursor plane's).
-    pub fn next_host_write(&self, attrs: WriteAttrs) -> NextWrite {
-        let plane = self.striper.peek_plane();
+    /// Where host page `lpn`, written next with `attrs`, will go (plane, the type of the
+    /// next free page of its block, and whether placement takes it), as a read-only view
+    /// for the host queue. The plane is the striping cursor's, or the page's own when
+    /// placement lays host pages out by address. Exact unless that plane cannot take the
+    /// write (its GC reclaims nothing) or placement refuses its chip for a hot page, when
+    /// the write moves to a later plane.
+    pub fn next_host_write(&self, lpn: u64, attrs: WriteAttrs) -> NextWrite {
+        let plane = match &self.host_layout {
+            Some(layout) => layout[(lpn % layout.len() as u64) as usize],
+            None => self.striper.peek_plane(),
+        };
         let placement = self.cfg.placement.policy();
         let slot = placement.slot(Cause::Host, attrs);
         let page_type = self.next_page_type(plane, slot);
