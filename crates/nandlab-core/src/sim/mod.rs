@@ -847,6 +847,12 @@ impl Simulator {
                 }
             }
         }
+        // Codewords of one interleaving group read by one request share one sensing of the
+        // group's n pages: each page holds 1/n of every codeword of the group (§3.3 groups
+        // the codewords of a write "so that they may be read and updated together"), as a
+        // group update senses them once (`group_write.rs`). (group, sensing ns, its end)
+        let ways = u64::from(self.cfg.ecc.interleave.ways);
+        let mut shared: Option<(u64, u64, u64)> = None;
         for page in &pages {
             let Some(p) = page else {
                 self.finish_page(slot, now);
@@ -891,7 +897,16 @@ impl Simulator {
                 units,
             };
             // Sensing starts once the mapping entry is known.
-            self.start_read(p.ready, slot, read, backup);
+            let sense_ns = self.sense_ns(&read);
+            match shared {
+                Some((group, dur, end)) if ways > 1 && group == p.lpn / ways && sense_ns <= dur => {
+                    self.read_sensed(end.max(p.ready), slot, read, backup);
+                }
+                _ => {
+                    let end = self.start_read(p.ready, slot, read, backup);
+                    shared = Some((p.lpn / ways, sense_ns, end));
+                }
+            }
         }
         self.read_batch = pages;
         for _ in 0..cache_hits {
@@ -928,11 +943,23 @@ impl Simulator {
 
     /// Starts page read `r` of request `req` at `now`: its first attempt senses the hard
     /// page and, when the strategy starts higher, its extra levels; `backup` follows it.
+    /// Returns when the sensing ends.
     #[inline(always)]
-    fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) {
+    fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) -> u64 {
+        let sense_ns = self.sense_ns(&r);
+        let sensed = self.parts(r.ppa, r.loc).sense(&mut self.backend, now, sense_ns);
+        self.read_sensed(sensed, req, r, backup);
+        sensed
+    }
+
+    /// The first sensing of read `r` (hard, plus the extra levels its plan senses at once).
+    fn sense_ns(&self, r: &PageRead) -> u64 {
         let t_r = self.timing.read(self.geo.page_map.page_type(r.ppa.page));
-        let sense = t_r + u64::from(r.extra) * self.timing.extra_sense_ns;
-        let sensed = self.parts(r.ppa, r.loc).sense(&mut self.backend, now, sense);
+        t_r + u64::from(r.extra) * self.timing.extra_sense_ns
+    }
+
+    /// Read `r`'s first sensing ends at `sensed`.
+    fn read_sensed(&mut self, sensed: u64, req: u32, r: PageRead, backup: u32) {
         self.counters.page_reads += 1;
         self.counters.soft_senses += u64::from(r.extra > 0);
         self.events.push(

@@ -158,6 +158,36 @@ fn an_interleaved_read_senses_every_part_and_moves_a_share_of_each() {
     assert!((busy - 164_000.0).abs() < 1.0, "{busy}");
 }
 
+#[test]
+fn a_request_reading_a_whole_group_senses_its_pages_once() {
+    // Latency of one read of `pages` pages from LPN 0 on the idle 001 preset.
+    let lat = |ways: u32, pages: u64| {
+        let req = Request {
+            arrival_ns: 0,
+            offset_bytes: 0,
+            size_bytes: pages * 4096,
+            op: Op::Read,
+            stream: 0,
+        };
+        let out = Simulator::new(idle_preset(ways))
+            .unwrap()
+            .run_requests(vec![req])
+            .unwrap();
+        out.requests.unwrap().latency_ns[0]
+    };
+    // Without interleaving, pages 0–3 stripe over channels 0–3: 41 + 20.48 + 8 µs.
+    assert_eq!(lat(1, 4), 69_480);
+    // 4-way, group {0..3} on chips 0, 9, 18, 27 (channels 0–3): each chip's page holds a
+    // quarter of all four codewords, so one sensing (41) serves them; the quarters cross
+    // each channel one codeword after another (→ 46.12, 51.24, 56.36, 61.48) and each
+    // codeword is decoded on its mapped page's channel (its own): the last at 69.48 µs.
+    // (Sensing per codeword would end at 4 × 41 = 164 µs on every die.)
+    assert_eq!(lat(4, 4), 69_480);
+    // 2-way, group {0, 1} on chips 0 and 10: one sensing, halves → 51.24 and 61.48 µs,
+    // decodes on channels 0 and 1 → 69.48 µs.
+    assert_eq!(lat(2, 2), 69_480);
+}
+
 /// A write of `pages` pages from logical page `first`.
 fn write(arrival_ns: u64, first: u64, pages: u64) -> Request {
     Request {
