@@ -5,9 +5,11 @@
 //! the decoder's failure probability is taken at that mean (checked against the real
 //! decoder in `crates/nandlab-ldpc/tests/integration/mixed_rber.rs`).
 //!
-//! Chip groups follow the paper's pairing of its four measured chips (§5.4): within each
-//! run of [`GROUP_SPAN`] consecutive chips, 2-way pairs chips 1+3 and 2+4, 4-way takes all
-//! four. A group's sub-pages sit at the same block and page of each chip.
+//! Chip groups ([`ChipGroups`]) follow the paper's pairing of its four measured chips
+//! (§5.4) — device chip `g` is the paper's chip `(g mod 4) + 1` ([`GROUP_SPAN`]); 2-way
+//! pairs chips 1+3 and 2+4, 4-way takes all four — and put each member on another channel,
+//! so the n parts of a codeword are sensed and moved at once. A group's sub-pages sit at the
+//! same block and page of each chip.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,12 +52,60 @@ impl Interleave {
         Ok(())
     }
 
-    /// The chips holding the parts of a codeword whose first part is on `chip` (`chip`
-    /// first).
+    /// The chip groups of a device of `chips` chips, `chips_per_channel` to a channel.
+    pub fn groups(&self, chips_per_channel: u32, chips: u32) -> ChipGroups {
+        ChipGroups::new(self.ways, chips_per_channel, chips)
+    }
+}
+
+/// Which chips hold the parts of a codeword. Member k of the group whose first chip is `c`
+/// is chip `(c + k·hop) mod chips`, `hop = stride + lcm(4, chips_per_channel)` with
+/// `stride = 4 / n`: `stride` moves it to the paired position of the paper's four chips
+/// (1 → 3, 2 → 4; 1 → 2 → 3 → 4), the multiple of four leaves the position unchanged and
+/// moves it `lcm / chips_per_channel` channels on. Why channels: the paper's platform gangs
+/// chips in synchronous-share-control mode (§4, Agrawal et al. [15]: each package its own
+/// data path), so an interleaved read senses and transfers its n parts in parallel — the
+/// assumption under which interleaving pays; n chips on one bus would queue their
+/// transfers. On 8 channels × 8 chips, 2-way pairs chip (channel c, chip w) with (c + 1,
+/// w + 2), 4-way takes chip w + k of channels c … c + 3. First chips are those at positions
+/// below `stride`; adding `k·hop` maps them one-to-one onto the chips at position
+/// `k·stride`, so the groups partition the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChipGroups {
+    ways: u32,
+    hop: u32,
+    chips: u32,
+}
+
+impl ChipGroups {
+    fn new(ways: u32, chips_per_channel: u32, chips: u32) -> Self {
+        let gcd = |mut a: u32, mut b: u32| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let lcm = GROUP_SPAN / gcd(GROUP_SPAN, chips_per_channel) * chips_per_channel;
+        ChipGroups {
+            ways,
+            hop: GROUP_SPAN / ways + lcm,
+            chips,
+        }
+    }
+
+    /// The chips of the group `chip` belongs to, `chip` first, then the members after it
+    /// in order, wrapping round (`chip` is member `(chip mod 4) / stride`).
     pub fn group(&self, chip: u32) -> impl Iterator<Item = u32> {
-        let base = chip - chip % GROUP_SPAN;
-        let stride = GROUP_SPAN / self.ways;
-        (0..self.ways).map(move |k| base + (chip % GROUP_SPAN + k * stride) % GROUP_SPAN)
+        let (ways, hop, chips) = (self.ways, self.hop, self.chips);
+        let member = chip % GROUP_SPAN / (GROUP_SPAN / ways);
+        // hop < chips·n, so adding chips·n keeps the subtraction unsigned.
+        let first = (chip + chips * ways - member * hop) % chips;
+        (0..ways).map(move |j| (first + (member + j) % ways * hop) % chips)
+    }
+
+    /// Whether `chip` is the first of its group (holds member 0).
+    pub fn is_first(&self, chip: u32) -> bool {
+        chip % GROUP_SPAN < GROUP_SPAN / self.ways
     }
 }
 
@@ -63,27 +113,58 @@ impl Interleave {
 mod tests {
     use super::*;
 
-    fn group(ways: u32, chip: u32) -> Vec<u32> {
-        Interleave { ways }.group(chip).collect()
+    /// The group of `chip` on a device of `channels` × `per_channel` chips.
+    fn group(ways: u32, per_channel: u32, channels: u32, chip: u32) -> Vec<u32> {
+        Interleave { ways }
+            .groups(per_channel, per_channel * channels)
+            .group(chip)
+            .collect()
     }
 
     #[test]
-    fn groups_pair_chips_as_the_paper_does() {
-        // Chips 0..3 are the paper's chips 1..4: 2-way pairs 1+3 and 2+4.
-        assert_eq!(group(2, 0), vec![0, 2]);
-        assert_eq!(group(2, 1), vec![1, 3]);
-        assert_eq!(group(2, 2), vec![2, 0]);
-        assert_eq!(group(2, 7), vec![7, 5]);
-        assert_eq!(group(4, 5), vec![5, 6, 7, 4]);
-        assert_eq!(group(1, 9), vec![9]);
-        // Every group has n distinct chips of one run of four.
-        for ways in [1, 2, 4] {
-            for chip in 0..16 {
-                let mut g = group(ways, chip);
-                assert!(g.iter().all(|c| c / GROUP_SPAN == chip / GROUP_SPAN));
-                g.sort_unstable();
-                g.dedup();
-                assert_eq!(g.len(), ways as usize);
+    fn groups_pair_chips_as_the_paper_does_across_channels() {
+        // 8 channels × 8 chips (the 001 device): chip 8·c + w, the paper's chip (w mod 4) + 1.
+        // 2-way: hop 2 + 8 = 10, chip (c, w) with (c + 1, w + 2); 4-way: hop 9.
+        assert_eq!(group(2, 8, 8, 0), vec![0, 10]);
+        assert_eq!(group(2, 8, 8, 5), vec![5, 15]);
+        assert_eq!(group(2, 8, 8, 57), vec![57, 3]); // channel 7 pairs with channel 0
+                                                     // From any member: the same group, that member first.
+        assert_eq!(group(2, 8, 8, 10), vec![10, 0]);
+        assert_eq!(group(4, 8, 8, 22), vec![22, 31, 4, 13]);
+        assert_eq!(group(4, 8, 8, 4), vec![4, 13, 22, 31]);
+        assert_eq!(group(1, 8, 8, 9), vec![9]);
+        // 2 channels × 8 (Fig. 17): 4-way hop 9 wraps, two parts per channel.
+        assert_eq!(group(4, 8, 2, 0), vec![0, 9, 2, 11]);
+        // 2 chips per channel: lcm(4, 2) = 4, two channels on; 2-way hop 6.
+        assert_eq!(group(2, 2, 4, 1), vec![1, 7]);
+        for (per_channel, channels) in [(8, 8), (8, 2), (2, 4), (4, 2), (1, 8)] {
+            let chips = per_channel * channels;
+            for ways in [2, 4] {
+                let groups = Interleave { ways }.groups(per_channel, chips);
+                let mut seen = vec![0; chips as usize];
+                for first in (0..chips).filter(|&c| groups.is_first(c)) {
+                    let g: Vec<u32> = groups.group(first).collect();
+                    for (k, &c) in g.iter().enumerate() {
+                        let mut from_c: Vec<u32> = groups.group(c).collect();
+                        from_c.rotate_right(k);
+                        assert_eq!(from_c, g);
+                    }
+                    // Member k at the paper's position (first + k·4/n) mod 4.
+                    for (k, &c) in g.iter().enumerate() {
+                        assert_eq!(c % 4, (first + k as u32 * (4 / ways)) % 4);
+                        seen[c as usize] += 1;
+                    }
+                    // On min(n, channels) distinct channels.
+                    let mut ch: Vec<u32> = g.iter().map(|c| c / per_channel).collect();
+                    ch.sort_unstable();
+                    ch.dedup();
+                    assert_eq!(ch.len() as u32, ways.min(channels), "{g:?}");
+                }
+                // The groups partition the chips.
+                assert!(
+                    seen.iter().all(|&n| n == 1),
+                    "{per_channel}×{channels} {ways}: {seen:?}"
+                );
             }
         }
     }

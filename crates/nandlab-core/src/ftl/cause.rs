@@ -1,5 +1,6 @@
 //! Why a page is programmed: the host wrote it, or the FTL moved it (GC, wear leveling, read
-//! refresh). Placement sees it, and the flash work it causes is counted under it.
+//! refresh, a hot page leaving an unreliable chip). Placement sees it, and the flash work it
+//! causes is counted under it.
 
 /// Why a page is programmed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -12,4 +13,6 @@ pub enum Cause {
     WearLeveling,
     /// Moved by read refresh.
     Refresh,
+    /// Moved to a reliable chip because it is read often (`hot_reliable` placement).
+    HotRead,
 }

@@ -100,6 +100,8 @@ pub struct FtlStats {
     pub trimmed_pages: u64,
     /// Backup copies programmed for host pages (placement's `backup_plane`).
     pub backup_programs: u64,
+    /// Hot pages moved off chips placement refuses them ([`Ftl::move_if_hot`]).
+    pub hot_page_moves: u64,
 }
 
 /// The page-level FTL.
@@ -333,6 +335,48 @@ impl Ftl {
         (ppa, reads)
     }
 
+    /// Moves `lpn` onto a chip placement takes hot pages to, when placement keeps hot pages
+    /// apart ([`placement::Placement::hot_reads`]), `lpn` is hot (read at least that often in the last
+    /// window, this read included) and its chip is not one of those: `hot_reliable`'s
+    /// migration on read, without which read-only hot data would never move. The page goes
+    /// through the controller (it changes chip: no copyback) to the next plane in striping
+    /// order that takes it, as a host write would; the move goes to `ops`. Returns whether
+    /// it moved.
+    pub fn move_if_hot(&mut self, lpn: u64, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<bool> {
+        let (Some(hot_reads), Some(ppn)) = (self.hot_reads, self.mapping.get(lpn)) else {
+            return Ok(false);
+        };
+        let reads = self.read_window.as_ref().map_or(0, |w| w.predicted(lpn));
+        let from = self.ppa(ppn);
+        let chip = self.geo.plane_locs[self.geo.plane_of_block(from.block) as usize].chip;
+        if reads < u64::from(hot_reads) || self.cfg.placement.policy().takes_chip(true, chip) {
+            return Ok(false);
+        }
+        let meta = self.page_meta(from).expect("a mapped page has metadata");
+        let page = MovedPage {
+            meta,
+            pe_cycles: self.blocks[from.block as usize].pe,
+            reads_since_erase: self.block_reads(from.block),
+        };
+        // GC the plane choice may run is on another chip, so it cannot move `from`.
+        let plane = self.pick_plane(lpn, meta.attrs, now_ns, ops)?;
+        self.unmap_primary(lpn);
+        let moved = PageMeta {
+            program_ns: now_ns,
+            ..meta
+        };
+        let to = self.place(plane, Cause::HotRead, moved, None)?;
+        ops.push(BgOp::Move {
+            from,
+            to,
+            cause: Cause::HotRead,
+            path: self.cfg.move_path.of(Cause::HotRead),
+            page,
+        });
+        self.stats.hot_page_moves += 1;
+        Ok(true)
+    }
+
     /// Counts a host request (the refresh-target policy's prediction window is counted
     /// in requests).
     #[inline]
@@ -535,13 +579,17 @@ impl Ftl {
         ))
     }
 
-    /// Where the next host page written with `attrs` will go (plane, the type of the next
-    /// free page of its block, and whether placement takes it), as a read-only view for the
-    /// host queue. Exact unless that plane cannot take the write (its GC reclaims
-    /// nothing), when the write moves to the next plane, or placement lays host pages out
-    /// by address (then the plane is the page's; the page type is the cursor plane's).
-    pub fn next_host_write(&self, attrs: WriteAttrs) -> NextWrite {
-        let plane = self.striper.peek_plane();
+    /// Where host page `lpn`, written next with `attrs`, will go (plane, the type of the
+    /// next free page of its block, and whether placement takes it), as a read-only view
+    /// for the host queue. The plane is the striping cursor's, or the page's own when
+    /// placement lays host pages out by address. Exact unless that plane cannot take the
+    /// write (its GC reclaims nothing) or placement refuses its chip for a hot page, when
+    /// the write moves to a later plane.
+    pub fn next_host_write(&self, lpn: u64, attrs: WriteAttrs) -> NextWrite {
+        let plane = match &self.host_layout {
+            Some(layout) => layout[(lpn % layout.len() as u64) as usize],
+            None => self.striper.peek_plane(),
+        };
         let placement = self.cfg.placement.policy();
         let slot = placement.slot(Cause::Host, attrs);
         let page_type = self.next_page_type(plane, slot);

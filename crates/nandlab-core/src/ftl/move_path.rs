@@ -34,13 +34,15 @@ pub struct MovePaths {
 }
 
 impl MovePaths {
-    /// The path of pages moved for `cause` (host writes are not moves: copyback).
+    /// The path of pages moved for `cause` (host writes are not moves: copyback; a hot page
+    /// changes chip, which copyback cannot do: controller).
     pub fn of(&self, cause: Cause) -> MovePath {
         match cause {
             Cause::Gc => self.gc,
             Cause::WearLeveling => self.wear_leveling,
             Cause::Refresh => self.refresh,
             Cause::Host => MovePath::Copyback,
+            Cause::HotRead => MovePath::Controller,
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Background flash work: the page moves and erases the FTL returns ([`BgOp`]) for GC,
-//! wear leveling and read refresh, charged to the same dies, channels and decoders as host
+//! wear leveling, read refresh and hot pages leaving unreliable chips, charged to the same dies, channels and decoders as host
 //! I/O, each step after the previous one, and counted per cause.
 //!
 //! A page moved by copyback costs a sensing and a program on its die. A page moved through
@@ -9,7 +9,7 @@
 //! channel and programmed.
 
 use super::read_path::PageState;
-use super::Simulator;
+use super::{wrap, Simulator};
 use crate::ecc::ReadEnergy;
 use crate::error::Result;
 use crate::flash::backend::ArrayOp;
@@ -18,10 +18,11 @@ use crate::ftl::{BgOp, Cause, MovePath, MovedPage};
 use serde_json::{json, Value};
 
 /// Causes of background work, in the order of [`Work::by_cause`].
-const CAUSES: [(Cause, &str); 3] = [
+const CAUSES: [(Cause, &str); 4] = [
     (Cause::Gc, "gc"),
     (Cause::WearLeveling, "wear_leveling"),
     (Cause::Refresh, "refresh"),
+    (Cause::HotRead, "hot_read"),
 ];
 
 fn cause_index(cause: Cause) -> usize {
@@ -29,6 +30,7 @@ fn cause_index(cause: Cause) -> usize {
         Cause::Gc | Cause::Host => 0,
         Cause::WearLeveling => 1,
         Cause::Refresh => 2,
+        Cause::HotRead => 3,
     }
 }
 
@@ -59,7 +61,9 @@ pub(super) struct CauseWork {
 /// (added to the run's energy beside the copyback sensings).
 #[derive(Debug, Default)]
 pub(super) struct Work {
-    by_cause: [CauseWork; 3],
+    by_cause: [CauseWork; 4],
+    /// Whether placement moves hot pages (only then does the summary list `hot_read`).
+    pub hot_moves: bool,
     /// Page reads through the controller (all causes).
     pub controller_reads: u64,
     /// Their sensing, transfer (both ways) and decode energy.
@@ -67,10 +71,20 @@ pub(super) struct Work {
 }
 
 impl Work {
+    pub fn new(hot_moves: bool) -> Self {
+        Work {
+            hot_moves,
+            ..Work::default()
+        }
+    }
+
     /// The `flash.by_cause` table of the summary.
     pub fn summary(&self) -> Value {
         let mut out = serde_json::Map::new();
-        for (i, (_, name)) in CAUSES.iter().enumerate() {
+        for (i, (cause, name)) in CAUSES.iter().enumerate() {
+            if *cause == Cause::HotRead && !self.hot_moves {
+                continue;
+            }
             let w = &self.by_cause[i];
             out.insert(
                 (*name).into(),
@@ -133,6 +147,17 @@ impl Simulator {
         }
         self.bg_ops = ops;
         Ok(())
+    }
+
+    /// Moves the hot pages of a read (logical pages `first..first + pages`) that sit on
+    /// chips placement keeps hot pages off, once the read has its data (so the moves queue
+    /// behind it, not ahead): `hot_reliable`'s migration on read.
+    pub(super) fn move_hot(&mut self, now: u64, first: u64, pages: u32) -> Result<()> {
+        let logical = self.ftl.logical_pages();
+        for p in first..first + u64::from(pages) {
+            self.ftl.move_if_hot(wrap(p, logical), now as i64, &mut self.bg_ops)?;
+        }
+        self.run_background(now)
     }
 
     /// Senses `from` into its die's page register; returns when it ends.

@@ -1,12 +1,12 @@
 //! Where the parts of a codeword are and what reading them costs (seed 001 §3.3; the chip
-//! groups are [`Interleave::group`]'s). An n-way interleaved codeword has its n parts at the
+//! groups are [`ChipGroups`]'s, each member on another channel where the device has enough). An n-way interleaved codeword has its n parts at the
 //! same plane, block and page of the n chips of its group: a read senses on all n dies,
 //! each from when its die is free (in parallel when they are idle), and moves 1/n of the
 //! codeword's data from each die over that die's channel; the decode follows the last part.
 //! Without interleaving the one part is the mapped page, charged exactly as before.
 
 use super::suspend::Suspension;
-use crate::ecc::interleave::GROUP_SPAN;
+use crate::ecc::interleave::{ChipGroups, GROUP_SPAN};
 use crate::ecc::Interleave;
 use crate::flash::backend::{ArrayOp, Backend};
 use crate::flash::geometry::PlaneLoc;
@@ -34,7 +34,9 @@ impl Parts {
         }
         let mut locs = [first; GROUP_SPAN as usize];
         let plane = geo.plane_of_block(ppa.block);
-        for (slot, chip) in locs.iter_mut().zip(interleave.group(first.chip)) {
+        let chips = geo.cfg.channels * geo.cfg.chips_per_channel;
+        let groups: ChipGroups = interleave.groups(geo.cfg.chips_per_channel, chips);
+        for (slot, chip) in locs.iter_mut().zip(groups.group(first.chip)) {
             *slot = geo.plane_locs[geo.same_plane_on_chip(plane, chip) as usize];
         }
         Parts::Group {
@@ -140,12 +142,14 @@ mod tests {
             .iter()
             .map(|l| (l.chip, l.die, l.channel, l.plane_in_die))
             .collect();
-        // 2-way pairs chip 9 (the paper's chip 2 of its run 8..11) with chip 11; die 1 of a
-        // chip is global die 2·chip + 1.
-        assert_eq!(locs, vec![(9, 19, 1, 1), (11, 23, 1, 1)]);
+        // 2-way pairs chip 9 (the paper's chip 2) with chip (9 + 2 + 8) mod 16 = 3 (the
+        // paper's chip 4, on the other channel); die 1 of a chip is global die 2·chip + 1.
+        assert_eq!(locs, vec![(9, 19, 1, 1), (3, 7, 0, 1)]);
+        // 4-way: hop 1 + 8; chip 9 is member 1 of the group of chip (9 − 9) = 0: chips
+        // 0, 9, 2, 11 on channels 0, 1, 0, 1, from chip 9 on.
         let p4 = Parts::of(&g, Interleave { ways: 4 }, ppa, g.loc_of_block(ppa.block));
         let chips: Vec<u32> = p4.all().iter().map(|l| l.chip).collect();
-        assert_eq!(chips, vec![9, 10, 11, 8]);
+        assert_eq!(chips, vec![9, 2, 11, 0]);
         let p1 = Parts::of(&g, Interleave::default(), ppa, g.loc_of_block(ppa.block));
         assert_eq!(p1.all(), &[g.loc_of_block(ppa.block)]);
     }

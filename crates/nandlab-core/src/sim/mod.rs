@@ -124,6 +124,12 @@ enum Event {
     ProgramEnd {
         slot: u32,
     },
+    /// A read request's flash work ended: its hot pages on chips placement keeps them off
+    /// move now (logical pages `first..first + pages`).
+    MoveHot {
+        first: u64,
+        pages: u32,
+    },
     RequestDone(u32),
 }
 
@@ -342,6 +348,7 @@ impl Simulator {
         let records = cfg.output.record_requests.then(Recorder::in_memory);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
         let read_path = ReadPath::new(&cfg, chips, None)?;
+        let hot_moves = cfg.ftl.placement.policy().hot_reads().is_some();
         let decode_page_ns = timing.decode_ns * u64::from(read_path.planner.codewords_decoded());
         let page_bytes = u64::from(cfg.device.page_size_bytes);
         // Events carry a page's unit count in 16 bits.
@@ -398,7 +405,7 @@ impl Simulator {
             pending: None,
             next_id: 0,
             bg_ops: Vec::new(),
-            background: background::Work::default(),
+            background: background::Work::new(hot_moves),
             latency: Default::default(),
             flow_latency,
             records,
@@ -522,6 +529,7 @@ impl Simulator {
                 Event::RmwMerged { req, lpn } => self.write_to_flash(now, req, lpn)?,
                 Event::GroupSensed { req, group } => self.group_sensed(now, req, group),
                 Event::GroupMerged { req, group } => self.group_merged(now, req, group)?,
+                Event::MoveHot { first, pages } => self.move_hot(now, first, pages)?,
                 Event::RequestDone(r) => {
                     self.reqs.remove(r);
                     self.inflight -= 1;
@@ -859,6 +867,12 @@ impl Simulator {
                 }
             }
         }
+        // Codewords of one interleaving group read by one request share one sensing of the
+        // group's n pages: each page holds 1/n of every codeword of the group (§3.3 groups
+        // the codewords of a write "so that they may be read and updated together"), as a
+        // group update senses them once (`group_write.rs`). (group, sensing ns, its end)
+        let ways = u64::from(self.cfg.ecc.interleave.ways);
+        let mut shared: Option<(u64, u64, u64)> = None;
         for page in &pages {
             let Some(p) = page else {
                 self.finish_page(slot, now);
@@ -903,7 +917,16 @@ impl Simulator {
                 units,
             };
             // Sensing starts once the mapping entry is known.
-            self.start_read(p.ready, slot, read, backup);
+            let sense_ns = self.sense_ns(&read);
+            match shared {
+                Some((group, dur, end)) if ways > 1 && group == p.lpn / ways && sense_ns <= dur => {
+                    self.read_sensed(end.max(p.ready), slot, read, backup);
+                }
+                _ => {
+                    let end = self.start_read(p.ready, slot, read, backup);
+                    shared = Some((p.lpn / ways, sense_ns, end));
+                }
+            }
         }
         self.read_batch = pages;
         for _ in 0..cache_hits {
@@ -940,13 +963,25 @@ impl Simulator {
 
     /// Starts page read `r` of request `req` at `now`: its first attempt senses the hard
     /// page and, when the strategy starts higher, its extra levels; `backup` follows it.
+    /// Returns when the sensing ends.
     #[inline(always)]
-    fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) {
-        let t_r = self.timing.read(self.geo.page_map.page_type(r.ppa.page));
-        let sense = t_r + u64::from(r.extra) * self.timing.extra_sense_ns;
+    fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) -> u64 {
+        let sense_ns = self.sense_ns(&r);
         let sensed = self
             .parts(r.ppa, r.loc)
-            .sense(&mut self.backend, self.suspension.as_mut(), now, sense);
+            .sense(&mut self.backend, self.suspension.as_mut(), now, sense_ns);
+        self.read_sensed(sensed, req, r, backup);
+        sensed
+    }
+
+    /// The first sensing of read `r` (hard, plus the extra levels its plan senses at once).
+    fn sense_ns(&self, r: &PageRead) -> u64 {
+        let t_r = self.timing.read(self.geo.page_map.page_type(r.ppa.page));
+        t_r + u64::from(r.extra) * self.timing.extra_sense_ns
+    }
+
+    /// Read `r`'s first sensing ends at `sensed`.
+    fn read_sensed(&mut self, sensed: u64, req: u32, r: PageRead, backup: u32) {
         self.counters.page_reads += 1;
         self.counters.soft_senses += u64::from(r.extra > 0);
         self.events.push(
@@ -1133,6 +1168,11 @@ impl Simulator {
             return;
         }
         let ReqState { id, req, end_ns, .. } = *st;
+        if req.op == Op::Read && self.background.hot_moves {
+            let first = req.offset_bytes / self.page_bytes;
+            let pages = ((req.offset_bytes + req.size_bytes - 1) / self.page_bytes - first + 1) as u32;
+            self.events.push(end_ns, Event::MoveHot { first, pages });
+        }
         // A read's data and every command's completion cross the host interface back.
         let end_ns = match self.host_link.as_mut() {
             Some(link) => link.complete(end_ns, if req.op == Op::Read { req.size_bytes } else { 0 }),

@@ -10,6 +10,7 @@
 use crate::codec::Codec;
 use crate::config::SimConfig;
 use crate::content::{ContentSource, StateHist, MAX_STATES};
+use crate::ecc::interleave::ChipGroups;
 use crate::ecc::{
     EnergyParams, FailGrid, Interleave, ReadContext, ReadEnergy, ReadOutcome, ReadPlan, ReadPlanner, ReadStrategy,
     Scheme,
@@ -99,6 +100,7 @@ pub struct ReadPath {
     chip_factors: Vec<f64>,
     /// Codewords spread over chip groups: a read's RBER is its parts' mean.
     interleave: Interleave,
+    groups: ChipGroups,
     /// Blocks per chip (global block numbers are chip-major).
     blocks_per_chip: u32,
     /// The ECC read planner.
@@ -225,6 +227,7 @@ impl ReadPath {
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
             chip_factors: (0..chips).map(|c| variation.chip_factor(u64::from(c))).collect(),
             interleave: cfg.ecc.interleave,
+            groups: cfg.ecc.interleave.groups(cfg.device.chips_per_channel, chips),
             blocks_per_chip: cfg.device.dies_per_chip * cfg.device.planes_per_die * cfg.device.blocks_per_plane,
             random_content: cfg.content.source == crate::content::SourceKind::Random,
             content,
@@ -303,7 +306,7 @@ impl ReadPath {
     fn codeword_factor(&self, chip: u32, block: u32) -> f64 {
         let local = block - chip * self.blocks_per_chip;
         let sum: f64 = self
-            .interleave
+            .groups
             .group(chip)
             .map(|c| self.part_factor(c, c * self.blocks_per_chip + local))
             .sum();

@@ -51,7 +51,8 @@ impl Simulator {
                 "unmapped_reads": f.unmapped_reads,
                 "trimmed_pages": f.trimmed_pages,
                 "write_amplification":
-                    (f.host_programs + f.gc_page_moves + f.wl_page_moves + f.refresh_page_moves) as f64 / host_programs as f64,
+                    (f.host_programs + f.gc_page_moves + f.wl_page_moves + f.refresh_page_moves + f.hot_page_moves) as f64
+                        / host_programs as f64,
                 "die_utilization": die_busy as f64 / (span as f64 * f64::from(self.geo.dies)),
                 "channel_utilization": chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
                 "by_cause": self.background.summary(),

@@ -76,7 +76,7 @@ fn critical_host_writes_skip_to_the_next_msb_page() {
     let mut ops = Vec::new();
     let mut landed = Vec::new();
     for lpn in 0..5 {
-        let next = f.next_host_write(CRIT);
+        let next = f.next_host_write(lpn, CRIT);
         let ppa = f.write(lpn, 1, 0, CRIT, 0, &mut ops).unwrap();
         landed.push((geo.split_block(ppa.block).0, ppa.page, next.accepted));
     }

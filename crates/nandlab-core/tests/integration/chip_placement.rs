@@ -56,7 +56,10 @@ fn groups_stay_on_their_chips_through_gc_and_data_round_trips() {
             let planes: Vec<u32> = (base..base + u64::from(ways)).map(|l| plane_of(l).0).collect();
             let chips: Vec<u32> = planes.iter().map(|&p| geo.plane_locs[p as usize].chip).collect();
             // Member k on chip k of the chip group, all at one plane of their chips.
-            let want: Vec<u32> = Interleave { ways }.group(chips[0]).collect();
+            let want: Vec<u32> = Interleave { ways }
+                .groups(geo.cfg.chips_per_channel, geo.cfg.channels * geo.cfg.chips_per_channel)
+                .group(chips[0])
+                .collect();
             assert_eq!(chips, want, "{ways}-way group at {base}");
             assert!(planes.iter().all(|p| p % 2 == planes[0] % 2), "{planes:?}");
             for l in base..base + u64::from(ways) {
@@ -107,4 +110,71 @@ fn hot_read_pages_go_to_the_reliable_chips() {
         chips_written(PlacementConfig::ByCause(ByCause {}), &[10, 5, 11, 5]),
         vec![0, 2, 1, 3]
     );
+}
+
+#[test]
+fn a_hot_page_read_off_an_unreliable_chip_moves_to_a_reliable_one() {
+    use nandlab_core::ftl::placement::HotReliable;
+    use nandlab_core::ftl::{BgOp, Cause, MovePath};
+    // Plane = chip; CWDP visits chips 0, 2, 1, 3; chips 0 and 1 are reliable.
+    let geo = two_channels(2, 1);
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        placement: PlacementConfig::HotReliable(HotReliable {
+            window_requests: 100,
+            hot_reads: 2,
+            reliable_chips: vec![0, 1],
+        }),
+        ..FtlConfig::default()
+    };
+    let mut ftl = Ftl::new(&geo, &cfg, &AgingConfig::default(), 1).unwrap();
+    let mut ops = Vec::new();
+    let ppb = u64::from(geo.cfg.pages_per_block);
+    let chip_of = |ftl: &Ftl, lpn: u64| geo.loc_of_block((ftl.mapping.get(lpn).unwrap() / ppb) as u32).chip;
+    // Cold writes: page 10 → chip 0, page 5 (tag 55) → chip 2.
+    ftl.write(10, 1, 0, WriteAttrs::default(), 0, &mut ops).unwrap();
+    ftl.write(5, 55, 0, WriteAttrs::default(), 0, &mut ops).unwrap();
+    assert_eq!((chip_of(&ftl, 10), chip_of(&ftl, 5)), (0, 2));
+    let from = {
+        let ppn = ftl.mapping.get(5).unwrap();
+        Ppa {
+            block: (ppn / ppb) as u32,
+            page: (ppn % ppb) as u32,
+        }
+    };
+    let read_both = |ftl: &mut Ftl| {
+        ftl.host_request();
+        ftl.read(5);
+        ftl.read(10);
+    };
+    // Read once: not hot yet, nothing moves.
+    read_both(&mut ftl);
+    assert!(!ftl.move_if_hot(5, 7, &mut ops).unwrap());
+    // Read twice: hot. The striping cursor, past chip 2, is at chip 1 (reliable).
+    read_both(&mut ftl);
+    assert!(ftl.move_if_hot(5, 7, &mut ops).unwrap());
+    assert_eq!(chip_of(&ftl, 5), 1);
+    // Page 10 is as hot but on reliable chip 0: it stays; so does page 5 now.
+    assert!(!ftl.move_if_hot(10, 7, &mut ops).unwrap());
+    read_both(&mut ftl);
+    assert!(!ftl.move_if_hot(5, 7, &mut ops).unwrap());
+    // One move through the controller, from chip 2 to chip 1, with the page's data.
+    let [BgOp::Move {
+        from: f,
+        to,
+        cause: Cause::HotRead,
+        path: MovePath::Controller,
+        page,
+    }] = ops[..]
+    else {
+        panic!("{ops:?}")
+    };
+    assert_eq!(f, from);
+    assert_eq!(geo.loc_of_block(to.block).chip, 1);
+    assert_eq!(page.meta.lpn, 5);
+    let m = ftl.page_meta(to).unwrap();
+    assert_eq!((m.lpn, m.tag, m.program_ns), (5, 55, 7));
+    assert!(!ftl.is_valid(from));
+    assert_eq!(ftl.stats().hot_page_moves, 1);
+    ftl.check_invariants().unwrap();
 }

@@ -5,22 +5,27 @@
 
 use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::WriteAttrs;
+use nandlab_core::flash::Geometry;
 use nandlab_core::flash::Ppa;
-use nandlab_core::ftl::placement::{MsbCritical, PlacementConfig};
+use nandlab_core::ftl::placement::{InterleaveGroup, MsbCritical, PlacementConfig};
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use nandlab_core::host::scheduler::{self, DeviceView, Queued};
 use nandlab_core::host::{CriticalConfig, Op, Request};
 use proptest::prelude::*;
 
-use crate::common::{one_plane_device, tiny_device};
+use crate::common::{one_plane_device, tiny_device, two_channels};
 use std::collections::VecDeque;
 
 /// The tiny device (MLC, interleaved page map
 /// L0 L1 M0 L2 M1 L3 M2 M3: pages 0, 1, 3, 5 are LSB).
 fn ftl(fill: f64) -> Ftl {
-    let geo = tiny_device();
+    ftl_on(tiny_device(), PlacementConfig::default(), fill)
+}
+
+fn ftl_on(geo: Geometry, placement: PlacementConfig, fill: f64) -> Ftl {
     let cfg = FtlConfig {
         overprovisioning: 0.25,
+        placement,
         ..FtlConfig::default()
     };
     let aging = AgingConfig {
@@ -40,7 +45,22 @@ proptest! {
         let mut ops = Vec::new();
         let geo = f.geometry().clone();
         for (i, &l) in lpns.iter().enumerate() {
-            let next = f.next_host_write(WriteAttrs::default());
+            let next = f.next_host_write(l, WriteAttrs::default());
+            let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
+            prop_assert_eq!(geo.split_block(ppa.block).0, next.plane);
+            prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
+        }
+    }
+
+    /// With host pages laid out by address (`interleave_group`), the view names the
+    /// page's own plane, not the striping cursor's.
+    #[test]
+    fn next_write_follows_the_by_address_layout(lpns in prop::collection::vec(0..1000u64, 1..1500)) {
+        let mut f = ftl_on(two_channels(4, 2), PlacementConfig::InterleaveGroup(InterleaveGroup { ways: 2 }), 0.9);
+        let mut ops = Vec::new();
+        let geo = f.geometry().clone();
+        for (i, &l) in lpns.iter().enumerate() {
+            let next = f.next_host_write(l, WriteAttrs::default());
             let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
             prop_assert_eq!(geo.split_block(ppa.block).0, next.plane);
             prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);

@@ -112,11 +112,12 @@ fn idle_preset(ways: u32) -> SimConfig {
     cfg
 }
 
-/// Latency and total die-busy time of one read of LPN 0 (a lower page, t_R 41 µs) on the
-/// idle 001 preset with `ways`-way interleaving and `chips_per_channel` chips per channel;
-/// no raw errors, so one hard attempt.
-fn idle_interleaved_read(ways: u32, chips_per_channel: u32) -> (u64, f64) {
+/// Latency and total die-busy time of one read of LPN 0 (a lower page, t_R 41 µs, on
+/// chip 0) on the idle 001 preset with `ways`-way interleaving and `channels` ×
+/// `chips_per_channel` chips; no raw errors, so one hard attempt.
+fn idle_interleaved_read(ways: u32, channels: u32, chips_per_channel: u32) -> (u64, f64) {
     let mut cfg = idle_preset(ways);
+    cfg.device.channels = channels;
     cfg.device.chips_per_channel = chips_per_channel;
     let dies = f64::from(cfg.device.channels * chips_per_channel * cfg.device.dies_per_chip);
     let req = Request {
@@ -136,22 +137,55 @@ fn idle_interleaved_read(ways: u32, chips_per_channel: u32) -> (u64, f64) {
 #[test]
 fn an_interleaved_read_senses_every_part_and_moves_a_share_of_each() {
     // One chip: t_R 41 µs + 4096 B at 200 MB/s (20.48 µs) + one 8 µs decode.
-    assert_eq!(idle_interleaved_read(1, 8), (41_000 + 20_480 + 8_000, 41_000.0));
-    // 2-way with 8 chips per channel: the pair (chips 0 and 2) shares channel 0. Both dies
-    // sense at once (41 µs each: 82 µs of die time), then 2 × 2048 B queue on the channel
-    // (2 × 10.24 µs), then one decode.
-    let (lat, busy) = idle_interleaved_read(2, 8);
-    assert_eq!(lat, 41_000 + 2 * 10_240 + 8_000);
-    assert!((busy - 82_000.0).abs() < 1.0, "{busy}");
-    // 2 chips per channel: chips 0 and 2 are on channels 0 and 1, the halves move at once.
-    let (lat, busy) = idle_interleaved_read(2, 2);
+    assert_eq!(idle_interleaved_read(1, 8, 8), (41_000 + 20_480 + 8_000, 41_000.0));
+    // 2-way on the 001 device (8 × 8): chip 0 pairs with chip 10 on channel 1. Both dies
+    // sense at once (41 µs each: 82 µs of die time), the two 2048 B halves cross channels
+    // 0 and 1 at once (10.24 µs), then one decode: 59.24 µs.
+    let (lat, busy) = idle_interleaved_read(2, 8, 8);
     assert_eq!(lat, 41_000 + 10_240 + 8_000);
     assert!((busy - 82_000.0).abs() < 1.0, "{busy}");
-    // 4-way, 2 chips per channel: chips 0–3 on channels 0, 1; 1024 B (5.12 µs) per part,
-    // two parts per channel.
-    let (lat, busy) = idle_interleaved_read(4, 2);
+    // 4-way on 8 × 8: chips 0, 9, 18, 27 on channels 0–3; 1024 B (5.12 µs) each, at once.
+    let (lat, busy) = idle_interleaved_read(4, 8, 8);
+    assert_eq!(lat, 41_000 + 5_120 + 8_000);
+    assert!((busy - 164_000.0).abs() < 1.0, "{busy}");
+    // 2 chips per channel: 2-way hop 2 + lcm(4, 2) = 6, chip 0 with chip 6 on channel 3.
+    let (lat, _) = idle_interleaved_read(2, 8, 2);
+    assert_eq!(lat, 41_000 + 10_240 + 8_000);
+    // Fig. 17's 2 × 8 device: 4-way chips 0, 9, 2, 11 on channels 0, 1, 0, 1: two
+    // quarters queue on each channel.
+    let (lat, busy) = idle_interleaved_read(4, 2, 8);
     assert_eq!(lat, 41_000 + 2 * 5_120 + 8_000);
     assert!((busy - 164_000.0).abs() < 1.0, "{busy}");
+}
+
+#[test]
+fn a_request_reading_a_whole_group_senses_its_pages_once() {
+    // Latency of one read of `pages` pages from LPN 0 on the idle 001 preset.
+    let lat = |ways: u32, pages: u64| {
+        let req = Request {
+            arrival_ns: 0,
+            offset_bytes: 0,
+            size_bytes: pages * 4096,
+            op: Op::Read,
+            stream: 0,
+        };
+        let out = Simulator::new(idle_preset(ways))
+            .unwrap()
+            .run_requests(vec![req])
+            .unwrap();
+        out.requests.unwrap().latency_ns[0]
+    };
+    // Without interleaving, pages 0–3 stripe over channels 0–3: 41 + 20.48 + 8 µs.
+    assert_eq!(lat(1, 4), 69_480);
+    // 4-way, group {0..3} on chips 0, 9, 18, 27 (channels 0–3): each chip's page holds a
+    // quarter of all four codewords, so one sensing (41) serves them; the quarters cross
+    // each channel one codeword after another (→ 46.12, 51.24, 56.36, 61.48) and each
+    // codeword is decoded on its mapped page's channel (its own): the last at 69.48 µs.
+    // (Sensing per codeword would end at 4 × 41 = 164 µs on every die.)
+    assert_eq!(lat(4, 4), 69_480);
+    // 2-way, group {0, 1} on chips 0 and 10: one sensing, halves → 51.24 and 61.48 µs,
+    // decodes on channels 0 and 1 → 69.48 µs.
+    assert_eq!(lat(2, 2), 69_480);
 }
 
 /// A write of `pages` pages from logical page `first`.
@@ -184,7 +218,7 @@ fn group_updates_rewrite_the_rest_of_the_group() {
 }
 
 /// Latency of one write of `pages` pages from logical page `first` on the idle 001 preset
-/// (8 chips per channel: a group's chips share channel 0) with `ways`-way interleaving.
+/// (8 × 8 chips: a group's chips on channels 0, 1, … ) with `ways`-way interleaving.
 fn idle_write(ways: u32, first: u64, pages: u64) -> u64 {
     let out = Simulator::new(idle_preset(ways))
         .unwrap()
@@ -197,21 +231,23 @@ fn idle_write(ways: u32, first: u64, pages: u64) -> u64 {
 fn a_group_update_senses_the_group_then_programs_every_page() {
     // Transfers at 200 MB/s: a page 20.48 µs, a half 10.24, a quarter 5.12; one decode
     // 8 µs; the preconditioned pages and the fresh blocks' first pages are lower pages
-    // (t_R 41 µs, t_PROG 121 µs). Group {0, 1} sits on chips 0 and 2, group {0..3} on chips
-    // 0–3, all on channel 0.
-    // 2-way, page 1 alone: both dies sense page 0's parts (41); its halves cross channel 0
-    // (2 × 10.24 → 61.48) and are decoded (→ 69.48); then pages 0 and 1 cross the channel
-    // (→ 89.96, → 110.44) and program on their dies (+ 121): 231.44 µs.
-    assert_eq!(idle_write(2, 1, 1), 231_440);
-    // The whole group {0, 1}: nothing to read; 20.48 + 20.48 + 121 = 161.96 µs. Without
-    // interleaving, pages 0 and 1 stripe over channels 0 and 1: 20.48 + 121 = 141.48 µs.
-    assert_eq!(idle_write(2, 0, 2), 161_960);
+    // (t_R 41 µs, t_PROG 121 µs). Group {0, 1} sits on chips 0 and 10 (channels 0, 1),
+    // group {0..3} on chips 0, 9, 18, 27 (channels 0–3).
+    // 2-way, page 1 alone: both dies sense page 0's parts (41); its halves cross channels
+    // 0 and 1 at once (10.24 → 51.24) and are decoded (→ 59.24); then pages 0 and 1 cross
+    // their channels at once (→ 79.72) and program on their dies (+ 121): 200.72 µs.
+    assert_eq!(idle_write(2, 1, 1), 200_720);
+    // The whole group {0, 1}: nothing to read; its pages cross channels 0 and 1 at once,
+    // 20.48 + 121 = 141.48 µs, as without interleaving (pages 0 and 1 stripe over channels
+    // 0 and 1).
+    assert_eq!(idle_write(2, 0, 2), 141_480);
     assert_eq!(idle_write(1, 0, 2), 141_480);
-    // 4-way, page 2 alone: four dies sense (41); pages 0, 1, 3 each move as 4 × 5.12 µs on
-    // channel 0 and decode: 61.48 → 69.48, 81.96 → 89.96, 102.44 → 110.44; then four
-    // pages cross the channel (130.92, 151.40, 171.88, 192.36) and the last programs until
-    // 313.36 µs.
-    assert_eq!(idle_write(4, 2, 1), 313_360);
+    // 4-way, page 2 alone: four dies sense (41); pages 0, 1, 3 each move as a quarter
+    // (5.12) on each of channels 0–3, one after another: → 46.12, 51.24, 56.36; each is
+    // decoded by its mapped page's channel's decoder (chips 0, 9, 27: channels 0, 1, 3),
+    // so the decodes overlap: → 54.12, 59.24, 64.36; then the four pages cross their
+    // channels at once (→ 84.84) and program (+ 121): 205.84 µs.
+    assert_eq!(idle_write(4, 2, 1), 205_840);
 }
 
 #[test]
@@ -227,4 +263,48 @@ fn interleaving_needs_its_placement_and_no_cache() {
     cfg.cache.capacity_bytes = 1 << 20;
     let e = Simulator::new(cfg).err().unwrap().to_string();
     assert!(e.contains("cache.capacity_bytes"), "{e}");
+}
+
+/// A 4 KiB read of logical page `lpn` arriving at `arrival_ns`.
+fn read(arrival_ns: u64, lpn: u64) -> Request {
+    Request {
+        arrival_ns,
+        offset_bytes: lpn * 4096,
+        size_bytes: 4096,
+        op: Op::Read,
+        stream: 0,
+    }
+}
+
+#[test]
+fn a_hot_page_read_off_an_unreliable_chip_moves_in_the_background() {
+    use nandlab_core::ftl::placement::HotReliable;
+    // `hot_reliable` (nandlab's addition) on the idle 001 preset, chips 1 and 2 of each run
+    // of four reliable. CWDP: stripe slot k is on channel k mod 8, chip (k / 8) mod 8 in
+    // it, so logical page 16 (preconditioned at slot 16, page 0 of its block: a lower
+    // page) is on chip 2 of channel 0, the paper's chip 3 (factor 1.15).
+    let mut cfg = idle_preset(1);
+    cfg.ftl.placement = PlacementConfig::HotReliable(HotReliable {
+        window_requests: 100,
+        hot_reads: 2,
+        reliable_chips: vec![0, 1],
+    });
+    // Read once (not hot), twice (hot: moves), three times (on a reliable chip: stays).
+    let reqs = vec![read(0, 16), read(1_000_000, 16), read(2_000_000, 16)];
+    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+    // Every read is idle: 41 + 20.48 + 8 µs (the move starts when the second read ends).
+    assert_eq!(out.requests.unwrap().latency_ns, vec![69_480; 3]);
+    let w = &out.summary["flash"]["by_cause"]["hot_read"];
+    // One move through the controller: sense 41 µs, page out and back (2 × 20.48 µs),
+    // one decode (8 µs), a program into a fresh block's first (lower) page (121 µs).
+    assert_eq!((&w["page_reads"], &w["page_programs"]), (&1.into(), &1.into()));
+    assert_eq!(w["die_busy_ns"], 41_000 + 121_000);
+    assert_eq!(w["channel_busy_ns"], 2 * 20_480);
+    assert_eq!(w["decode_busy_ns"], 8_000);
+    // Without the policy the summary has no such entry.
+    let plain = Simulator::new(idle_preset(1))
+        .unwrap()
+        .run_requests(vec![read(0, 16)])
+        .unwrap();
+    assert!(plain.summary["flash"]["by_cause"].get("hot_read").is_none());
 }

@@ -1,6 +1,7 @@
 //! One active block per cause in each plane: host data, GC and wear-leveling moves, and
 //! read-refresh moves each fill their own block, so cold data moved by GC do not mix with
-//! freshly written hot data, nor read-hot refreshed data with either. Any page type.
+//! freshly written hot data, nor read-hot refreshed data with either (pages moved because
+//! they are read often join the refreshed ones). Any page type.
 
 use super::Placement;
 use crate::flash::block::WriteAttrs;
@@ -17,7 +18,7 @@ impl Placement for ByCause {
         match cause {
             Cause::Host => 0,
             Cause::Gc | Cause::WearLeveling => 1,
-            Cause::Refresh => 2,
+            Cause::Refresh | Cause::HotRead => 2,
         }
     }
 }
@@ -30,11 +31,11 @@ mod tests {
     fn causes_fill_separate_blocks_and_every_page_type_is_taken() {
         let p = ByCause {};
         let a = WriteAttrs::new(3, true);
-        let slots: Vec<usize> = [Cause::Host, Cause::Gc, Cause::WearLeveling, Cause::Refresh]
+        let slots: Vec<usize> = [Cause::Host, Cause::Gc, Cause::WearLeveling, Cause::Refresh, Cause::HotRead]
             .iter()
             .map(|&c| p.slot(c, a))
             .collect();
-        assert_eq!(slots, vec![0, 1, 1, 2]);
+        assert_eq!(slots, vec![0, 1, 1, 2, 2]);
         assert!((0..3).all(|t| p.accepts(Cause::Host, a, t, 2)));
         assert!(!p.may_refuse());
     }

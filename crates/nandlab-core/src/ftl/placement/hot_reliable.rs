@@ -4,8 +4,8 @@
 //! hot when it was read at least `hot_reads` times in the last window of
 //! `window_requests` host requests (003's read window, `refresh_targets/window.rs`); hot
 //! pages take only planes of the `reliable_chips`, other pages any plane, both in striping
-//! order. Only data the host rewrites moves: read-only hot data stays where it was
-//! written. Active blocks as `by_cause`.
+//! order. A hot page read on another chip moves to a reliable one when its read ends
+//! (`Ftl::move_if_hot`), so read-only hot data moves too. Active blocks as `by_cause`.
 
 use super::{ByCause, Placement};
 use crate::ecc::interleave::GROUP_SPAN;

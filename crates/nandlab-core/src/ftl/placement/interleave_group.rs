@@ -1,14 +1,14 @@
 //! Seed 001's data-placement interleaving, placement side (§3.3): the n codewords of a
 //! group (an aligned run of n logical pages) are cut into n sub-pages on the n chips of a
-//! chip group ([`Interleave::group`]: 2-way pairs the paper's chips 1 + 3 and 2 + 4, 4-way
-//! takes all four). Host pages are laid out by address: member k of a group goes to chip k
+//! chip group ([`ChipGroups`]: 2-way pairs the paper's chips 1 + 3 and 2 + 4, 4-way takes
+//! all four, each member on another channel). Host pages are laid out by address: member k of a group goes to chip k
 //! of its chip group, at the same plane of each chip, and groups take the planes of the
 //! groups' first chips in striping order. GC and refresh move pages within their plane, so
 //! a group's parts stay on the same plane of their chips for the whole run, which is where
 //! the simulator senses them (`sim/interleave.rs`). Active blocks as `by_cause`.
 
 use super::{ByCause, Placement};
-use crate::ecc::interleave::GROUP_SPAN;
+use crate::ecc::interleave::{ChipGroups, GROUP_SPAN};
 use crate::ecc::Interleave;
 use crate::error::{NandError, Result};
 use crate::flash::block::WriteAttrs;
@@ -37,7 +37,6 @@ impl Placement for InterleaveGroup {
     }
 
     fn host_layout(&self, striped: &[u32], geo: &Geometry) -> Result<Option<Vec<u32>>> {
-        let interleave = Interleave { ways: self.ways };
         let chips = geo.cfg.channels * geo.cfg.chips_per_channel;
         if !chips.is_multiple_of(GROUP_SPAN) {
             return Err(NandError::config(
@@ -45,13 +44,12 @@ impl Placement for InterleaveGroup {
                 format!("chip groups need a multiple of {GROUP_SPAN} chips, the device has {chips}"),
             ));
         }
-        // A chip group's first chip sits below the stride in its run of four.
-        let stride = GROUP_SPAN / self.ways;
+        let groups: ChipGroups = Interleave { ways: self.ways }.groups(geo.cfg.chips_per_channel, chips);
         let mut layout = Vec::with_capacity(striped.len());
         for &plane in striped {
             let chip = geo.plane_locs[plane as usize].chip;
-            if chip % GROUP_SPAN < stride {
-                layout.extend(interleave.group(chip).map(|c| geo.same_plane_on_chip(plane, c)));
+            if groups.is_first(chip) {
+                layout.extend(groups.group(chip).map(|c| geo.same_plane_on_chip(plane, c)));
             }
         }
         Ok(Some(layout))
@@ -95,11 +93,13 @@ mod tests {
     fn groups_land_on_their_chip_pairs_at_the_same_plane() {
         // 2-way, by hand: the groups' first chips are 0, 1, 4, 5 (the paper's chips 1 and
         // 2 of each run of four); in striping order their planes are 0 (chip 0), 8 (chip
-        // 4), 2 (chip 1), 10 (chip 5), then plane 1 of each. Chip 0 pairs with chip 2
-        // (plane 0 → 4), chip 4 with 6 (8 → 12), chip 1 with 3 (2 → 6), 5 with 7 (10 → 14).
-        assert_eq!(layout(2), vec![0, 4, 8, 12, 2, 6, 10, 14, 1, 5, 9, 13, 3, 7, 11, 15]);
-        // 4-way: first chips 0 and 4; chip 0's plane 0 → chips 0, 1, 2, 3 at plane 0.
-        assert_eq!(layout(4), vec![0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15]);
+        // 4), 2 (chip 1), 10 (chip 5), then plane 1 of each. Hop 2 + 4 = 6 mod 8 chips:
+        // chip 0 pairs with chip 6 (plane 0 → 12), 4 with 2 (8 → 4), 1 with 7 (2 → 14), 5
+        // with 3 (10 → 6) — each pair on both channels.
+        assert_eq!(layout(2), vec![0, 12, 8, 4, 2, 14, 10, 6, 1, 13, 9, 5, 3, 15, 11, 7]);
+        // 4-way, hop 1 + 4 = 5: first chips 0 → chips 0, 5, 2, 7 (planes 0, 10, 4, 14) and
+        // 4 → chips 4, 1, 6, 3 (planes 8, 2, 12, 6).
+        assert_eq!(layout(4), vec![0, 10, 4, 14, 8, 2, 12, 6, 1, 11, 5, 15, 9, 3, 13, 7]);
         let g = geo();
         for ways in [2, 4] {
             let l = layout(ways);
@@ -110,7 +110,7 @@ mod tests {
             // Every group: n distinct chips forming one chip group, one plane number.
             for grp in l.chunks(ways as usize) {
                 let chips: Vec<u32> = grp.iter().map(|&p| g.plane_locs[p as usize].chip).collect();
-                let want: Vec<u32> = Interleave { ways }.group(chips[0]).collect();
+                let want: Vec<u32> = Interleave { ways }.groups(4, 8).group(chips[0]).collect();
                 assert_eq!(chips, want);
                 assert!(grp.iter().all(|&p| p % 2 == grp[0] % 2));
             }

@@ -26,8 +26,7 @@ impl HostScheduler for Feedback {
         if head.op != Op::Write {
             return 0;
         }
-        let attrs = device.write_attrs(head);
-        if !attrs.critical() || device.next_write(attrs).accepted {
+        if !device.write_attrs(head).critical() || device.next_write(head).accepted {
             return 0;
         }
         let plain = waiting

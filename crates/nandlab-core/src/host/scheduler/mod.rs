@@ -40,18 +40,22 @@ impl<'a> DeviceView<'a> {
         DeviceView { ftl, critical }
     }
 
-    /// Where the next host page written with `attrs` will be programmed (plane, page type,
-    /// whether placement takes that page for it).
-    pub fn next_write(&self, attrs: WriteAttrs) -> NextWrite {
-        self.ftl.next_host_write(attrs)
+    /// Where the first page of write `req`, dispatched next, will be programmed (plane,
+    /// page type, whether placement takes that page for it).
+    pub fn next_write(&self, req: &Request) -> NextWrite {
+        self.ftl.next_host_write(self.first_lpn(req), self.write_attrs(req))
     }
 
-    /// The attributes the first page of write `req` is programmed with (its logical page
-    /// wrapped into the logical space, as the simulator writes it).
+    /// The attributes the first page of write `req` is programmed with.
     pub fn write_attrs(&self, req: &Request) -> WriteAttrs {
+        WriteAttrs::new(req.stream, self.critical.contains(self.first_lpn(req)))
+    }
+
+    /// The first logical page of `req`, wrapped into the logical space as the simulator
+    /// writes it.
+    fn first_lpn(&self, req: &Request) -> u64 {
         let page_bytes = u64::from(self.ftl.geometry().cfg.page_size_bytes);
-        let lpn = (req.offset_bytes / page_bytes) % self.ftl.logical_pages();
-        WriteAttrs::new(req.stream, self.critical.contains(lpn))
+        (req.offset_bytes / page_bytes) % self.ftl.logical_pages()
     }
 }
 
