@@ -76,8 +76,8 @@ fn hard_fail_share(cfg: SimConfig, n: u64) -> f64 {
             stream: 0,
         })
         .collect();
-    let s = sim.run_requests(reqs).unwrap().summary;
-    s["reliability"]["retries"].as_f64().unwrap() / s["reliability"]["page_reads"].as_f64().unwrap()
+    let r = sim.run_requests(reqs).unwrap().summary.reliability.unwrap().reads;
+    r.retries as f64 / r.page_reads as f64
 }
 
 #[test]
@@ -127,9 +127,8 @@ fn idle_interleaved_read(ways: u32, chips_per_channel: u32) -> (u64, f64) {
         stream: 0,
     };
     let out = Simulator::new(cfg).unwrap().run_requests(vec![req]).unwrap();
-    let f = &out.summary["flash"];
-    let span = out.summary["sim"]["simulated_ns"].as_f64().unwrap();
-    let die_busy = f["die_utilization"].as_f64().unwrap() * span * dies;
+    let s = &out.summary;
+    let die_busy = s.flash.die_utilization * s.sim.simulated_ns as f64 * dies;
     (out.requests.unwrap().latency_ns[0], die_busy)
 }
 
@@ -174,7 +173,8 @@ fn group_updates_rewrite_the_rest_of_the_group() {
         .unwrap()
         .run_requests(reqs)
         .unwrap()
-        .summary;
+        .summary
+        .to_json();
     let f = &s["flash"];
     assert_eq!(f["interleave_rewrite_pages"], 2);
     assert_eq!(f["interleave_write_amplification"].as_f64().unwrap(), 8.0 / 6.0);
