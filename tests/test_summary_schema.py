@@ -21,6 +21,7 @@ from rich.console import Console
 
 import nandlab
 from nandlab.report import summary_view
+from nandlab.summary import MissingMetric
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "configs"
@@ -141,3 +142,10 @@ def test_the_cli_tables_render_from_every_run(real_core, summaries):
         console.print(summary_view(s))
     text = console.export_text()
     assert "response time" in text and "write amplification" in text
+
+
+def test_the_cli_tables_name_a_metric_the_summary_lacks(real_core, summaries):
+    s = copy.deepcopy(summaries["demo"])
+    del s["flash"]["erases"]
+    with pytest.raises(MissingMetric, match=r"`flash\.erases`"):
+        summary_view(s)
