@@ -207,3 +207,24 @@ def test_a_request_of_2_pow_32_pages_is_an_error_not_a_truncation(small, tmp_pat
         one_line_error(r, needle)
     with pytest.raises(nandlab.NandlabError, match=needle):
         nandlab.run(SMALL, trace=t, trace_format="disksim", progress=False)
+
+
+def test_main_lets_an_unexpected_error_through_as_itself(monkeypatch, capsys):
+    # typer 0.29 keeps `Abort` out of its copy of click: naming it there turned any
+    # unexpected exception (a core panic) into an AttributeError about `Abort`.
+    import nandlab.cli as cli_module
+
+    def boom(**_):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli_module, "app", boom)
+    with pytest.raises(RuntimeError, match="boom"):
+        main([])
+
+    def abort(**_):
+        raise cli_module.Abort()
+
+    monkeypatch.setattr(cli_module, "app", abort)
+    with pytest.raises(SystemExit) as e:
+        main([])
+    assert e.value.code == 130 and capsys.readouterr().err == "interrupted\n"
