@@ -145,7 +145,7 @@ fn with_no_plain_write_waiting_the_critical_write_skips_exactly_the_pages_betwee
 fn read_first_takes_reads_first_in_arrival_order_and_fifo_the_oldest() {
     let (f, critical) = one_plane();
     let view = DeviceView::new(&f, &critical);
-    let op = |i: u64| if i % 2 == 0 { Op::Write } else { Op::Read };
+    let op = |i: u64| if i.is_multiple_of(2) { Op::Write } else { Op::Read };
     // Waiting: W0 R1 W2 R3.
     let mut queue: VecDeque<Queued> = (0..4)
         .map(|id| Queued {
