@@ -4,6 +4,7 @@ traceback or a silently wrong result. Each case runs the compiled core."""
 
 from __future__ import annotations
 
+import re
 import resource
 import sys
 from pathlib import Path
@@ -176,3 +177,54 @@ def test_usage_errors_are_one_line(argv, needle, capsys, monkeypatch):
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and needle in err[0], err
     assert "--help" in err[0]
+
+
+# ---- numbers past what the core can hold (issue 10 item 9) -------------------------------
+
+
+@pytest.mark.parametrize("key,value,needle", [
+    # 4 channels x 2^31 decoders overflowed u32 and panicked across the FFI.
+    ("timing.decoders_per_channel", 2147483648,
+     "config key `timing.decoders_per_channel`: must be between 1 and 1024"),
+    # u32::MAX + 1 wrapped to 0 and passed the check ("the device is full..." followed).
+    ("ftl.gc_threshold_blocks", 4294967295,
+     "config key `ftl.gc_threshold_blocks`: must be between 1 and 254"),
+])
+def test_counts_past_their_bound_name_the_key(small, key, value, needle):
+    one_line_error(cli("run", small, "--set", f"{key}={value}", "-q"), needle)
+    with pytest.raises(nandlab.ConfigError, match=re.escape(needle)):
+        nandlab.run(SMALL, overrides={key: value}, progress=False)
+
+
+def test_a_request_of_2_pow_32_pages_is_an_error_not_a_truncation(small, tmp_path):
+    # 2^35 sectors of 512 B = 2^32 pages of 4 KiB: one more than a request's u32 count.
+    t = tmp_path / "huge.trace"
+    t.write_text("0 0 0 34359738368 1\n")
+    needle = "request 0 spans 4294967296 pages, more than the 4294967295"
+    for wrap in ("wrap", "error"):
+        r = cli("run", small, "--trace", t, "--format", "disksim",
+                "--set", f"host.out_of_range={wrap}", "-q")
+        one_line_error(r, needle)
+    with pytest.raises(nandlab.NandlabError, match=needle):
+        nandlab.run(SMALL, trace=t, trace_format="disksim", progress=False)
+
+
+def test_main_lets_an_unexpected_error_through_as_itself(monkeypatch, capsys):
+    # typer 0.29 keeps `Abort` out of its copy of click: naming it there turned any
+    # unexpected exception (a core panic) into an AttributeError about `Abort`.
+    import nandlab.cli as cli_module
+
+    def boom(**_):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli_module, "app", boom)
+    with pytest.raises(RuntimeError, match="boom"):
+        main([])
+
+    def abort(**_):
+        raise cli_module.Abort()
+
+    monkeypatch.setattr(cli_module, "app", abort)
+    with pytest.raises(SystemExit) as e:
+        main([])
+    assert e.value.code == 130 and capsys.readouterr().err == "interrupted\n"

@@ -81,10 +81,10 @@ class Result:
         return self.frame
 
     def __repr__(self) -> str:
-        n = self.summary.get("requests", {}).get("count")
-        p99 = self.summary.get("all", {}).get("p99_ns")
+        m = self.metrics
         return (
-            f"Result(requests={n}, seed={self.seed}, p99_ns={p99}, "
+            f"Result(requests={m.metric('requests.count')}, seed={m.seed}, "
+            f"p99_ns={m.metric('all.p99_ns')}, "
             f"recorded={self.recorded}, out={self.out})"
         )
 
@@ -98,12 +98,12 @@ class Result:
         return self.metrics.metric(key)
 
     @property
-    def seed(self) -> int | None:
-        return self.summary.get("seed")
+    def seed(self) -> int:
+        return self.metrics.seed
 
     @property
-    def version(self) -> str | None:
-        return self.summary.get("version")
+    def version(self) -> str:
+        return self.metrics.version
 
     def save(
         self, directory: str | os.PathLike, requests_format: RequestsFormat = "parquet"
@@ -211,10 +211,11 @@ def _simulate(
     if reporter.interrupted:
         raise KeyboardInterrupt
     summary = json.loads(summary_json)
-    recorded = summary.get("config", cfg).get("output", {}).get("record_requests", True)
+    resolved = dict(Summary(summary).config)
+    recorded = resolved["output"]["record_requests"]
     return Result(
         summary=summary,
-        config=summary.get("config", cfg),
+        config=resolved,
         recorded=recorded,
         frame=requests_frame(columns) if columns is not None or not recorded else None,
         requests_file=stream if recorded and columns is None else None,

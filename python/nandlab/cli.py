@@ -26,10 +26,12 @@ from .errors import ConfigError, user_message
 from .progress import ProgressReporter
 from .report import states_view, summary_view, trace_view
 
-try:  # newer typer runs on its own copy of click; older typer on click itself
+try:  # newer typer runs on its own copy of click (and keeps `Abort` itself); older on click
     from typer._click import exceptions as click_errors
+    from typer.exceptions import Abort
 except ImportError:  # pragma: no cover - depends on the installed typer
     from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click.exceptions import Abort  # type: ignore[no-redef]
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -303,7 +305,7 @@ def main(argv: list[str] | None = None) -> None:
     except click_errors.ClickException as e:
         error(" ".join(e.format_message().split()))
         code = e.exit_code
-    except click_errors.Abort:
+    except Abort:
         typer.echo("interrupted", err=True)
         code = EXIT_INTERRUPTED
     sys.exit(code if isinstance(code, int) else 0)

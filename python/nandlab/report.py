@@ -9,6 +9,8 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 
+from .summary import Summary
+
 DASH = "—"
 
 
@@ -52,9 +54,12 @@ def fmt_num(x: Any, digits: int = 4) -> str:
 
 _LATENCY_KEYS = ("mean_ns", "p50_ns", "p99_ns", "p999_ns", "max_ns")
 
+#: The request classes of the latency table: sections every summary has.
+OPS = ("read", "write", "all")
 
-def _latency_unit(values: list[Any]) -> tuple[str, float]:
-    top = max((v for v in values if isinstance(v, int | float)), default=0)
+
+def _latency_unit(values: list[float]) -> tuple[str, float]:
+    top = max(values, default=0)
     if top < 1e6:
         return "µs", 1e3
     if top < 1e9:
@@ -62,26 +67,21 @@ def _latency_unit(values: list[Any]) -> tuple[str, float]:
     return "s", 1e9
 
 
-def _scaled(v: Any, div: float) -> str:
-    return f"{v / div:,.1f}" if isinstance(v, int | float) else DASH
-
-
 def latency_table(summary: Mapping[str, Any]) -> Table:
     """Response time (in one unit for the table) and throughput per operation class."""
-    ops = [(op, summary[op]) for op in ("read", "write", "all")
-           if isinstance(summary.get(op), Mapping)]
-    unit, div = _latency_unit([s.get(k) for _, s in ops for k in _LATENCY_KEYS])
+    s = Summary(summary)
+    unit, div = _latency_unit([s.number(f"{op}.{k}") for op in OPS for k in _LATENCY_KEYS])
     t = Table(title=f"response time ({unit})", title_justify="left")
     t.add_column("op")
     for col in ("count", "mean", "p50", "p99", "p99.9", "max", "IOPS", "MB/s"):
         t.add_column(col, justify="right", no_wrap=True)
-    for op, s in ops:
+    for op in OPS:
         t.add_row(
             op,
-            fmt_num(s.get("count")),
-            *(_scaled(s.get(k), div) for k in _LATENCY_KEYS),
-            fmt_num(s.get("iops")),
-            fmt_num(s.get("bandwidth_mb_s")),
+            fmt_num(s.metric(f"{op}.count")),
+            *(f"{s.number(f'{op}.{k}') / div:,.1f}" for k in _LATENCY_KEYS),
+            fmt_num(s.metric(f"{op}.iops")),
+            fmt_num(s.metric(f"{op}.bandwidth_mb_s")),
         )
     return t
 
@@ -97,29 +97,26 @@ def _kv_table(title: str, rows: list[tuple[str, str]]) -> Table:
 
 def device_table(summary: Mapping[str, Any]) -> Table:
     """Request mix, flash operations, write amplification and simulation speed."""
-    req = summary.get("requests", {})
-    flash = summary.get("flash", {})
-    sim = summary.get("sim", {})
-    wa = flash.get("write_amplification")
+    s = Summary(summary)
+    m = s.metric
     rows = [
-        ("requests", fmt_num(req.get("count"))),
+        ("requests", fmt_num(m("requests.count"))),
         (
             "reads / writes / trims",
-            " / ".join(fmt_num(req.get(k)) for k in ("reads", "writes", "trims")),
+            " / ".join(fmt_num(m(f"requests.{k}")) for k in ("reads", "writes", "trims")),
         ),
-        ("page reads, host + GC/WL/refresh", fmt_num(flash.get("page_reads_incl_gc"))),
-        ("page programs", fmt_num(flash.get("page_programs"))),
-        ("erases", fmt_num(flash.get("erases"))),
-        ("GC page moves / erases", f"{fmt_num(flash.get('gc_page_moves'))} / "
-                                   f"{fmt_num(flash.get('gc_erases'))}"),
-        ("WL page moves", fmt_num(flash.get("wl_page_moves"))),
-        ("refresh page moves / erases", f"{fmt_num(flash.get('refresh_page_moves'))} / "
-                                        f"{fmt_num(flash.get('refresh_erases'))}"),
-        ("write amplification", f"{wa:.3f}" if isinstance(wa, int | float) else DASH),
-        ("simulated time", fmt_ns(sim.get("simulated_ns"))),
-        ("wall time", f"{sim['wall_s']:.2f} s" if isinstance(sim.get("wall_s"), int | float)
-         else DASH),
-        ("requests / s (wall)", fmt_num(sim.get("requests_per_s"))),
+        ("page reads, host + GC/WL/refresh", fmt_num(m("flash.page_reads_incl_gc"))),
+        ("page programs", fmt_num(m("flash.page_programs"))),
+        ("erases", fmt_num(m("flash.erases"))),
+        ("GC page moves / erases",
+         f"{fmt_num(m('flash.gc_page_moves'))} / {fmt_num(m('flash.gc_erases'))}"),
+        ("WL page moves", fmt_num(m("flash.wl_page_moves"))),
+        ("refresh page moves / erases",
+         f"{fmt_num(m('flash.refresh_page_moves'))} / {fmt_num(m('flash.refresh_erases'))}"),
+        ("write amplification", f"{s.number('flash.write_amplification'):.3f}"),
+        ("simulated time", fmt_ns(m("sim.simulated_ns"))),
+        ("wall time", f"{s.number('sim.wall_s'):.2f} s"),
+        ("requests / s (wall)", fmt_num(m("sim.requests_per_s"))),
     ]
     return _kv_table("device", rows)
 
@@ -151,10 +148,11 @@ EXTRA_SECTIONS = ("reliability", "energy_uj")
 def summary_view(summary: Mapping[str, Any]) -> Group:
     """The headline metrics of a run, as rich tables."""
     parts: list[Any] = [latency_table(summary), device_table(summary)]
+    s = Summary(summary)
+    # A run without an error model has no reliability section.
     for name in EXTRA_SECTIONS:
-        sec = summary.get(name)
-        if isinstance(sec, Mapping) and sec:
-            parts.append(section_table(name, sec))
+        if s.has(name):
+            parts.append(section_table(name, summary[name]))
     return Group(*parts)
 
 

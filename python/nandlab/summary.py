@@ -30,7 +30,11 @@ class MissingMetric(KeyError):
 
 @dataclass(frozen=True)
 class Summary:
-    """A run's summary (the core's JSON, parsed). ``config`` is the resolved config."""
+    """A run's summary (the core's JSON, parsed). ``config`` is the resolved config.
+
+    The core's schema is ``crates/nandlab-core/src/metrics/summary/``: sections a run does
+    not have (no error model, no DRAM cache...) are absent, means over nothing are ``null``.
+    """
 
     data: Mapping[str, Any]
 
@@ -61,7 +65,8 @@ class Summary:
     def metric(self, key: str) -> Any:
         """The value at dotted ``key`` (``"read.p99_ns"``); :class:`MissingMetric` when absent.
 
-        A section present but ``null`` (e.g. no reads) is missing too: ask :meth:`has`.
+        A metric that is ``null`` in this run (a mean over nothing, e.g.
+        ``pe_time.erase_ns_mean`` when nothing was erased) is missing too: ask :meth:`has`.
         """
         value = self._node(key)
         if isinstance(value, Mapping):

@@ -67,21 +67,22 @@ fn main() {
     match run {
         Ok(out) => {
             let s = &out.summary;
-            let requests = s["requests"]["count"].as_u64().unwrap_or(0);
+            let requests = s.requests.count;
+            let reliability = s.reliability.as_ref().map(|r| &r.reads);
             println!(
                 "{}",
                 json!({
                     "requests": requests,
-                    "setup_s": total_s - s["sim"]["wall_s"].as_f64().unwrap_or(0.0),
-                    "replay_s": s["sim"]["wall_s"],
+                    "setup_s": total_s - s.sim.wall_s,
+                    "replay_s": s.sim.wall_s,
                     "total_s": total_s,
                     "requests_per_s": requests as f64 / total_s,
                     "peak_rss_mb": peak_rss_mb(),
-                    "read_mean_ns": s["read"]["mean_ns"],
-                    "rber_mean": s["reliability"]["rber_mean"],
-                    "mean_decoding_level": s["reliability"]["mean_decoding_level"],
-                    "write_mean_ns": s["write"]["mean_ns"],
-                    "mapping_entries": s["sim"]["mapping_entries"],
+                    "read_mean_ns": s.read.mean_ns,
+                    "rber_mean": reliability.map(|r| r.rber_mean),
+                    "mean_decoding_level": reliability.map(|r| r.mean_decoding_level),
+                    "write_mean_ns": s.write.mean_ns,
+                    "mapping_entries": s.sim.mapping_entries,
                 })
             );
         }

@@ -79,7 +79,7 @@ fn simulate(
         }
         None => None,
     };
-    Ok((out.summary.to_string(), columns))
+    Ok((out.summary.to_json().to_string(), columns))
 }
 
 /// Validates a config as a run does — builds the device and opens the workload (a trace's

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde_json::{json, Value};
+use crate::metrics::summary::CodecSummary;
 
 use super::Codec;
 use crate::content::{CellMapping, StateHist};
@@ -396,23 +396,23 @@ impl Codec for BitFlip {
         0
     }
 
-    fn summary(&self) -> Option<Value> {
+    fn summary(&self) -> Option<CodecSummary> {
         let s = self.stats;
-        Some(json!({
-            "kind": self.kind(),
-            "unit_bytes": self.unit_bytes,
-            "units_per_page": self.units_per_page(),
-            "storage_overhead": self.storage_overhead(),
-            "encode_ns_per_page": self.encode_ns_per_page(),
-            "pages_encoded": s.pages_encoded,
-            "units_encoded": s.units_encoded,
-            "units_flipped": s.units_flipped,
-            "flipped_unit_share": if s.units_encoded == 0 {
+        Some(CodecSummary {
+            kind: self.kind(),
+            unit_bytes: self.unit_bytes,
+            units_per_page: self.units_per_page(),
+            storage_overhead: self.storage_overhead(),
+            encode_ns_per_page: self.encode_ns_per_page(),
+            pages_encoded: s.pages_encoded,
+            units_encoded: s.units_encoded,
+            units_flipped: s.units_flipped,
+            flipped_unit_share: if s.units_encoded == 0 {
                 0.0
             } else {
                 s.units_flipped as f64 / s.units_encoded as f64
             },
-        }))
+        })
     }
 }
 

@@ -13,9 +13,8 @@ pub mod bitflip;
 pub mod config;
 pub mod none;
 
-use serde_json::Value;
-
 use crate::content::StateHist;
+use crate::metrics::summary::CodecSummary;
 
 pub use bitflip::{storage_overhead, BitFlip, TagBits};
 pub use config::{CodecConfig, CodecKind};
@@ -56,5 +55,5 @@ pub trait Codec: Send {
 
     /// The `codec` section of the run summary (`None` for a codec that stores data as
     /// written).
-    fn summary(&self) -> Option<Value>;
+    fn summary(&self) -> Option<CodecSummary>;
 }

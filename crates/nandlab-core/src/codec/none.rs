@@ -46,7 +46,7 @@ impl Codec for NoCodec {
         0
     }
 
-    fn summary(&self) -> Option<serde_json::Value> {
+    fn summary(&self) -> Option<crate::metrics::summary::CodecSummary> {
         None
     }
 }

@@ -5,12 +5,12 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::bch::Bch;
+use super::draw::ErrorDraw;
 use super::interleave::Interleave;
 use super::ldpc::{FerCurves, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS};
 use super::plan::{EccCode, EnergyParams, ReadPlanner, SoftTransfer};
 use super::strategy::StrategyKind;
 use crate::error::{NandError, Result};
-use crate::reliability::errors::ErrorDraw;
 
 /// The FER table shipped with nandlab (see `curve_path`).
 pub const SHIPPED_FER_TABLE: &str = include_str!("../../data/ldpc_fer.csv");

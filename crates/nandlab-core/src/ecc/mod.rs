@@ -5,6 +5,7 @@
 pub mod bch;
 pub mod binomial;
 pub mod config;
+pub mod draw;
 pub mod fail_grid;
 pub mod interleave;
 pub mod ldpc;
@@ -14,6 +15,7 @@ pub mod strategy;
 pub use bch::Bch;
 pub use binomial::{any_fails, binomial_sf};
 pub use config::{EccConfig, LdpcMode, Scheme};
+pub use draw::{expected_codeword_errors, ErrorDraw};
 pub use fail_grid::{sample_needed_level, FailGrid, FailProbs};
 pub use interleave::Interleave;
 pub use ldpc::{

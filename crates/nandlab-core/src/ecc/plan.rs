@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use super::bch::Bch;
 use super::binomial::any_fails;
+use super::draw::{expected_codeword_errors, ErrorDraw};
 use super::fail_grid::sample_needed_level;
 use super::ldpc::{LdpcLadder, LevelCapability};
 use super::strategy::{ReadStrategy, StrategyKind};
-use crate::reliability::errors::{expected_codeword_errors, ErrorDraw};
 
 /// How much soft data crosses the bus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -456,8 +456,8 @@ impl EnergyParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ecc::ErrorDraw;
     use crate::engine::rng::stream_rng;
-    use crate::reliability::errors::ErrorDraw;
 
     /// Seed 001's numbers: t_R 55 µs, 14 µs per extra level, 4 KB over 200 MB/s
     /// = 20.48 µs, 8 µs decode, six extra levels.

@@ -4,8 +4,8 @@ use super::cell::PageType;
 use super::pe_time::{BaseTimes, PeTimeConfig, PeTimeModel};
 use crate::content::StateHist;
 use crate::error::{NandError, Result};
+use crate::metrics::summary::PeTimeSummary;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 /// The `[timing]` section of a config. Defaults are the 25 nm MLC values of seed 001 §4
 /// (Zhao et al., FAST'13): t_R 41/55 µs (lower/upper), t_PROG 121 µs / 1.45 ms,
@@ -235,23 +235,17 @@ impl Timing {
     /// The `pe_time` section of the run summary: mean program time per page type and
     /// mean erase time charged (`None` for the fixed model on an unscaled device, whose
     /// times are the config's).
-    pub fn summary(&self) -> Option<Value> {
+    pub fn summary(&self) -> Option<PeTimeSummary> {
         if !self.pe_time_reported && self.program_steps.is_empty() {
             return None;
         }
-        let mean = |(sum, n): (u64, u64)| {
-            if n == 0 {
-                Value::Null
-            } else {
-                json!(sum as f64 / n as f64)
-            }
-        };
-        Some(json!({
-            "program_ns_mean_by_page_type": self.program_sums.iter().map(|&s| mean(s)).collect::<Vec<_>>(),
-            "programs_by_page_type": self.program_sums.iter().map(|s| s.1).collect::<Vec<_>>(),
-            "erase_ns_mean": mean(self.erase_sums),
-            "erases": self.erase_sums.1,
-        }))
+        let mean = |(sum, n): (u64, u64)| (n > 0).then(|| sum as f64 / n as f64);
+        Some(PeTimeSummary {
+            program_ns_mean_by_page_type: self.program_sums.iter().map(|&s| mean(s)).collect(),
+            programs_by_page_type: self.program_sums.iter().map(|s| s.1).collect(),
+            erase_ns_mean: mean(self.erase_sums),
+            erases: self.erase_sums.1,
+        })
     }
 }
 

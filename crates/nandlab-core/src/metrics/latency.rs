@@ -1,8 +1,8 @@
 //! Response-time statistics with exact mean and max and HDR-histogram percentiles
 //! (3 significant digits), in constant memory whatever the trace length.
 
+use super::summary::LatencySummary;
 use hdrhistogram::Histogram;
-use serde_json::{json, Value};
 
 /// Longest latency the percentiles resolve (1 hour); longer ones count as 1 hour there
 /// (the exact maximum is kept separately).
@@ -74,19 +74,19 @@ impl LatencyStats {
     }
 
     /// Summary over a run that lasted `span_ns`.
-    pub fn summary(&self, span_ns: u64) -> Value {
+    pub fn summary(&self, span_ns: u64) -> LatencySummary {
         let secs = span_ns.max(1) as f64 / 1e9;
-        json!({
-            "count": self.count,
-            "bytes": self.bytes,
-            "mean_ns": self.mean_ns(),
-            "p50_ns": self.quantile_ns(0.5),
-            "p99_ns": self.quantile_ns(0.99),
-            "p999_ns": self.quantile_ns(0.999),
-            "max_ns": self.max_ns,
-            "iops": self.count as f64 / secs,
-            "bandwidth_mb_s": self.bytes as f64 / 1e6 / secs,
-        })
+        LatencySummary {
+            count: self.count,
+            bytes: self.bytes,
+            mean_ns: self.mean_ns(),
+            p50_ns: self.quantile_ns(0.5),
+            p99_ns: self.quantile_ns(0.99),
+            p999_ns: self.quantile_ns(0.999),
+            max_ns: self.max_ns,
+            iops: self.count as f64 / secs,
+            bandwidth_mb_s: self.bytes as f64 / 1e6 / secs,
+        }
     }
 }
 
@@ -106,7 +106,7 @@ mod tests {
         assert!((s.quantile_ns(0.5) as f64 - 500_000.0).abs() <= 500.0);
         assert!((s.quantile_ns(0.99) as f64 - 990_000.0).abs() <= 990.0);
         let j = s.summary(1_000_000_000);
-        assert_eq!(j["max_ns"], 1_000_000);
-        assert_eq!(j["iops"], 1000.0);
+        assert_eq!(j.max_ns, 1_000_000);
+        assert_eq!(j.iops, 1000.0);
     }
 }

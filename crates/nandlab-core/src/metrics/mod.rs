@@ -4,7 +4,9 @@ pub mod latency;
 pub mod record_stream;
 pub mod records;
 pub mod reliability;
+pub mod summary;
 
 pub use latency::LatencyStats;
 pub use records::{Recorder, RequestRecords, Row};
 pub use reliability::ReliabilityStats;
+pub use summary::Summary;

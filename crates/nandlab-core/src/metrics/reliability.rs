@@ -1,8 +1,8 @@
 //! Read-path reliability statistics: page RBER distribution, decoding levels, retries,
 //! uncorrectable pages and energy by component.
 
+use super::summary::{RberBin, ReadStatsSummary};
 use crate::ecc::ReadEnergy;
-use serde_json::{json, Value};
 use std::sync::OnceLock;
 
 /// Log-spaced RBER histogram bins: 10 per decade from 1e-8 to 1.
@@ -181,30 +181,33 @@ impl ReliabilityStats {
         s as f64 / n as f64
     }
 
-    /// Summary as JSON.
-    pub fn summary(&self) -> Value {
+    /// What the judged reads met, for the summary.
+    pub fn summary(&self) -> ReadStatsSummary {
         let n = self.reads.max(1) as f64;
-        let bins: Vec<Value> = self
+        let rber_histogram = self
             .rber_bins
             .iter()
             .enumerate()
             .filter(|(_, &c)| c > 0)
-            .map(|(i, &c)| json!({"rber_from": bin_lower(i), "reads": c}))
+            .map(|(i, &c)| RberBin {
+                rber_from: bin_lower(i),
+                reads: c,
+            })
             .collect();
-        json!({
-            "page_reads": self.reads,
-            "rber_mean": self.rber_mean(),
-            "rber_p50": self.rber_quantile(0.5),
-            "rber_p99": self.rber_quantile(0.99),
-            "rber_max": self.rber_max,
-            "rber_histogram": bins,
-            "decoded_at_level": self.decoded_at_level,
-            "mean_decoding_level": self.mean_level(),
-            "mean_attempts": 1.0 + self.retries as f64 / n,
-            "retries": self.retries,
-            "uncorrectable_pages": self.uncorrectable,
-            "expected_uncorrectable_pages": self.expected_uncorrectable,
-        })
+        ReadStatsSummary {
+            page_reads: self.reads,
+            rber_mean: self.rber_mean(),
+            rber_p50: self.rber_quantile(0.5),
+            rber_p99: self.rber_quantile(0.99),
+            rber_max: self.rber_max,
+            rber_histogram,
+            decoded_at_level: self.decoded_at_level.clone(),
+            mean_decoding_level: self.mean_level(),
+            mean_attempts: 1.0 + self.retries as f64 / n,
+            retries: self.retries,
+            uncorrectable_pages: self.uncorrectable,
+            expected_uncorrectable_pages: self.expected_uncorrectable,
+        }
     }
 }
 

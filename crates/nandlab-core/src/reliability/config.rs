@@ -4,13 +4,13 @@ use serde::{Deserialize, Serialize};
 
 use super::chip_profile::ChipProfile;
 use super::empirical::{EmpiricalModel, EmpiricalParams};
-use super::errors::ErrorDraw;
 use super::interference::{Coupling, ReadDisturb};
 use super::model::{ErrorModel, NoErrors};
 use super::nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
 use super::variation::Variation;
 use super::vth::{VthModel, VthParams};
 use super::vth_errors::VthErrorModel;
+use crate::ecc::ErrorDraw;
 use crate::error::{NandError, Result};
 
 /// Which error model runs.

@@ -8,7 +8,6 @@ pub mod config;
 pub mod critical_pages;
 pub mod empirical;
 pub mod endurance;
-pub mod errors;
 pub mod interference;
 pub mod ispp;
 pub mod model;
@@ -24,12 +23,13 @@ pub mod vth;
 pub mod vth_errors;
 pub mod vth_reliability;
 
+/// How `reliability.error_draw` turns an RBER into decoding outcomes (the ECC's side).
+pub use crate::ecc::{expected_codeword_errors, ErrorDraw};
 pub use aging::{arrhenius_factor, equivalent_retention_s, recovery_bake_s, retention_bake_s};
 pub use chip_profile::ChipProfile;
 pub use config::{LevelOrder, ModelKind, ReliabilityConfig};
 pub use empirical::{EmpiricalModel, EmpiricalParams};
 pub use endurance::{bitflip_log_reliability_ratio, bitflip_reliability_ratio, model_endurance_pe, pe_at_rber};
-pub use errors::{expected_codeword_errors, ErrorDraw};
 pub use model::{ErrorContext, ErrorModel, NoErrors, RBER_CAP};
 pub use nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
 pub use tvr_data::TvrData;

@@ -9,7 +9,7 @@
 //! counted as **at risk** (its RBER is still the retention-free layout's; the count says
 //! how often the workload leaned on retention the layout does not guarantee).
 
-use serde_json::{json, Value};
+use crate::metrics::summary::{RegionSummary, TvrRegions};
 
 use super::tvr_mode::TvrConfig;
 use crate::flash::block::WriteAttrs;
@@ -76,22 +76,22 @@ impl TvrData {
     }
 
     /// Per-region counts for the summary's `tvr` section.
-    pub fn summary(&self) -> Value {
+    pub fn summary(&self) -> TvrRegions {
         let region = |c: &RegionCounts| {
-            let mean = |sum: f64, n: u64| if n > 0 { json!(sum / n as f64) } else { Value::Null };
-            json!({
-                "programs": c.programs,
-                "program_ns_mean": mean(c.program_ns as f64, c.programs),
-                "reads": c.reads,
-                "rber_mean": mean(c.rber_sum, c.judged_reads),
-                "reads_at_risk": c.reads_at_risk,
-            })
+            let mean = |sum: f64, n: u64| (n > 0).then(|| sum / n as f64);
+            RegionSummary {
+                programs: c.programs,
+                program_ns_mean: mean(c.program_ns as f64, c.programs),
+                reads: c.reads,
+                rber_mean: mean(c.rber_sum, c.judged_reads),
+                reads_at_risk: c.reads_at_risk,
+            }
         };
-        json!({
-            "retention_days": self.cfg.retention_days,
-            "standard": region(&self.counts[0]),
-            "tvr": region(&self.counts[1]),
-        })
+        TvrRegions {
+            retention_days: self.cfg.retention_days,
+            standard: region(&self.counts[0]),
+            tvr: region(&self.counts[1]),
+        }
     }
 }
 
@@ -117,11 +117,11 @@ mod tests {
         d.note_program(true, 1_000);
         d.note_program(true, 3_000);
         let s = d.summary();
-        assert_eq!(s["tvr"]["reads"], 2);
-        assert_eq!(s["tvr"]["reads_at_risk"], 1);
-        assert_eq!(s["standard"]["reads_at_risk"], 0);
-        assert_eq!(s["standard"]["rber_mean"], Value::Null);
-        assert_eq!(s["tvr"]["program_ns_mean"], 2_000.0);
-        assert!((s["tvr"]["rber_mean"].as_f64().unwrap() - 2e-4).abs() < 1e-18);
+        assert_eq!(s.tvr.reads, 2);
+        assert_eq!(s.tvr.reads_at_risk, 1);
+        assert_eq!(s.standard.reads_at_risk, 0);
+        assert_eq!(s.standard.rber_mean, None);
+        assert_eq!(s.tvr.program_ns_mean, Some(2_000.0));
+        assert!((s.tvr.rber_mean.unwrap() - 2e-4).abs() < 1e-18);
     }
 }

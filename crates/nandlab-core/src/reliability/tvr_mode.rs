@@ -16,8 +16,8 @@
 //!   meant to be rewritten within `retention_days`; older reads are counted as at risk
 //!   ([`super::tvr_data`]).
 
+use crate::metrics::summary::{LayoutSummary, MaxPe, ProgramSteps, TvrModelSummary};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use super::config::{ModelKind, ReliabilityConfig};
 use super::interference::{pass_voltage_drop_v, Coupling, CHO_DELTA_VTH_MAX_V};
@@ -147,17 +147,15 @@ impl TvrConfig {
     /// program speed-up (§5.3), Eq. 8's P/E limits (§5.4), the coupling reduction
     /// (Eq. 4) and, when `r` configures the `vth` model's Eq. 3/5 terms, the page RBERs
     /// they give each layout (`terms`, [`super::tvr_terms`]).
-    pub fn summary(&self, r: &ReliabilityConfig) -> Result<Value> {
+    pub fn summary(&self, r: &ReliabilityConfig) -> Result<TvrModelSummary> {
         let (std, tvr) = self.layouts()?;
-        let layout = |l: &VthLayout| {
-            json!({
-                "means_v": l.means_v,
-                "sigmas_v": l.sigmas_v,
-                "read_refs_v": l.read_refs_v,
-                "mean_vth_v": l.mean_vth_v(),
-                "rber_msb_page": l.page_rber(WangPage::Msb),
-                "rber_lsb_page": l.page_rber(WangPage::Lsb),
-            })
+        let layout = |l: &VthLayout| LayoutSummary {
+            means_v: l.means_v,
+            sigmas_v: l.sigmas_v,
+            read_refs_v: l.read_refs_v,
+            mean_vth_v: l.mean_vth_v(),
+            rber_msb_page: l.page_rber(WangPage::Msb),
+            rber_lsb_page: l.page_rber(WangPage::Lsb),
         };
         let ispp = Ispp::wang();
         let steps = |l: &VthLayout, p| ispp.steps(l.page_rise_v(p));
@@ -173,25 +171,31 @@ impl TvrConfig {
         } else {
             None
         };
-        let mut out = json!({
-            "rber_limit": self.rber_limit,
-            "standard": layout(&std),
-            "reduced": layout(&tvr),
-            "deltas_v": tvr.deltas().0,
-            "program_steps_msb": {"before": before[0], "after": after[0]},
-            "program_steps_lsb": {"before": before[1], "after": after[1]},
-            "program_speedup": 1.0 - f64::from(after[0] + after[1]) / f64::from(before[0] + before[1]),
-            "err_limit_cell_errors": limit,
-            "max_pe_1e5": {"standard": pe_std, "reduced": pe_tvr},
-            "lifetime_gain": pe_tvr / pe_std - 1.0,
-            "coupling_reduction_cho_2v": c.worst_shift_reduction(CHO_DELTA_VTH_MAX_V, CHO_DELTA_VTH_MAX_V - 2.0),
-            "coupling_reduction_layouts": c.layout_shift_reduction(&std, &tvr),
-            "pass_voltage_drop_v": pass_voltage_drop_v(&std, &tvr),
-        });
-        if let Some(t) = terms {
-            out["terms"] = t;
-        }
-        Ok(out)
+        Ok(TvrModelSummary {
+            rber_limit: self.rber_limit,
+            standard: layout(&std),
+            reduced: layout(&tvr),
+            deltas_v: tvr.deltas().0,
+            program_steps_msb: ProgramSteps {
+                before: before[0],
+                after: after[0],
+            },
+            program_steps_lsb: ProgramSteps {
+                before: before[1],
+                after: after[1],
+            },
+            program_speedup: 1.0 - f64::from(after[0] + after[1]) / f64::from(before[0] + before[1]),
+            err_limit_cell_errors: limit,
+            max_pe_1e5: MaxPe {
+                standard: pe_std,
+                reduced: pe_tvr,
+            },
+            lifetime_gain: pe_tvr / pe_std - 1.0,
+            coupling_reduction_cho_2v: c.worst_shift_reduction(CHO_DELTA_VTH_MAX_V, CHO_DELTA_VTH_MAX_V - 2.0),
+            coupling_reduction_layouts: c.layout_shift_reduction(&std, &tvr),
+            pass_voltage_drop_v: pass_voltage_drop_v(&std, &tvr),
+            terms,
+        })
     }
 }
 

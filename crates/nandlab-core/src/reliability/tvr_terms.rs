@@ -4,11 +4,10 @@
 //! from the `vth` model's error terms, which are nandlab's extension (docs/reliability.md,
 //! "Eq. 3–5 as error terms").
 
-use serde_json::{json, Value};
-
 use super::tvr::WangPage;
 use super::vth::{VthModel, VthParams};
 use crate::error::Result;
+use crate::metrics::summary::{TermLayout, TvrTerms};
 
 /// Reads of a block since its erase at which the terms are priced: none, then decades up
 /// to 10⁵. Cai et al. (DSN'15, research/models.md §2.3) measure read disturb over this
@@ -17,11 +16,11 @@ pub const TERM_READS: [f64; 4] = [0.0, 1e3, 1e4, 1e5];
 
 /// The `terms` section for the standard and the reduced layout's parameters (each with
 /// the configured terms), or `None` when neither term is configured.
-pub fn terms_summary(standard: &VthParams, reduced: &VthParams) -> Result<Option<Value>> {
+pub fn terms_summary(standard: &VthParams, reduced: &VthParams) -> Result<Option<TvrTerms>> {
     if standard.coupling.is_none() && standard.read_disturb.is_none() {
         return Ok(None);
     }
-    let layout = |p: &VthParams| -> Result<Value> {
+    let layout = |p: &VthParams| -> Result<TermLayout> {
         let m = VthModel::new(p.clone())?;
         let at = |page: WangPage| -> Vec<f64> {
             TERM_READS
@@ -33,24 +32,23 @@ pub fn terms_summary(standard: &VthParams, reduced: &VthParams) -> Result<Option
             .iter()
             .map(|&r| m.at_reads(r).read_disturb_rise_v(0))
             .collect();
-        Ok(json!({
-            "rber_msb_page": at(WangPage::Msb),
-            "rber_lsb_page": at(WangPage::Lsb),
-            "erased_rise_v": erased_rise,
-        }))
+        Ok(TermLayout {
+            rber_msb_page: at(WangPage::Msb),
+            rber_lsb_page: at(WangPage::Lsb),
+            erased_rise_v: erased_rise,
+        })
     };
     let top = |p: &VthParams| p.levels[p.levels.len() - 1].centre_v();
     let pass_drop_v = top(standard) - top(reduced);
-    Ok(Some(json!({
-        "coupling": standard.coupling,
-        "read_disturb": standard.read_disturb,
-        "reads": TERM_READS,
-        "standard": layout(standard)?,
-        "reduced": layout(reduced)?,
-        "pass_voltage_drop_v": pass_drop_v,
-        // Eq. 5 at the lower V_pass, as a fraction of the standard layout's leakage.
-        "leakage_factor": standard.read_disturb.map(|rd| rd.leakage_factor(pass_drop_v)),
-    })))
+    Ok(Some(TvrTerms {
+        coupling: standard.coupling,
+        read_disturb: standard.read_disturb,
+        reads: TERM_READS,
+        standard: layout(standard)?,
+        reduced: layout(reduced)?,
+        pass_voltage_drop_v: pass_drop_v,
+        leakage_factor: standard.read_disturb.map(|rd| rd.leakage_factor(pass_drop_v)),
+    }))
 }
 
 #[cfg(test)]
@@ -86,9 +84,9 @@ mod tests {
             i0_v_per_read: 1e-7,
             pass_margin_v: 1.0,
         };
-        let s = terms_summary(&params(&std, None, Some(rd)), &params(&tvr, None, Some(rd)))
-            .unwrap()
-            .unwrap();
+        let s =
+            serde_json::to_value(terms_summary(&params(&std, None, Some(rd)), &params(&tvr, None, Some(rd))).unwrap())
+                .unwrap();
         let f = s["leakage_factor"].as_f64().unwrap();
         assert!((f - (-0.5f64 * 3.143_083).exp()).abs() < 1e-6, "{f}");
         let rise = |l: &str| s[l]["erased_rise_v"][3].as_f64().unwrap();
@@ -113,9 +111,7 @@ mod tests {
         let std = VthLayout::wang_standard();
         let tvr = std.retention_free(WANG_RBER_LIMIT).unwrap();
         let c = Some(Coupling::cho());
-        let s = terms_summary(&params(&std, c, None), &params(&tvr, c, None))
-            .unwrap()
-            .unwrap();
+        let s = serde_json::to_value(terms_summary(&params(&std, c, None), &params(&tvr, c, None)).unwrap()).unwrap();
         assert!(s["leakage_factor"].is_null() && s["read_disturb"].is_null());
         let r: Vec<f64> = (0..4)
             .map(|k| s["reduced"]["rber_msb_page"][k].as_f64().unwrap())

@@ -15,53 +15,25 @@ use crate::error::Result;
 use crate::flash::backend::ArrayOp;
 use crate::flash::Ppa;
 use crate::ftl::{BgOp, Cause, MovePath, MovedPage};
-use serde_json::{json, Value};
+use crate::metrics::summary::{ByCause, CauseWork};
 
-/// Causes of background work, in the order of [`Work::by_cause`].
-const CAUSES: [(Cause, &str); 4] = [
-    (Cause::Gc, "gc"),
-    (Cause::WearLeveling, "wear_leveling"),
-    (Cause::Refresh, "refresh"),
-    (Cause::HotRead, "hot_read"),
-];
-
-fn cause_index(cause: Cause) -> usize {
+/// The summary's entry for `cause`. Background work is never the host's; the match must
+/// still name `Host`, which counts under GC.
+fn work_of(by_cause: &mut ByCause, cause: Cause) -> &mut CauseWork {
     match cause {
-        Cause::Gc | Cause::Host => 0,
-        Cause::WearLeveling => 1,
-        Cause::Refresh => 2,
-        Cause::HotRead => 3,
+        Cause::Gc | Cause::Host => &mut by_cause.gc,
+        Cause::WearLeveling => &mut by_cause.wear_leveling,
+        Cause::Refresh => &mut by_cause.refresh,
+        Cause::HotRead => by_cause.hot_read.get_or_insert_with(CauseWork::default),
     }
-}
-
-/// What one cause's background work cost.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct CauseWork {
-    /// Pages read to be moved.
-    page_reads: u64,
-    /// Sensing operations (a read through the controller may sense several times).
-    senses: u64,
-    /// Reads through the controller that no ECC level decoded.
-    uncorrectable_reads: u64,
-    /// Pages programmed.
-    page_programs: u64,
-    /// Blocks erased.
-    erases: u64,
-    /// Array time of its operations (ns).
-    die_busy_ns: u64,
-    /// Channel time of its transfers (ns).
-    channel_busy_ns: u64,
-    /// Decoder time (ns).
-    decode_busy_ns: u64,
-    /// Energy of sensing, transfers, decoding and programs (µJ).
-    energy_uj: f64,
 }
 
 /// Background work counted per cause, and the read energy of moves through the controller
 /// (added to the run's energy beside the copyback sensings).
 #[derive(Debug, Default)]
 pub(super) struct Work {
-    by_cause: [CauseWork; 4],
+    /// The `flash.by_cause` table of the summary.
+    pub by_cause: ByCause,
     /// Whether placement moves hot pages (only then does the summary list `hot_read`).
     pub hot_moves: bool,
     /// Page reads through the controller (all causes).
@@ -71,37 +43,16 @@ pub(super) struct Work {
 }
 
 impl Work {
+    /// `hot_moves`: placement moves hot pages, so the summary lists `hot_read` (even idle).
     pub fn new(hot_moves: bool) -> Self {
-        Work {
+        let mut w = Work {
             hot_moves,
             ..Work::default()
+        };
+        if hot_moves {
+            w.by_cause.hot_read = Some(CauseWork::default());
         }
-    }
-
-    /// The `flash.by_cause` table of the summary.
-    pub fn summary(&self) -> Value {
-        let mut out = serde_json::Map::new();
-        for (i, (cause, name)) in CAUSES.iter().enumerate() {
-            if *cause == Cause::HotRead && !self.hot_moves {
-                continue;
-            }
-            let w = &self.by_cause[i];
-            out.insert(
-                (*name).into(),
-                json!({
-                    "page_reads": w.page_reads,
-                    "senses": w.senses,
-                    "uncorrectable_reads": w.uncorrectable_reads,
-                    "page_programs": w.page_programs,
-                    "erases": w.erases,
-                    "die_busy_ns": w.die_busy_ns,
-                    "channel_busy_ns": w.channel_busy_ns,
-                    "decode_busy_ns": w.decode_busy_ns,
-                    "energy_uj": w.energy_uj,
-                }),
-            );
-        }
-        Value::Object(out)
+        w
     }
 }
 
@@ -139,7 +90,7 @@ impl Simulator {
                 }
                 BgOp::Erase { block, cause } => {
                     self.counters.erases += 1;
-                    self.background.by_cause[cause_index(cause)].erases += 1;
+                    work_of(&mut self.background.by_cause, cause).erases += 1;
                     let erase_ns = self.timing.erase_for(block, self.ftl.pe_cycles(block));
                     self.array_work(block, ArrayOp::Erase, cause, ready, erase_ns)
                 }
@@ -164,7 +115,7 @@ impl Simulator {
     fn copyback_read(&mut self, from: Ppa, cause: Cause, ready: u64) -> u64 {
         let t_r = self.timing.read(self.geo.page_map.page_type(from.page));
         let sense_uj = self.read_path.energy().sense_hard_uj;
-        let w = &mut self.background.by_cause[cause_index(cause)];
+        let w = work_of(&mut self.background.by_cause, cause);
         w.page_reads += 1;
         w.senses += 1;
         w.energy_uj += sense_uj;
@@ -174,7 +125,7 @@ impl Simulator {
     /// Reserves `dur_ns` of array work `op` on `block`'s plane for `cause`, ready at
     /// `ready`; returns when it ends.
     fn array_work(&mut self, block: u32, op: ArrayOp, cause: Cause, ready: u64, dur_ns: u64) -> u64 {
-        self.background.by_cause[cause_index(cause)].die_busy_ns += dur_ns;
+        work_of(&mut self.background.by_cause, cause).die_busy_ns += dur_ns;
         let loc = self.geo.loc_of_block(block);
         self.backend.array(loc.die, loc.plane_in_die, op, ready, dur_ns).end
     }
@@ -257,7 +208,7 @@ impl Simulator {
         e.transfer_uj += energy.transfer_uj + back_uj;
         e.decode_uj += energy.decode_uj;
         self.background.controller_reads += 1;
-        let w = &mut self.background.by_cause[cause_index(cause)];
+        let w = work_of(&mut self.background.by_cause, cause);
         w.page_reads += 1;
         w.senses += attempts.len() as u64;
         w.uncorrectable_reads += u64::from(!decoded);
@@ -273,7 +224,7 @@ impl Simulator {
         self.counters.page_programs += 1;
         let t_prog = self.program_ns(to)?;
         let program_uj = self.read_path.energy().program_uj;
-        let w = &mut self.background.by_cause[cause_index(cause)];
+        let w = work_of(&mut self.background.by_cause, cause);
         w.page_programs += 1;
         w.energy_uj += program_uj;
         Ok(self.array_work(to.block, ArrayOp::Program, cause, ready, t_prog))

@@ -36,13 +36,12 @@ use crate::ftl::{BgOp, Ftl};
 use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{Op, OutOfRange, ReplayMode, Request};
-use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row};
+use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row, Summary};
 use crate::reliability::TvrData;
 use crate::workload::{self, RequestStream, WorkloadContext};
 use interleave::Parts;
 use read_path::{PageState, ReadPath};
 use sectors::Units;
-use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -209,7 +208,7 @@ struct ReqState {
 #[derive(Debug, Clone)]
 pub struct SimOutput {
     /// Every metric, the resolved config, seed and version.
-    pub summary: Value,
+    pub summary: Summary,
     /// One row per request, when `output.record_requests` is on.
     pub requests: Option<RequestRecords>,
 }
@@ -450,10 +449,7 @@ impl Simulator {
         let wall = Instant::now();
         self.replay(&mut stream, progress)?;
         let wall_s = wall.elapsed().as_secs_f64();
-        let mut summary = self.summary(wall_s);
-        if let Some(codec) = self.read_path.codec_summary() {
-            summary["codec"] = codec;
-        }
+        let summary = self.summary(wall_s)?;
         let requests = match self.records.take() {
             Some(r) => r.finish()?,
             None => None,

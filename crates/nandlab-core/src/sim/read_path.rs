@@ -18,10 +18,10 @@ use crate::ecc::{
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
+use crate::metrics::summary::CodecSummary;
 use crate::metrics::ReliabilityStats;
 use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
 use rustc_hash::FxHashMap;
-use serde_json::Value;
 use std::path::Path;
 
 /// Most logical pages whose stored histogram is memoised (≈ 70 B each); the memo is
@@ -401,7 +401,7 @@ impl ReadPath {
 
     /// The `codec` section of the run summary (`None` for a codec that stores data as
     /// written).
-    pub fn codec_summary(&self) -> Option<Value> {
+    pub fn codec_summary(&self) -> Option<CodecSummary> {
         self.codec.as_ref()?.codec.summary()
     }
 

@@ -10,7 +10,7 @@ use crate::flash::backend::ArrayOp;
 use crate::flash::Geometry;
 use crate::ftl::mapping_cache::{EntrySizes, Flush, MappingCache, MappingCacheConfig, TPage};
 use crate::ftl::Ftl;
-use serde_json::{json, Value};
+use crate::metrics::summary::MappingCacheSummary;
 use std::num::NonZeroUsize;
 
 /// The mapping cache `cfg` configures on `ftl`'s device (`None`: off).
@@ -115,21 +115,21 @@ impl Simulator {
     }
 
     /// The summary's `mapping_cache` table (`None`: off).
-    pub(super) fn mapping_cache_summary(&self) -> Option<Value> {
+    pub(super) fn mapping_cache_summary(&self) -> Option<MappingCacheSummary> {
         let c = self.mapping_cache.as_ref()?;
         let (s, z) = (c.stats, c.sizes());
-        Some(json!({
-            "capacity_entries": c.capacity(),
-            "entry_bytes": z.cmt_entry_bytes,
-            "entries_per_translation_page": z.entries_per_page,
-            "hits": s.hits,
-            "misses": s.misses,
-            "hit_ratio": s.hits as f64 / (s.hits + s.misses).max(1) as f64,
-            "translation_reads": s.fetch_reads + s.merge_reads,
-            "translation_fetch_reads": s.fetch_reads,
-            "misses_sharing_a_read": s.shared_reads,
-            "translation_merge_reads": s.merge_reads,
-            "translation_writes": s.writes,
-        }))
+        Some(MappingCacheSummary {
+            capacity_entries: c.capacity(),
+            entry_bytes: z.cmt_entry_bytes,
+            entries_per_translation_page: z.entries_per_page,
+            hits: s.hits,
+            misses: s.misses,
+            hit_ratio: s.hits as f64 / (s.hits + s.misses).max(1) as f64,
+            translation_reads: s.fetch_reads + s.merge_reads,
+            translation_fetch_reads: s.fetch_reads,
+            misses_sharing_a_read: s.shared_reads,
+            translation_merge_reads: s.merge_reads,
+            translation_writes: s.writes,
+        })
     }
 }

@@ -249,8 +249,8 @@ fn reads_decode_from_the_stored_oob_word() {
     // Word 0: no OOB kept (preconditioned data), so the encoder's choice.
     assert_eq!(c.stored_hist(&data, 0), stored);
     let summary = c.summary().unwrap();
-    assert_eq!(summary["pages_encoded"], 1);
-    assert_eq!(summary["units_flipped"], 4);
+    assert_eq!(summary.pages_encoded, 1);
+    assert_eq!(summary.units_flipped, 4);
 }
 
 /// Inverts every bit of the 512 B units `units` (0-based).
@@ -296,7 +296,7 @@ scheme = "ldpc"
     );
     let cfg = SimConfig::from_toml_str(&text).unwrap();
     let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
-    (out.requests.unwrap().latencies_by_arrival(), out.summary)
+    (out.requests.unwrap().latencies_by_arrival(), out.summary.to_json())
 }
 
 fn req(t: u64, lpn: u64, op: Op) -> Request {

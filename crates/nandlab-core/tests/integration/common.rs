@@ -55,5 +55,5 @@ pub fn replay(cfg_text: &str, reqs: Vec<Request>) -> (Vec<u64>, serde_json::Valu
         .into_iter()
         .map(|(_, l)| l)
         .collect();
-    (lat, out.summary)
+    (lat, out.summary.to_json())
 }

@@ -18,7 +18,9 @@ const ONE_DIE: &str = "[device]\nchannels = 1\nchips_per_channel = 1\ndies_per_c
 fn run(text: &str) -> Result<Value, String> {
     let cfg = SimConfig::from_toml_str(text).map_err(|e| e.to_string())?;
     let sim = Simulator::new(cfg).map_err(|e| e.to_string())?;
-    sim.run(&mut |_| true).map(|o| o.summary).map_err(|e| e.to_string())
+    sim.run(&mut |_| true)
+        .map(|o| o.summary.to_json())
+        .map_err(|e| e.to_string())
 }
 
 fn u(v: &Value) -> u64 {

@@ -11,6 +11,7 @@ use nandlab_core::ftl::placement::{InterleaveGroup, MsbCritical, PlacementConfig
 use nandlab_core::ftl::{Ftl, FtlConfig};
 use nandlab_core::host::scheduler::{self, DeviceView, Queued};
 use nandlab_core::host::{CriticalConfig, Op, Request};
+use nandlab_core::metrics::summary::SchedulerSummary;
 use proptest::prelude::*;
 
 use crate::common::{one_plane_device, tiny_device, two_channels};
@@ -90,7 +91,7 @@ fn one_plane() -> (Ftl, CriticalConfig) {
 /// Drains `queue` through the `feedback` scheduler into `f` (one request at a time, as a
 /// device of queue depth 1 takes them); returns (logical page, physical page) in service
 /// order and the scheduler's summary.
-fn serve(f: &mut Ftl, critical: &CriticalConfig, lpns: &[u64]) -> (Vec<(u64, u32)>, serde_json::Value) {
+fn serve(f: &mut Ftl, critical: &CriticalConfig, lpns: &[u64]) -> (Vec<(u64, u32)>, SchedulerSummary) {
     let mut sched = scheduler::by_name("feedback").unwrap();
     let mut queue: VecDeque<Queued> = lpns
         .iter()
@@ -121,8 +122,8 @@ fn feedback_puts_the_critical_write_on_msb_and_fills_lsb_pages_with_the_next_wri
     let (mut f, critical) = one_plane();
     let (served, summary) = serve(&mut f, &critical, &[0, 21, 22, 23, 24]);
     assert_eq!(served, vec![(21, 0), (22, 1), (0, 2), (23, 3), (24, 4)]);
-    assert_eq!(summary["feedbacks"], 2);
-    assert_eq!(summary["critical_writes_unfed"], 0);
+    assert_eq!(summary.feedbacks, 2);
+    assert_eq!(summary.critical_writes_unfed, 0);
     assert_eq!(f.stats.skipped_pages, 0);
     f.check_invariants().unwrap();
 }
@@ -135,8 +136,8 @@ fn with_no_plain_write_waiting_the_critical_write_skips_exactly_the_pages_betwee
     let (mut f, critical) = one_plane();
     let (served, summary) = serve(&mut f, &critical, &[0, 1]);
     assert_eq!(served, vec![(0, 2), (1, 4)]);
-    assert_eq!(summary["feedbacks"], 0);
-    assert_eq!(summary["critical_writes_unfed"], 2);
+    assert_eq!(summary.feedbacks, 0);
+    assert_eq!(summary.critical_writes_unfed, 2);
     assert_eq!(f.stats.skipped_pages, 3);
     let block = f.geometry().ppa_of(f.mapping.get(0).unwrap()).block;
     for page in [0, 1, 3] {
@@ -156,4 +157,31 @@ fn with_no_plain_write_waiting_the_critical_write_skips_exactly_the_pages_betwee
     ]
     .into();
     assert_eq!(sched.pick(&queue, 0, &DeviceView::new(&f, &critical)), 0);
+}
+
+/// `read_first` takes the oldest waiting read, else the oldest request; `fifo` always the
+/// oldest. Only `read_first` says it reorders (so a replay that never queues rejects it).
+#[test]
+fn read_first_takes_reads_first_in_arrival_order_and_fifo_the_oldest() {
+    let (f, critical) = one_plane();
+    let view = DeviceView::new(&f, &critical);
+    let op = |i: u64| if i.is_multiple_of(2) { Op::Write } else { Op::Read };
+    // Waiting: W0 R1 W2 R3.
+    let mut queue: VecDeque<Queued> = (0..4)
+        .map(|id| Queued {
+            id,
+            req: Request::new(0, (20 + id) * 8192, 8192, op(id), 0),
+        })
+        .collect();
+    let mut fifo = scheduler::by_name("fifo").unwrap();
+    let mut read_first = scheduler::by_name("read_first").unwrap();
+    assert!(!fifo.reorders() && read_first.reorders());
+    let mut order = Vec::new();
+    while !queue.is_empty() {
+        assert_eq!(fifo.pick(&queue, 0, &view), 0);
+        let i = read_first.pick(&queue, 0, &view);
+        order.push(queue.remove(i).unwrap().id);
+    }
+    assert_eq!(order, vec![1, 3, 0, 2]);
+    assert!(fifo.summary().is_none() && read_first.summary().is_none());
 }

@@ -76,8 +76,8 @@ fn hard_fail_share(cfg: SimConfig, n: u64) -> f64 {
             stream: 0,
         })
         .collect();
-    let s = sim.run_requests(reqs).unwrap().summary;
-    s["reliability"]["retries"].as_f64().unwrap() / s["reliability"]["page_reads"].as_f64().unwrap()
+    let r = sim.run_requests(reqs).unwrap().summary.reliability.unwrap().reads;
+    r.retries as f64 / r.page_reads as f64
 }
 
 #[test]
@@ -128,9 +128,8 @@ fn idle_interleaved_read(ways: u32, channels: u32, chips_per_channel: u32) -> (u
         stream: 0,
     };
     let out = Simulator::new(cfg).unwrap().run_requests(vec![req]).unwrap();
-    let f = &out.summary["flash"];
-    let span = out.summary["sim"]["simulated_ns"].as_f64().unwrap();
-    let die_busy = f["die_utilization"].as_f64().unwrap() * span * dies;
+    let s = &out.summary;
+    let die_busy = s.flash.die_utilization * s.sim.simulated_ns as f64 * dies;
     (out.requests.unwrap().latency_ns[0], die_busy)
 }
 
@@ -208,7 +207,8 @@ fn group_updates_rewrite_the_rest_of_the_group() {
         .unwrap()
         .run_requests(reqs)
         .unwrap()
-        .summary;
+        .summary
+        .to_json();
     let f = &s["flash"];
     assert_eq!(f["interleave_rewrite_pages"], 2);
     assert_eq!(f["interleave_write_amplification"].as_f64().unwrap(), 8.0 / 6.0);
@@ -294,7 +294,8 @@ fn a_hot_page_read_off_an_unreliable_chip_moves_in_the_background() {
     let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
     // Every read is idle: 41 + 20.48 + 8 µs (the move starts when the second read ends).
     assert_eq!(out.requests.unwrap().latency_ns, vec![69_480; 3]);
-    let w = &out.summary["flash"]["by_cause"]["hot_read"];
+    let summary = out.summary.to_json();
+    let w = &summary["flash"]["by_cause"]["hot_read"];
     // One move through the controller: sense 41 µs, page out and back (2 × 20.48 µs),
     // one decode (8 µs), a program into a fresh block's first (lower) page (121 µs).
     assert_eq!((&w["page_reads"], &w["page_programs"]), (&1.into(), &1.into()));
@@ -306,5 +307,5 @@ fn a_hot_page_read_off_an_unreliable_chip_moves_in_the_background() {
         .unwrap()
         .run_requests(vec![read(0, 16)])
         .unwrap();
-    assert!(plain.summary["flash"]["by_cause"].get("hot_read").is_none());
+    assert!(plain.summary.flash.by_cause.hot_read.is_none());
 }

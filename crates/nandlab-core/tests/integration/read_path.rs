@@ -41,7 +41,7 @@ strategy = "{strategy}"
         .collect();
     let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
     let rows = out.requests.unwrap().latencies_by_arrival();
-    (rows.into_iter().map(|(_, l)| l).collect(), out.summary)
+    (rows.into_iter().map(|(_, l)| l).collect(), out.summary.to_json())
 }
 
 #[test]
@@ -129,10 +129,7 @@ fn no_ecc_no_decode_time() {
             stream: 0,
         }];
         let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
-        (
-            out.requests.unwrap().latency_ns[0],
-            out.summary["energy_uj"]["decode"].as_f64().unwrap(),
-        )
+        (out.requests.unwrap().latency_ns[0], out.summary.energy_uj.decode)
     };
     assert_eq!(read(""), (T_R + XFER, 0.0));
     assert_eq!(T_R + XFER, 61_480);
@@ -192,7 +189,7 @@ strategy = "progressive"
         })
         .collect();
     let out = sim.run_requests(reqs).unwrap();
-    let s = &out.summary;
+    let s = &out.summary.to_json();
     assert!(s["flash"]["gc_erases"].as_u64().unwrap() > 100);
     let host_reads = s["flash"]["page_reads_incl_gc"].as_u64().unwrap() - s["flash"]["gc_page_reads"].as_u64().unwrap();
     assert_eq!(s["reliability"]["page_reads"].as_u64().unwrap(), host_reads);
@@ -264,7 +261,7 @@ fn read_first_pages(text: &str, pages: u64) -> Value {
         op: Op::Read,
         stream: 0,
     }];
-    Simulator::new(cfg).unwrap().run_requests(r).unwrap().summary
+    Simulator::new(cfg).unwrap().run_requests(r).unwrap().summary.to_json()
 }
 
 /// The 2y-nm MLC law by hand: ε + α·PE^k + β·PE^m·t^n + γ·PE^p·R^q (research/models.md

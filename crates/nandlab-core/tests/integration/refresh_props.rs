@@ -199,7 +199,12 @@ fn the_simulator_charges_and_counts_refresh_work() {
     let reads = (0..2)
         .map(|i| Request::new(i * 1_000_000, 0, 4096, Op::Read, 0))
         .collect();
-    let s = Simulator::new(cfg).unwrap().run_requests(reads).unwrap().summary;
+    let s = Simulator::new(cfg)
+        .unwrap()
+        .run_requests(reads)
+        .unwrap()
+        .summary
+        .to_json();
     let flash = &s["flash"];
     assert_eq!(flash["refresh_erases"], 1);
     assert_eq!(flash["refresh_page_moves"], 128);
@@ -294,7 +299,12 @@ strategy = "progressive"
     let reqs = (0..reads)
         .map(|i| Request::new(i * 1_000_000, 0, 8192, Op::Read, 0))
         .collect();
-    Simulator::new(cfg).unwrap().run_requests(reqs).unwrap().summary
+    Simulator::new(cfg)
+        .unwrap()
+        .run_requests(reqs)
+        .unwrap()
+        .summary
+        .to_json()
 }
 
 #[test]

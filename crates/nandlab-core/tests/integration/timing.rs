@@ -132,9 +132,30 @@ fn closed_loop_issues_the_next_request_when_one_completes() {
     let hard = T_R_LSB + XFER + DECODE;
     let msb = 55_000 + XFER + DECODE;
     assert_eq!(out.requests.unwrap().latency_ns, vec![hard, hard, msb]);
-    assert_eq!(out.summary["sim"]["simulated_ns"], 2 * hard + msb);
+    assert_eq!(out.summary.sim.simulated_ns, 2 * hard + msb);
     // Queue depth 2: the first two start together and serialise on the plane.
     let cfg = format!("{FILLED}[host]\nreplay = \"closed\"\nqueue_depth = 2\n");
     let l = latencies(&cfg, reads);
     assert_eq!(&l[..2], &[hard, 2 * T_R_LSB + XFER + DECODE]);
+}
+
+#[test]
+fn read_first_is_honoured_in_open_loop_replay_with_a_queue() {
+    // Queue depth 1, open loop: a read of LPN 0 holds the only slot; a write (1 ns) and a
+    // read of LPN 32 (2 ns, plane 0's page 1, LSB) wait. When the first read ends at
+    // `hard`, fifo sends the write (bus + LSB program), then the read; read_first sends
+    // the read, an idle-device read, then the write.
+    let reqs = vec![
+        req(Op::Read, 0, 0),
+        req(Op::Write, 4096, 1),
+        req(Op::Read, PLANES * 4096, 2),
+    ];
+    let hard = T_R_LSB + XFER + DECODE;
+    let write = XFER + T_PROG_LSB;
+    let run = |scheduler: &str| {
+        let cfg = format!("{FILLED}[host]\nqueue_depth = 1\nscheduler = \"{scheduler}\"\n");
+        latencies(&cfg, reqs.clone())
+    };
+    assert_eq!(run("fifo"), vec![hard, hard + write - 1, hard + write + hard - 2]);
+    assert_eq!(run("read_first"), vec![hard, 2 * hard + write - 1, 2 * hard - 2]);
 }

@@ -8,7 +8,7 @@
 
 use super::{DeviceView, HostScheduler, Queued};
 use crate::host::Op;
-use serde_json::{json, Value};
+use crate::metrics::summary::SchedulerSummary;
 use std::collections::VecDeque;
 
 /// Holds critical writes off pages placement refuses them, serving non-critical writes there.
@@ -44,7 +44,10 @@ impl HostScheduler for Feedback {
         }
     }
 
-    fn summary(&self) -> Option<Value> {
-        Some(json!({ "feedbacks": self.feedbacks, "critical_writes_unfed": self.unfed }))
+    fn summary(&self) -> Option<SchedulerSummary> {
+        Some(SchedulerSummary {
+            feedbacks: self.feedbacks,
+            critical_writes_unfed: self.unfed,
+        })
     }
 }

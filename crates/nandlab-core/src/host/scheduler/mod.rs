@@ -15,7 +15,7 @@ use super::request::Request;
 use crate::error::{NandError, Result};
 use crate::flash::block::WriteAttrs;
 use crate::ftl::{Ftl, NextWrite};
-use serde_json::Value;
+use crate::metrics::summary::SchedulerSummary;
 use std::collections::VecDeque;
 
 /// A request waiting in the host queue.
@@ -71,7 +71,7 @@ pub trait HostScheduler: Send {
     }
 
     /// Its counters for the run summary (`None`: it keeps none).
-    fn summary(&self) -> Option<Value> {
+    fn summary(&self) -> Option<SchedulerSummary> {
         None
     }
 }

@@ -1,0 +1,99 @@
+//! The device's side: flash operations, background work per cause, energy and the
+//! simulation's own counters.
+
+use serde::Serialize;
+
+/// Flash operations and utilisation.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlashSummary {
+    /// Page reads of every cause (host, GC, wear leveling, refresh, read-modify-write).
+    pub page_reads_incl_gc: u64,
+    pub gc_page_reads: u64,
+    pub rmw_page_reads: u64,
+    pub soft_senses: u64,
+    pub page_programs: u64,
+    pub erases: u64,
+    pub host_page_programs: u64,
+    pub gc_page_moves: u64,
+    pub gc_erases: u64,
+    pub wl_page_moves: u64,
+    pub wl_erases: u64,
+    pub refresh_page_moves: u64,
+    pub refresh_erases: u64,
+    pub skipped_pages: u64,
+    pub unmapped_reads: u64,
+    pub trimmed_pages: u64,
+    /// (Host + moved pages) / host pages programmed.
+    pub write_amplification: f64,
+    pub die_utilization: f64,
+    pub channel_utilization: f64,
+    pub by_cause: ByCause,
+    /// With `ecc.interleave` on.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub interleave: Option<InterleaveSummary>,
+}
+
+/// Group rewrites of interleaved codewords (`ecc.interleave`).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct InterleaveSummary {
+    /// Pages programmed again because their group was partly rewritten.
+    pub interleave_rewrite_pages: u64,
+    /// Programmed host pages / host pages written.
+    pub interleave_write_amplification: f64,
+}
+
+/// Background work per cause.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct ByCause {
+    pub gc: CauseWork,
+    pub wear_leveling: CauseWork,
+    pub refresh: CauseWork,
+    /// Hot pages moved to reliable chips on read (only under a placement that moves them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hot_read: Option<CauseWork>,
+}
+
+/// What one cause's background work cost.
+#[derive(Debug, Default, Clone, Copy, Serialize)]
+pub struct CauseWork {
+    /// Pages read to be moved.
+    pub page_reads: u64,
+    /// Sensing operations (a read through the controller may sense several times).
+    pub senses: u64,
+    /// Reads through the controller that no ECC level decoded.
+    pub uncorrectable_reads: u64,
+    /// Pages programmed.
+    pub page_programs: u64,
+    /// Blocks erased.
+    pub erases: u64,
+    /// Array time of its operations (ns).
+    pub die_busy_ns: u64,
+    /// Channel time of its transfers (ns).
+    pub channel_busy_ns: u64,
+    /// Decoder time (ns).
+    pub decode_busy_ns: u64,
+    /// Energy of sensing, transfers, decoding and programs (µJ).
+    pub energy_uj: f64,
+}
+
+/// Energy by component (µJ).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct EnergySummary {
+    pub program: f64,
+    pub sense: f64,
+    pub transfer: f64,
+    pub decode: f64,
+    pub total: f64,
+}
+
+/// The simulation itself.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SimSummary {
+    /// From the first arrival to the last completion (ns).
+    pub simulated_ns: u64,
+    pub events: u64,
+    pub mapping_entries: usize,
+    /// Wall-clock time of the replay (s): measures the machine, not the device.
+    pub wall_s: f64,
+    pub requests_per_s: f64,
+}
