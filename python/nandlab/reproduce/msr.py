@@ -90,8 +90,8 @@ class Trace:
 def trace(name: str) -> Trace:
     """Trace ``name``'s stand-in. With GCaR's request split w and mean size S, and Table V's
     byte read ratio R: reads are R·S/(1−w) and writes (1−R)·S/w bytes on average, so both
-    sources hold at once. The rate is the week's traffic (Table V's read data / R) over the
-    week, in requests of the mean size."""
+    sources hold at once. The rate is the week's traffic (Table V's read data, GB taken as
+    10^9 B, over R) over the week, in requests of the mean size."""
     read_gb, ratio = paper_000.TABLE_V[name]
     if name in GCAR_TABLE_4:
         w, kb = GCAR_TABLE_4[name]
