@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import polars as pl
@@ -255,6 +256,10 @@ def test_demo_gc_spec_runs_as_the_readme_shows(real_core, tmp_path, monkeypatch)
     readme = (ROOT / "README.md").read_text()
     cmd = "nandlab sweep configs/sweeps/demo_gc.toml --out results/demo_gc"
     assert cmd in readme
+    # The spec the README shows is the file's (comments aside).
+    shown = next(b for b in readme.split("```toml\n")[1:] if b.startswith('config = "../demo'))
+    spec_file = ROOT / "configs" / "sweeps" / "demo_gc.toml"
+    assert tomllib.loads(shown.split("```")[0]) == tomllib.loads(spec_file.read_text())
     args = [*cmd.split()[1:-1], str(tmp_path), "--quiet"]
     r = CliRunner().invoke(app, args, catch_exceptions=False)
     assert r.exit_code == 0, r.output

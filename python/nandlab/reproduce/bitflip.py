@@ -4,8 +4,9 @@ Pipeline (each step's method is in docs/reproduce.md):
 
 1. corpus of real files by type (:mod:`.corpus`), list written to ``corpus.json``;
 2. file analysis with :func:`nandlab.states` at 512 B and 512 KB units (Figs. 5, 6, 11);
-3. read runs, one sweep (:func:`read_spec`, run by :mod:`.framework` on any executor):
-   every trace × file type × nominal RBER × {baseline, BitFlip} on
+3. read runs, two sweeps (:func:`read_specs`, run by :mod:`.framework` on any executor):
+   every trace (stand-ins of :mod:`.msr`, real excerpts) × file type × nominal RBER ×
+   {baseline, BitFlip} on
    ``configs/000_bitflip.toml`` with the nominal error model, Table I thresholds and
    progressive LDPC reads (Figs. 12, 13);
 4. lifespan: the content factor of the runs through a power-law RBER(P/E) (Fig. 14);
@@ -29,7 +30,7 @@ import polars as pl
 
 from .. import api
 from ..io import atomic_path, atomic_write, write_json
-from . import corpus, paper_000
+from . import corpus, msr, paper_000
 from .framework import Analysis, Claim, Context, column
 
 #: The seed-000 device preset, shipped inside the package (`configs/` of the repository
@@ -52,34 +53,6 @@ def default_traces_dir() -> Path:
 
 
 SHARED_TRACES = default_traces_dir()
-
-#: Request-size profile of the synthetic MSR stand-ins: the size histogram of the real
-#: ``msr_hm_0_first899.csv`` excerpt (4 KB 62 %, 8 KB 13 %, 16 KB 8 %, 32 KB 5 %, 64 KB
-#: 2 %, the rest in between), sub-4 KB requests folded into 4 KB and the others rounded
-#: up to the next power of two.
-MSR_SIZES = [
-    {"size_bytes": 4096, "weight": 64},
-    {"size_bytes": 8192, "weight": 14},
-    {"size_bytes": 16384, "weight": 9},
-    {"size_bytes": 32768, "weight": 8},
-    {"size_bytes": 65536, "weight": 5},
-]
-#: Mean request size of :data:`MSR_SIZES` in bytes (11,141 B).
-MSR_MEAN_SIZE = sum(s["size_bytes"] * s["weight"] for s in MSR_SIZES) / sum(
-    s["weight"] for s in MSR_SIZES
-)
-#: Length of every MSR Cambridge trace: one week (Narayanan et al., "Write off-loading",
-#: FAST'08, §2: "block-level traces from 36 volumes ... for one week").
-MSR_TRACE_S = 7 * 24 * 3600
-
-
-def msr_iops(name: str) -> float:
-    """Mean arrival rate of MSR trace ``name`` (requests/s, Poisson in the stand-in): its
-    week's traffic — Table V's read data (GB, taken as 10^9 B) over its read ratio by
-    bytes — spread over the week, in requests of :data:`MSR_MEAN_SIZE`."""
-    read_gb, ratio = paper_000.TABLE_V[name]
-    return read_gb * 1e9 / ratio / MSR_TRACE_S / MSR_MEAN_SIZE
-
 
 #: Real trace excerpts in ../shared/traces (see SOURCES.md there): name -> file.
 REAL_TRACES = {
@@ -200,7 +173,7 @@ def analyse_files(files: dict[str, list[Path]]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- runs
 
 
-def _base_overrides(settings: Settings) -> dict[str, Any]:
+def _base_overrides() -> dict[str, Any]:
     """Overrides of the preset shared by every read run (the files vary per case)."""
     return {
         "reliability.model": "nominal",
@@ -214,33 +187,54 @@ def _base_overrides(settings: Settings) -> dict[str, Any]:
         "codec.unit_bytes": 512,
         "codec.encode_ns_per_unit": 20,
         "host.out_of_range": "wrap",
-        "workload.max_requests": settings.requests,
     }
 
 
+def _sizes(mix: dict[int, float]) -> list[dict[str, Any]]:
+    return [{"size_bytes": s, "weight": w} for s, w in mix.items()]
+
+
+def stand_in(t: msr.Trace, requests: int) -> dict[str, Any]:
+    """The ``[[workload]]`` entry of stand-in ``t``: a read flow and a write flow, each
+    Poisson at its share of the trace's rate with its own size mix (together a Poisson
+    stream of ``requests`` requests, ``t.read_requests`` of them reads)."""
+    reads = round(requests * t.read_requests)
+    flows = [
+        {
+            "requests": n,
+            "read_fraction": float(is_read),
+            "sizes": _sizes(t.read_sizes if is_read else t.write_sizes),
+            "iops": t.iops * share,
+            "alignment_bytes": 4096,
+        }
+        for n, is_read, share in (
+            (reads, True, t.read_requests),
+            (requests - reads, False, 1 - t.read_requests),
+        )
+        if n
+    ]
+    return {"name": t.name, "flows": flows}
+
+
 def _workloads(settings: Settings) -> tuple[list[dict[str, Any]], list[str]]:
-    """(workloads, notes). Each workload: name, origin, overrides, trace path or None."""
+    """(workloads, notes). Each workload: name, origin, whether it is one of the paper's
+    traces, and its spec entry (``[[workload]]`` for a stand-in, ``[[trace]]`` for an
+    excerpt)."""
     notes: list[str] = []
     out: list[dict[str, Any]] = []
     for name in settings.synthetic:
-        _gb, ratio = paper_000.TABLE_V[name]
+        t = msr.trace(name)
         out.append(
             {
                 "name": name,
                 "origin": (
-                    f"synthetic stand-in: Table V read ratio, {msr_iops(name):.2f} IOPS from "
-                    "Table V's weekly traffic, hm_0 excerpt sizes"
+                    f"stand-in: {t.read_requests * 100:.1f} % reads of "
+                    f"{msr.mean_size(t.read_sizes) / 1024:.1f} KiB, writes of "
+                    f"{msr.mean_size(t.write_sizes) / 1024:.1f} KiB, {t.iops:.2f} IOPS "
+                    f"({t.source})"
                 ),
                 "paper": True,
-                "trace": None,
-                "overrides": {
-                    "workload.kind": "synthetic",
-                    "workload.requests": settings.requests,
-                    "workload.read_fraction": ratio,
-                    "workload.sizes": MSR_SIZES,
-                    "workload.iops": msr_iops(name),
-                    "workload.alignment_bytes": 4096,
-                },
+                "workload": stand_in(t, settings.requests),
             }
         )
     if settings.real:
@@ -260,8 +254,7 @@ def _workloads(settings: Settings) -> tuple[list[dict[str, Any]], list[str]]:
                         "name": name,
                         "origin": f"real excerpt ../shared/traces/{p.name}",
                         "paper": False,
-                        "trace": p,
-                        "overrides": {},
+                        "trace": {"name": name, "path": str(p)},
                     }
                 )
     return out, notes
@@ -277,16 +270,17 @@ def content_factor(state_shares: dict[str, float]) -> float:
     return 4.0 * sum(STATE_WEIGHTS[s] * p for s, p in state_shares.items())
 
 
-def read_spec(
+def read_specs(
     files: dict[str, list[Path]], settings: Settings, analysis: dict[str, Any]
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
-    """The read runs as a sweep spec: every reference × workload × type × RBER × codec.
+) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """The read runs as sweep specs: every reference × workload × type × RBER × codec.
 
-    Returns (spec, workloads, notes). Each case carries its reference, file type and swept
+    Returns (specs, workloads, notes). ``reads`` runs the stand-ins, ``excerpts`` the real
+    traces, cut at ``settings.requests`` (a separate sweep: the stand-ins' flows leave no
+    other ``workload`` key to set). Each case carries its reference, file type and swept
     RBER as tags (columns of the results table).
     """
     workloads, notes = _workloads(settings)
-    base = _base_overrides(settings)
     cases = []
     for ref in settings.references:
         for kind, paths in files.items():
@@ -299,25 +293,24 @@ def read_spec(
                         "tags": {"reference": ref, "type": kind, "nominal_rber": rber},
                     }
                 )
-    spec = {
-        "name": "reads",
-        "config": str(PRESET),
-        "seeds": [settings.seed],
-        "set": base,
-        "case": cases,
-        "grid": {"codec.kind": ["none", "bitflip"]},
-        "trace": [
-            {"name": w["name"], "path": str(w["trace"])} for w in workloads if w["trace"]
-        ],
-        "workload": [_synthetic_entry(w) for w in workloads if not w["trace"]],
-    }
-    return spec, workloads, notes
 
+    def spec(name: str, kind: str, extra: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "name": name,
+            "config": str(PRESET),
+            "seeds": [settings.seed],
+            "set": {**_base_overrides(), **extra},
+            "case": cases,
+            "grid": {"codec.kind": ["none", "bitflip"]},
+            kind: [w[kind] for w in workloads if kind in w],
+        }
 
-def _synthetic_entry(w: dict[str, Any]) -> dict[str, Any]:
-    """A ``[[workload]]`` entry of the spec: the name and the ``workload.*`` keys."""
-    keys = {k.removeprefix("workload."): v for k, v in w["overrides"].items()}
-    return {"name": w["name"], **keys}
+    specs = {}
+    if any("workload" in w for w in workloads):
+        specs["reads"] = spec("reads", "workload", {})
+    if any("trace" in w for w in workloads):
+        specs["excerpts"] = spec("excerpts", "trace", {"workload.max_requests": settings.requests})
+    return specs, workloads, notes
 
 
 def read_rows(
@@ -417,16 +410,25 @@ def metrics(rows: list[dict[str, Any]], analysis: dict[str, Any]) -> dict[str, A
     m["latency_by_type"] = per("read_mean_ns", "type", types, read_rows)
     m["levels_by_rber"] = per("decoding_levels", "nominal_rber", rbers, read_rows)
     m["latency_by_rber"] = per("read_mean_ns", "nominal_rber", rbers, read_rows)
-    curves: dict[str, dict[str, list[float]]] = {}
-    for t in types:
-        c: dict[str, list[float]] = defaultdict(list)
-        for rb in rbers:
-            for key, name in (("decoding_levels", "levels"), ("read_mean_ns", "latency")):
-                b, f = _pair(read_rows, key, type=t, nominal_rber=rb)
-                c[f"{name}_baseline"].append(b)
-                c[f"{name}_bitflip"].append(f)
-        curves[t] = dict(c)
-    m["curves"] = curves
+    def curves(group: str, values: list[str]) -> dict[str, dict[str, list[float]]]:
+        """Baseline and BitFlip levels and latency against the swept RBER per ``group``
+        value, averaged over the other groups (Figs. 12, 13)."""
+        out = {}
+        for v in values:
+            c: dict[str, list[float]] = defaultdict(list)
+            for rb in rbers:
+                for key, name in (("decoding_levels", "levels"), ("read_mean_ns", "latency")):
+                    b, f = _pair(read_rows, key, **{group: v, "nominal_rber": rb})
+                    c[f"{name}_baseline"].append(b)
+                    c[f"{name}_bitflip"].append(f)
+            out[v] = dict(c)
+        return out
+
+    m["curves"] = curves("type", types)
+    # Per trace, as the paper draws Figs. 12-13 (its traces first, then the excerpts).
+    m["curves_by_workload"] = curves(
+        "workload", paper_wls + [w for w in wls if w not in paper_wls]
+    )
     unc = defaultdict(int)
     for r in rows:
         unc[r["codec"]] += r["uncorrectable_pages"] or 0
@@ -555,15 +557,25 @@ def figures(out: Path, analysis: dict[str, Any], m: dict[str, Any]) -> list[str]
     b.set_title("(b) BitFlip, 512 B units")
     done(fig, "fig11_error_prone_units.png")
 
+    # Figs. 12-13 against the swept RBER: per file type, and per trace as the paper draws
+    # them (one panel per trace, four to a row).
     rbers = [r * 1e3 for r in m["rbers"]]
-    for name, key, ylabel in (
-        ("fig12_decoding_levels.png", "levels", "mean decoding levels"),
-        ("fig13_read_latency.png", "latency", "mean read latency (µs)"),
+    for name, key, ylabel, by in (
+        ("fig12_decoding_levels.png", "levels", "mean decoding levels", "curves"),
+        ("fig13_read_latency.png", "latency", "mean read latency (µs)", "curves"),
+        ("fig12_decoding_levels_per_trace.png", "levels", "mean decoding levels",
+         "curves_by_workload"),
+        ("fig13_read_latency_per_trace.png", "latency", "mean read latency (µs)",
+         "curves_by_workload"),
     ):
-        tt = list(m["curves"])
-        fig, axes = plt.subplots(1, len(tt), figsize=(4 * len(tt), 3.2), squeeze=False)
-        for ax, t in zip(axes[0], tt, strict=True):
-            c = m["curves"][t]
+        tt = list(m[by])
+        cols = min(4, len(tt))
+        rows = -(-len(tt) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
+        for ax in axes.flat[len(tt):]:
+            ax.set_visible(False)
+        for ax, t in zip(axes.flat, tt, strict=False):
+            c = m[by][t]
             scale = 1e-3 if key == "latency" else 1.0
             ax.plot(rbers, [v * scale for v in c[f"{key}_baseline"]], "o-", label="baseline")
             ax.plot(rbers, [v * scale for v in c[f"{key}_bitflip"]], "s-", label="BitFlip")
@@ -571,25 +583,6 @@ def figures(out: Path, analysis: dict[str, Any], m: dict[str, Any]) -> list[str]
             ax.set_xlabel("swept RBER (×1e-3)")
         axes[0][0].set_ylabel(ylabel)
         axes[0][0].legend(fontsize=8)
-        done(fig, name)
-
-    # Figs. 12-13 as the paper draws them: per trace, baseline vs BitFlip, averaged over
-    # file types and RBERs.
-    wls = m["paper_workloads"] + [w for w in m["workloads"] if w not in m["paper_workloads"]]
-    for name, key, scale, ylabel in (
-        ("fig12_decoding_levels_per_trace.png", "levels_by_workload", 1.0,
-         "mean decoding levels"),
-        ("fig13_read_latency_per_trace.png", "latency_by_workload", 1e-3,
-         "mean read latency (µs)"),
-    ):
-        by = m[key]
-        fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(wls)), 3.2))
-        for i, (codec, label) in enumerate((("baseline", "baseline"), ("bitflip", "BitFlip"))):
-            ax.bar([j + (i - 0.5) * 0.4 for j in range(len(wls))],
-                   [by[w][codec] * scale for w in wls], 0.4, label=label)
-        ax.set_xticks(range(len(wls)), wls, rotation=45, ha="right", fontsize=8)
-        ax.set_ylabel(ylabel)
-        ax.legend(fontsize=8)
         done(fig, name)
 
     # Fig. 14: P/E cycles at equal RBER (baseline = 1).
@@ -666,7 +659,11 @@ def _explain(key: str, m: dict[str, Any], analysis: dict[str, Any]) -> str:
             "reads). Synthetic stand-ins replace the MSR traces; latency also holds the "
             "page transfer (queueing is slight at the traces' rates), which dilutes the "
             "reduction; compressed and PNG "
-            "stand-ins gain little and pull the mean down."
+            "stand-ins gain little and pull the mean down. The traces spread over only "
+            f"{m['headlines'][key][1] - m['headlines'][key][0]:.1f} points although each "
+            "stand-in has its own request split, sizes and rate (`nandlab.reproduce.msr`): "
+            "every trace reads the same four file types, and a page's level depends on its "
+            "content and the swept RBER, not on the trace that reads it."
         )
     if key == "lifespan_gain":
         return (
@@ -725,8 +722,9 @@ def config_md(settings: Settings, m: dict[str, Any]) -> str:
         '`codec.kind = "none"|"bitflip"`, `unit_bytes = 512`, `encode_ns_per_unit = 20`. '
         f"RBER sweep: {', '.join(f'{r:.1e}' for r in settings.rbers)}; in the headline "
         f"runs {_ref_text(m['reference'])}. "
-        f"Requests per run: {settings.requests}. Runs: `runs.csv` (and the sweep's "
-        "`sweeps/reads/results.parquet`).\n\n"
+        f"Requests per run: {settings.requests}. Runs: `runs.csv` (and the sweeps' "
+        "`sweeps/reads/` (stand-ins) and `sweeps/excerpts/` (real traces) "
+        "`results.parquet`).\n\n"
     )
 
 
@@ -805,6 +803,23 @@ def body_md(
         "\nReal excerpts are shown for reference; they are not among the paper's traces and "
         "do not enter the headline ranges.\n\n"
     )
+    w("## Per trace and swept RBER (Figs. 12, 13)\n\n")
+    w(
+        "Mean decoding levels and read latency, baseline → BitFlip, over the file types "
+        "(`fig12_decoding_levels_per_trace.png`, `fig13_read_latency_per_trace.png`).\n\n"
+    )
+    w("| workload | " + " | ".join(f"{rb:.1e}" for rb in m["rbers"]) + " |\n")
+    w("|---|" + "---|" * len(m["rbers"]) + "\n")
+    for n, c in m["curves_by_workload"].items():
+        cells = (
+            f"{lb:.2f} → {lf:.2f}<br>{tb / 1e3:.0f} → {tf / 1e3:.0f} µs"
+            for lb, lf, tb, tf in zip(
+                c["levels_baseline"], c["levels_bitflip"], c["latency_baseline"],
+                c["latency_bitflip"], strict=True,
+            )
+        )
+        w(f"| {n} | " + " | ".join(cells) + " |\n")
+    w("\n")
     w("## Per swept RBER (all workloads and types)\n\n")
     w(
         "| RBER | levels base | levels BitFlip | reduction | read µs base | read µs BitFlip "
@@ -825,15 +840,18 @@ def body_md(
     )
     w(
         "- **Traces**: the eight MSR Cambridge traces of Table V are not available; each is "
-        "replaced by a synthetic workload with its own read ratio (Table V gives it by "
-        "bytes; with one size mix for reads and writes it is also the share of requests) "
-        "and its own mean arrival rate (Poisson): the trace's week of traffic — Table V's "
-        "read data over its read ratio — over the one week every MSR trace lasts "
-        "(Narayanan et al., FAST'08, §2), in requests of the mean size "
-        f"{MSR_MEAN_SIZE / 1024:.1f} KiB (rates in the table above). Request sizes (the mix "
-        "of the real hm_0 excerpt) and the address pattern are the same for every "
-        "stand-in: the per-volume size and locality statistics are not in the sources at "
-        "hand. Each run replays the trace onto one file type's content (the whole logical "
+        "replaced by a synthetic stand-in with its trace's published characteristics "
+        "(`nandlab.reproduce.msr`, sources there and in the per-workload table above): a "
+        "read flow and a write flow, Poisson at the trace's mean rate over its week — "
+        "Table V's read data over its byte read ratio, in requests of the mean size. For "
+        "hm_0, wdev_0, mds_0 and rsrch_0, GCaR (TPDS 2017, Table 4) gives the request split "
+        "and mean size; with Table V's byte ratio these fix the mean read and write sizes, "
+        "and each op's size mix is the real hm_0 excerpt's mix tilted to that mean. For "
+        "proj_3, web_0, web_1 and src2_0 no sizes are published: reads and writes take the "
+        "excerpt's mix, so their request split is Table V's byte split. No locality is "
+        "published for any of them; addresses are uniform (the content repeats every few "
+        "MB, so a footprint would not change what is read). Each run replays the trace "
+        "onto one file type's content (the whole logical "
         "space is pre-filled with it), like §IV-B.\n"
     )
     w(
@@ -880,17 +898,17 @@ def plan(ctx: Context) -> dict[str, dict[str, Any]]:
     _log(f"corpus: {', '.join(f'{t} {len(p)} files' for t, p in files.items())}")
     analysis = analyse_files(files)
     write_json(ctx.out / "file_analysis.json", analysis)
-    spec, workloads, notes = read_spec(files, s, analysis)
+    specs, workloads, notes = read_specs(files, s, analysis)
     ctx.notes.extend(notes)
     ctx.state.update(files=files, analysis=analysis, workloads=workloads)
-    return {"reads": spec}
+    return specs
 
 
 def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
     """Figs. 12–15 and the claims from the read runs' table."""
     s: Settings = ctx.settings
     files, analysis, workloads = (ctx.state[k] for k in ("files", "analysis", "workloads"))
-    rows = read_rows(tables["reads"], s, files, workloads)
+    rows = read_rows(pl.concat(list(tables.values()), how="diagonal"), s, files, workloads)
     _write_csv(ctx.out / "runs.csv", rows)
     by_ref = {
         ref: metrics([r for r in rows if r["reference"] == ref], analysis) for ref in s.references

@@ -1,0 +1,109 @@
+"""Per-trace characteristics of the eight MSR Cambridge traces of seed 000 (Table V), which
+``reproduce bitflip`` replays as synthetic stand-ins, each number with its source.
+
+What is published per trace, and where:
+
+- **read data and read ratio by bytes**: seed 000, Table V (:data:`.paper_000.TABLE_V`);
+- **write ratio by requests and mean request size**: Wu, Mao, Lin, Jiang, "GC-aware
+  request steering" (GCaR), IEEE TPDS 2017, Table 4 — hm_0, wdev_0, mds_0, rsrch_0 only;
+- **trace length**: one week (Narayanan et al., "Write off-loading", FAST'08, §2).
+
+Nothing found gives proj_3, web_0, web_1 or src2_0's request sizes or request split, nor
+any trace's locality. Those four use the size mix measured on the real hm_0 excerpt
+(:data:`EXCERPT_SIZES`) for reads and writes alike, so their request split equals Table V's
+byte split. Addresses are uniform over the device for every stand-in: a per-trace footprint
+would not change what is read, because the file content repeats every few MB across the
+logical space (``content.mapping = "adjacent"``), so any footprint above that sees the same
+content mix.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from . import paper_000
+
+#: Request-size mix measured on the real ``msr_hm_0_first899.csv`` excerpt with ``nandlab
+#: trace info`` (4 KB 62 %, 8 KB 13 %, 16 KB 8 %, 32 KB 5 %, 64 KB 2 %, the rest between):
+#: sub-4 KB requests folded into 4 KB, the others rounded up to the next power of two.
+EXCERPT_SIZES = {4096: 64, 8192: 14, 16384: 9, 32768: 8, 65536: 5}
+
+#: GCaR (TPDS 2017) Table 4: trace -> (write ratio by requests, mean request size in KB,
+#: taken as 1024 B as block sizes are).
+GCAR_TABLE_4: dict[str, tuple[float, float]] = {
+    "hm_0": (0.645, 9.2),
+    "wdev_0": (0.800, 16.0),
+    "mds_0": (0.881, 14.1),
+    "rsrch_0": (0.907, 17.3),
+}
+
+#: Length of every MSR Cambridge trace (FAST'08, §2: one week of block traces).
+TRACE_S = 7 * 24 * 3600
+
+
+def mean_size(mix: dict[int, float]) -> float:
+    """Mean request size of a size -> weight mix, in bytes."""
+    return sum(s * w for s, w in mix.items()) / sum(mix.values())
+
+
+def tilted(mean_bytes: float) -> dict[int, float]:
+    """The excerpt's size mix tilted to ``mean_bytes``: weights p_i·exp(λ·s_i/64 KB) with λ
+    set by bisection so the mean matches — of all mixes on the same sizes with that mean,
+    the one closest (Kullback–Leibler) to the measured one. Weights rounded to 1e-6."""
+    sizes = sorted(EXCERPT_SIZES)
+    if not sizes[0] < mean_bytes < sizes[-1]:
+        raise ValueError(f"mean {mean_bytes} B outside the mix's sizes")
+    top = sizes[-1]
+
+    def mix(lam: float) -> dict[int, float]:
+        w = {s: EXCERPT_SIZES[s] * math.exp(lam * s / top) for s in sizes}
+        total = sum(w.values())
+        return {s: v / total for s, v in w.items()}
+
+    lo, hi = -50.0, 50.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if mean_size(mix(mid)) < mean_bytes else (lo, mid)
+    return {s: round(v, 6) for s, v in mix((lo + hi) / 2).items()}
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One stand-in's characteristics (sizes in bytes, rates in requests/s)."""
+
+    name: str
+    #: Share of requests that are reads.
+    read_requests: float
+    read_sizes: dict[int, float]
+    write_sizes: dict[int, float]
+    #: Mean arrival rate over the week.
+    iops: float
+    source: str
+
+    @property
+    def mean_bytes(self) -> float:
+        r = self.read_requests
+        return r * mean_size(self.read_sizes) + (1 - r) * mean_size(self.write_sizes)
+
+
+def trace(name: str) -> Trace:
+    """Trace ``name``'s stand-in. With GCaR's request split w and mean size S, and Table V's
+    byte read ratio R: reads are R·S/(1−w) and writes (1−R)·S/w bytes on average, so both
+    sources hold at once. The rate is the week's traffic (Table V's read data, GB taken as
+    10^9 B, over R) over the week, in requests of the mean size."""
+    read_gb, ratio = paper_000.TABLE_V[name]
+    if name in GCAR_TABLE_4:
+        w, kb = GCAR_TABLE_4[name]
+        size = kb * 1024
+        reads = tilted(ratio * size / (1 - w))
+        writes = tilted((1 - ratio) * size / w)
+        read_requests = 1 - w
+        source = "Table V read ratio and volume; GCaR Table 4 request split and mean size"
+    else:
+        reads = writes = dict(EXCERPT_SIZES)
+        size = mean_size(EXCERPT_SIZES)
+        read_requests = ratio
+        source = "Table V read ratio and volume; sizes of the hm_0 excerpt (none published)"
+    iops = read_gb * 1e9 / ratio / TRACE_S / size
+    return Trace(name, read_requests, reads, writes, iops, source)

@@ -1,0 +1,105 @@
+"""The MSR stand-ins of ``reproduce bitflip`` (``nandlab.reproduce.msr``): their numbers
+worked out by hand from the sources, the invariants that tie the sources together, and one
+stand-in run through the core."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from nandlab.reproduce import bitflip, msr, paper_000
+
+WEEK = 604_800  # s
+
+
+def test_tilt_keeps_the_measured_mix_at_its_own_mean_and_hits_any_other():
+    excerpt = {4096: 64, 8192: 14, 16384: 9, 32768: 8, 65536: 5}
+    # 4096·.64 + 8192·.14 + 16384·.09 + 32768·.08 + 65536·.05 = 11,141.12 B
+    assert msr.mean_size(excerpt) == pytest.approx(11_141.12)
+    same = msr.tilted(11_141.12)
+    for s, w in excerpt.items():
+        assert same[s] == pytest.approx(w / 100, abs=2e-6)
+    for target in (5_000.0, 9_420.8, 37_000.0):
+        assert msr.mean_size(msr.tilted(target)) == pytest.approx(target, rel=1e-4)
+    with pytest.raises(ValueError):
+        msr.tilted(70_000.0)
+
+
+def test_hm_0_by_hand():
+    # GCaR Table 4: 64.5 % writes, 9.2 KB; Table V: 9.95 GB read, 32.73 % of bytes.
+    t = msr.trace("hm_0")
+    assert t.read_requests == pytest.approx(0.355)
+    assert msr.mean_size(t.read_sizes) == pytest.approx(0.3273 * 9420.8 / 0.355, rel=1e-4)
+    assert msr.mean_size(t.write_sizes) == pytest.approx(0.6727 * 9420.8 / 0.645, rel=1e-4)
+    # 9.95e9 / 0.3273 B in a week, in requests of 9,420.8 B: 5.3355 requests/s.
+    assert t.iops == pytest.approx(5.3355, rel=1e-4)
+
+
+def test_proj_3_without_published_sizes_uses_the_excerpt_mix():
+    t = msr.trace("proj_3")
+    assert t.read_sizes == t.write_sizes == msr.EXCERPT_SIZES
+    assert t.read_requests == pytest.approx(0.8741)
+    # 18.23e9 / 0.8741 B in a week, in requests of 11,141.12 B: 3.0951 requests/s.
+    assert t.iops == pytest.approx(18.23e9 / 0.8741 / WEEK / 11_141.12, rel=1e-9)
+    assert t.iops == pytest.approx(3.0951, rel=1e-4)
+
+
+@pytest.mark.parametrize("name", list(paper_000.TABLE_V))
+def test_every_stand_in_keeps_table_v_and_gcar(name):
+    t = msr.trace(name)
+    read_gb, ratio = paper_000.TABLE_V[name]
+    reads = t.read_requests * msr.mean_size(t.read_sizes)
+    assert reads / t.mean_bytes == pytest.approx(ratio, rel=1e-4)  # Table V, by bytes
+    assert t.iops * WEEK * reads == pytest.approx(read_gb * 1e9, rel=1e-4)  # read volume
+    if name in msr.GCAR_TABLE_4:
+        w, kb = msr.GCAR_TABLE_4[name]
+        assert 1 - t.read_requests == pytest.approx(w)
+        assert t.mean_bytes == pytest.approx(kb * 1024, rel=1e-4)
+
+
+def test_stand_in_entry_splits_requests_and_rate():
+    t = msr.trace("rsrch_0")
+    e = bitflip.stand_in(t, 300)
+    reads, writes = e["flows"]
+    # GCaR: 90.7 % writes -> round(300 · 0.093) = 28 reads.
+    assert (reads["requests"], writes["requests"]) == (28, 272)
+    assert (reads["read_fraction"], writes["read_fraction"]) == (1.0, 0.0)
+    assert reads["iops"] + writes["iops"] == pytest.approx(t.iops)
+    assert reads["iops"] / t.iops == pytest.approx(0.093)
+
+
+def test_stand_in_runs_with_its_split_and_read_size(real_core):
+    import nandlab
+
+    t = msr.trace("mds_0")
+    e = bitflip.stand_in(t, 2000)
+    s = nandlab.run(
+        bitflip.PRESET,
+        overrides={"workload.flows": e["flows"], "host.out_of_range": "wrap"},
+        progress=False,
+    ).summary
+    # GCaR: 88.1 % writes -> round(2000 · 0.119) = 238 reads, 1,762 writes.
+    assert (s["read"]["count"], s["write"]["count"]) == (238, 1762)
+    # Mean read size within 4 standard errors of its mix's mean (0.3065 · 14.1 KB / 0.119).
+    mean = msr.mean_size(t.read_sizes)
+    var = sum(w * (x - mean) ** 2 for x, w in t.read_sizes.items()) / sum(
+        t.read_sizes.values()
+    )
+    assert mean == pytest.approx(0.3065 * 14.1 * 1024 / 0.119, rel=1e-4)
+    got = s["read"]["bytes"] / s["read"]["count"]
+    assert abs(got - mean) < 4 * math.sqrt(var / 238)
+
+
+def test_docs_table_matches_the_stand_ins():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "reproduce.md").read_text()
+    for name in paper_000.TABLE_V:
+        t = msr.trace(name)
+        row = (
+            f"| {name} | {t.read_requests * 100:.1f} % | "
+            f"{msr.mean_size(t.read_sizes) / 1024:.1f} / "
+            f"{msr.mean_size(t.write_sizes) / 1024:.1f} KiB | {t.iops:.2f} |"
+        )
+        assert row in doc, row
