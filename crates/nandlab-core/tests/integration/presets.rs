@@ -521,7 +521,10 @@ fn badr_003_stand_ins_reach_the_refresh_threshold() {
         let p = load(&name);
         let w = p.cfg.workload.clone();
         let (planes, ppb) = (u64::from(p.geo.planes), u64::from(p.cfg.device.pages_per_block));
-        let (bpp, page) = (u64::from(p.cfg.device.blocks_per_plane), u64::from(p.cfg.device.page_size_bytes));
+        let (bpp, page) = (
+            u64::from(p.cfg.device.blocks_per_plane),
+            u64::from(p.cfg.device.page_size_bytes),
+        );
         let ctx = WorkloadContext {
             logical_bytes: p.geo.capacity_bytes(),
             seed: p.cfg.seed,
@@ -554,14 +557,18 @@ fn badr_003_stand_ins_reach_the_refresh_threshold() {
         if rows == 0 {
             continue;
         }
-        let expected = f64::from(w.read_amplification) * ppb as f64 * w.hot_access * reads as f64 * per_read / hot_pages;
+        let expected =
+            f64::from(w.read_amplification) * ppb as f64 * w.hot_access * reads as f64 * per_read / hot_pages;
         let block_reads = &block_reads;
         let mut hot: Vec<u64> = (0..planes)
             .flat_map(|pl| (0..rows).map(move |b| block_reads[(pl * bpp + b) as usize]))
             .collect();
         hot.sort_unstable();
         let median = hot[hot.len() / 2] as f64;
-        eprintln!("{name}: {} fully hot blocks, median {median}, closed form {expected:.0}", hot.len());
+        eprintln!(
+            "{name}: {} fully hot blocks, median {median}, closed form {expected:.0}",
+            hot.len()
+        );
         assert!((median / expected - 1.0).abs() < 0.03, "{name}: {median} vs {expected}");
     }
 }
