@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -62,7 +65,12 @@ def test_full_mode_reads_table_iii():
 
 
 def test_quick_run(real_core, quick_reproduction):
-    tmp_path, _r = quick_reproduction("badr")
+    tmp_path, r = quick_reproduction("badr")
+    # Issue 16: `--quick` under 2 minutes on 2 cores (the fixture runs it with 2 jobs).
+    # Timed only where the machine is not shared beyond its cores: at load average 35 on
+    # the 2-core VM it took 190 s.
+    if os.getloadavg()[0] <= (os.cpu_count() or 1):
+        assert r.wall_s < 120, r.wall_s
     claims = json.loads((tmp_path / "claims.json").read_text())
     assert len(claims) == len(paper_003.CHANGES) + 3
     for c in claims:
@@ -78,3 +86,15 @@ def test_quick_run(real_core, quick_reproduction):
     # than Baseline's one block, on every workload and wear.
     moves = {(r["workload"], r["wear"], r["policy"]): r["page_moves"] for r in m["runs"]}
     assert all(moves[(w, u, "rl")] < moves[(w, u, "baseline")] for (w, u, p) in moves if p == "rl")
+
+
+def test_readme_states_the_full_run_time():
+    # Issue 16: the full run's time is in the README's paper table, with the load it ran at.
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| 003 |"))
+    full = re.search(r"full: (\d+) runs on the 288 GiB device, (more than )?([\d,]+) s with "
+                     r"`--jobs 2` at load average [\d.–-]+", row)
+    assert full, row
+    s = badr.Settings.full()
+    runs = sum(len(spec["case"]) * len(spec["workload"]) for spec in badr.specs(s).values())
+    assert int(full.group(1)) == runs
