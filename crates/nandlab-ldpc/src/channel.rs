@@ -64,6 +64,37 @@ pub trait Channel: Sync {
     }
     /// Expected raw (hard-decision) bit error rate.
     fn rber(&self) -> f64;
+    /// The law of one position in the all-zero view, when every position draws from the
+    /// same one: the outcomes [`transmit_coset`](Channel::transmit_coset) draws each bit
+    /// from (used to draw frames with a given number of hard errors, `conditioned.rs`).
+    /// `None` for a channel whose positions differ.
+    fn coset_law(&self) -> Option<CosetLaw> {
+        None
+    }
+}
+
+/// The outcomes of one code bit in the all-zero view of a random word: probability, LLR
+/// and whether the hard decision errs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CosetLaw {
+    /// Probability of each outcome (sums to 1).
+    pub prob: Vec<f64>,
+    /// The outcome's LLR as the decoder sees it.
+    pub llr: Vec<f32>,
+    /// Whether the outcome is a hard-decision error.
+    pub err: Vec<bool>,
+}
+
+impl CosetLaw {
+    /// Probability that a bit's hard decision errs.
+    pub fn error_probability(&self) -> f64 {
+        self.prob
+            .iter()
+            .zip(&self.err)
+            .filter(|(_, &e)| e)
+            .map(|(p, _)| p)
+            .sum()
+    }
 }
 
 /// Fills `bits` with uniform random bits (one per byte), 64 per random word.
@@ -108,6 +139,14 @@ impl Channel for BscChannel {
 
     fn rber(&self) -> f64 {
         self.p
+    }
+
+    fn coset_law(&self) -> Option<CosetLaw> {
+        Some(CosetLaw {
+            prob: vec![1.0 - self.p, self.p],
+            llr: vec![self.llr, -self.llr],
+            err: vec![false, true],
+        })
     }
 }
 
@@ -182,7 +221,9 @@ pub struct MlcChannel {
     rber: f64,
     /// Joint (level, region) law of a cell holding a uniformly random word.
     coset: AliasTable,
-    /// Per (level, region): the LLR in the all-zero view and whether the hard read errs.
+    /// Per (level, region): its weight in that law, the LLR in the all-zero view and
+    /// whether the hard read errs.
+    coset_weight: Vec<f64>,
     coset_llr: Vec<f32>,
     coset_err: Vec<u8>,
 }
@@ -286,6 +327,7 @@ impl MlcChannel {
             mi: t.mi,
             rber,
             coset: AliasTable::new(&weights),
+            coset_weight: weights,
             coset_llr,
             coset_err,
         }
@@ -471,6 +513,15 @@ impl Channel for MlcChannel {
 
     fn rber(&self) -> f64 {
         self.rber
+    }
+
+    fn coset_law(&self) -> Option<CosetLaw> {
+        let total: f64 = self.coset_weight.iter().sum();
+        Some(CosetLaw {
+            prob: self.coset_weight.iter().map(|w| w / total).collect(),
+            llr: self.coset_llr.clone(),
+            err: self.coset_err.iter().map(|&e| e == 1).collect(),
+        })
     }
 }
 

@@ -6,6 +6,8 @@
 //! * [`encoder`]: systematic encoder (`H·c = 0` for every word).
 //! * [`decoder`]: normalized / offset min-sum, layered schedule, early termination (`f32`).
 //! * [`fixed`]: the same decoder in 8-bit fixed point, 64 frames per SIMD batch.
+//! * [`conditioned`]: frames with exactly `w` hard errors; [`stratified`]: FER far below
+//!   plain Monte Carlo's reach from them.
 //! * [`frames`]: Monte Carlo frames (all-zero coset view or encode check mode).
 //! * [`channel`]: BSC and MLC soft-sensing channels with model-derived LLR tables.
 //! * [`calibrate`]: FER vs RBER Monte Carlo with confidence intervals and the table writer.
@@ -18,12 +20,14 @@ mod alias;
 pub mod calibrate;
 pub mod channel;
 pub mod code;
+pub mod conditioned;
 pub mod decoder;
 pub mod encoder;
 pub mod fixed;
 pub mod frames;
 mod lanes;
 pub mod stats;
+pub mod stratified;
 pub mod table;
 pub mod tail;
 
@@ -34,4 +38,5 @@ pub use decoder::{Arithmetic, DecodeOutcome, DecoderConfig, MinSumDecoder, MinSu
 pub use encoder::Encoder;
 pub use fixed::{FixedDecoder, Kernel};
 pub use frames::{FrameSetup, Pipeline, Tally};
+pub use stratified::{StratifiedConfig, StratifiedEstimate, Stratum};
 pub use tail::TailModel;

@@ -6,3 +6,4 @@
 mod mixed_rber;
 mod pipelines;
 mod shipped_table;
+mod stratified;
