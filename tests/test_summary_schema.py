@@ -30,7 +30,7 @@ SOURCE = ROOT / "python" / "nandlab"
 #: The summary's metric sections, as the front knows them.
 SECTIONS = {
     "requests", "read", "write", "all", "flash", "energy_uj", "sim", "flows", "reliability",
-    "mapping_cache", "cache", "critical", "scheduler", "pe_time", "tvr", "codec",
+    "mapping_cache", "cache", "critical", "suspend", "scheduler", "pe_time", "tvr", "codec",
 }
 #: Top-level entries that are not metric sections.
 HEADER = {"version", "seed", "config"}
@@ -48,11 +48,17 @@ RUNS = {
     "tvr_region": ("002_tvr.toml", {
         **SMALL, "tvr.enabled": True, "tvr.region.kind": "lpn_range", "tvr.region.first_lpn": 0,
         "tvr.region.end_lpn": 100000}),
-    "meta_cure": ("004_asymmetric_256mb.toml", {**SMALL, "ftl.placement.policy": "meta_cure"}),
+    # Half full, as `reproduce asymmetric` runs it: the fill's critical pages keep backups.
+    "meta_cure": ("004_asymmetric_256mb.toml", {
+        **SMALL, "ftl.placement.policy": "meta_cure", "aging.fill_fraction": 0.5}),
     "feedback": ("004_asymmetric_256mb.toml", {
         **SMALL, "host.replay": "open", "host.queue_depth": 4, "host.scheduler": "feedback",
         "ftl.placement.policy": "msb_critical"}),
     "bitflip": ("000_bitflip.toml", {**SMALL, "codec.kind": "bitflip"}),
+    "suspend": ("demo.toml", {"workload.requests": 1500, "host.suspend.ops": "program_erase"}),
+    "hot_reliable": ("001_ldpc_in_ssd.toml", {
+        **SMALL, "ftl.placement.policy": "hot_reliable", "ftl.placement.window_requests": 1000,
+        "ftl.placement.hot_reads": 2, "ftl.placement.reliable_chips": [0, 1]}),
 }
 
 #: Endings of file names, which look like dotted keys.

@@ -6,12 +6,12 @@
 
 use super::aging::{AgingConfig, Distribution};
 use super::mapping::Mapping;
+use super::CriticalConfig;
 use super::{Cause, Ftl};
 use crate::engine::memory::with_huge_pages;
 use crate::engine::rng::{component, hash_unit, mix64};
 use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus, PageMeta, WriteAttrs};
-use crate::host::CriticalConfig;
 use std::cmp::Reverse;
 
 const NS_PER_DAY: f64 = 86_400e9;

@@ -7,5 +7,6 @@ pub mod request;
 pub mod scheduler;
 pub mod suspend;
 
-pub use config::{CriticalConfig, HostConfig, OutOfRange, ReplayMode};
+pub use crate::ftl::CriticalConfig;
+pub use config::{HostConfig, OutOfRange, ReplayMode};
 pub use request::{Op, Request};

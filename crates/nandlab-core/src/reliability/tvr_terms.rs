@@ -41,8 +41,8 @@ pub fn terms_summary(standard: &VthParams, reduced: &VthParams) -> Result<Option
     let top = |p: &VthParams| p.levels[p.levels.len() - 1].centre_v();
     let pass_drop_v = top(standard) - top(reduced);
     Ok(Some(TvrTerms {
-        coupling: standard.coupling,
-        read_disturb: standard.read_disturb,
+        coupling: serde_json::json!(standard.coupling),
+        read_disturb: serde_json::json!(standard.read_disturb),
         reads: TERM_READS,
         standard: layout(standard)?,
         reduced: layout(reduced)?,

@@ -10,10 +10,10 @@ pub use feedback::Feedback;
 pub use fifo::Fifo;
 pub use read_first::ReadFirst;
 
-use super::config::CriticalConfig;
 use super::request::Request;
 use crate::error::{NandError, Result};
 use crate::flash::block::WriteAttrs;
+use crate::ftl::CriticalConfig;
 use crate::ftl::{Ftl, NextWrite};
 use crate::metrics::summary::SchedulerSummary;
 use std::collections::VecDeque;

@@ -1,8 +1,8 @@
 //! The `tvr` section (seed 002's TVR device mode): the two Vth layouts and what the reduced
 //! one buys, then per-region counts when only part of the device is TVR.
 
-use crate::reliability::interference::{Coupling, ReadDisturb};
 use serde::Serialize;
+use serde_json::Value;
 
 /// The `tvr` section.
 #[derive(Debug, Clone, Serialize)]
@@ -40,8 +40,10 @@ pub struct TvrModelSummary {
 /// (`reliability/tvr_terms.rs`).
 #[derive(Debug, Clone, Serialize)]
 pub struct TvrTerms {
-    pub coupling: Option<Coupling>,
-    pub read_disturb: Option<ReadDisturb>,
+    /// The configured terms' parameters, echoed as the config gives them (`null` if
+    /// absent); typed in `reliability::interference`, which this module does not import.
+    pub coupling: Value,
+    pub read_disturb: Value,
     /// Reads of the block since its erase at which each list entry is priced.
     pub reads: [f64; 4],
     pub standard: TermLayout,
