@@ -74,9 +74,13 @@ impl FailGrid {
     }
 
     /// The failure probabilities at `rber`, interpolated between the nodes around it
-    /// (computed with `exact` on first use). `rber` is clamped to [0, 1/2].
+    /// (computed with `exact` on first use). `rber` is clamped to [0, 1/2]; a NaN (a model
+    /// pushed past its range) reads as 1/2, every level failing, rather than indexing
+    /// past the grid.
     #[inline]
     pub fn probs(&mut self, rber: f64, exact: impl Fn(f64) -> Vec<f64>) -> FailProbs<'_> {
+        debug_assert!(!rber.is_nan(), "an error model gave a NaN RBER");
+        let rber = if rber.is_nan() { 0.5 } else { rber };
         let bits = rber.clamp(0.0, 0.5).to_bits();
         let key = bits >> SHIFT;
         let l = self.levels;

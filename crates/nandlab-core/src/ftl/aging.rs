@@ -105,24 +105,34 @@ impl Default for AgingConfig {
     }
 }
 
+/// Longest retention or idle time accepted, days.
+pub const MAX_DAYS: f64 = 36_500.0;
+
 impl AgingConfig {
     /// Checks every field.
     pub fn validate(&self) -> Result<()> {
         if !(0.0..=1.0).contains(&self.fill_fraction) {
             return Err(NandError::config("aging.fill_fraction", "must be between 0 and 1"));
         }
-        if !(self.retention_days.is_finite() && self.retention_days >= 0.0) {
-            return Err(NandError::config("aging.retention_days", "must be >= 0"));
-        }
-        if !(self.idle_days.is_finite() && self.idle_days >= 0.0) {
-            return Err(NandError::config("aging.idle_days", "must be >= 0"));
+        // A century: past any retention an error model was fitted on, and far enough from
+        // f64's range that the Arrhenius and Vth arithmetic stays finite (1e308 days made
+        // the page RBER NaN).
+        for (key, days) in [
+            ("aging.retention_days", self.retention_days),
+            ("aging.idle_days", self.idle_days),
+        ] {
+            if !(0.0..=MAX_DAYS).contains(&days) {
+                return Err(NandError::config(key, format!("must be between 0 and {MAX_DAYS} days")));
+            }
         }
         for (key, t) in [
             ("aging.storage_temperature_c", self.storage_temperature_c),
             ("aging.model_temperature_c", self.model_temperature_c),
         ] {
-            if !(t.is_finite() && t > -273.15) {
-                return Err(NandError::config(key, "must be a temperature above absolute zero"));
+            // −55 … 150 °C: JEDEC's storage range for NAND parts and the top of the bake
+            // temperatures Arrhenius acceleration is used with (seed 001 Eq. 5–6).
+            if !(-55.0..=150.0).contains(&t) {
+                return Err(NandError::config(key, "must be between -55 and 150 °C"));
             }
         }
         self.initial_pe.validate("aging.initial_pe")

@@ -3,6 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::chip_profile::ChipProfile;
+
+/// Largest log-normal chip or block spread accepted (see `validate`).
+pub const MAX_SIGMA: f64 = 3.0;
 use super::empirical::{EmpiricalModel, EmpiricalParams};
 use super::interference::{Coupling, ReadDisturb};
 use super::model::{ErrorModel, NoErrors};
@@ -154,11 +157,15 @@ impl ReliabilityConfig {
                 "needs up to 4 non-negative values",
             ));
         }
-        if !(self.chip_sigma >= 0.0 && self.chip_sigma.is_finite()) {
-            return Err(NandError::config(key("chip_sigma"), "must be >= 0"));
-        }
-        if !(self.block_sigma >= 0.0 && self.block_sigma.is_finite()) {
-            return Err(NandError::config(key("block_sigma"), "must be >= 0"));
+        // Log-normal spreads: σ = 3 already scales one chip in a thousand by e^9 ≈ 8000×;
+        // far larger ones overflowed the RBER to NaN.
+        for (name, sigma) in [("chip_sigma", self.chip_sigma), ("block_sigma", self.block_sigma)] {
+            if !(0.0..=MAX_SIGMA).contains(&sigma) {
+                return Err(NandError::config(
+                    key(name),
+                    format!("must be between 0 and {MAX_SIGMA}"),
+                ));
+            }
         }
         if let Some(p) = &self.chip_profile {
             p.validate(&key("chip_profile"))?;
@@ -172,8 +179,12 @@ impl ReliabilityConfig {
         if self.vth_pe_step.is_nan() || self.vth_pe_step < 1.0 {
             return Err(NandError::config(key("vth_pe_step"), "must be >= 1"));
         }
-        if self.vth_points_per_decade.is_nan() || self.vth_points_per_decade < 1.0 {
-            return Err(NandError::config(key("vth_points_per_decade"), "must be >= 1"));
+        // The default is 8; 1000 points per decade is already a table of tens of thousands.
+        if !(1.0..=1000.0).contains(&self.vth_points_per_decade) {
+            return Err(NandError::config(
+                key("vth_points_per_decade"),
+                "must be between 1 and 1000",
+            ));
         }
         if let Some(c) = &self.vth_coupling {
             c.validate(&key("vth_coupling"))?;

@@ -118,3 +118,42 @@ fn a_queue_deeper_than_sata_allows_names_the_key() {
         "config key `host.queue_depth`: 33 is more than the 32 commands of SATA's native command queue",
     );
 }
+
+#[test]
+fn ages_spreads_and_temperatures_past_their_bounds_name_the_key() {
+    // Each of these made the page RBER NaN and the ECC grid index past its end (a panic):
+    // 1e308 idle days, a block spread of 1e308, 1e308 Vth points per decade.
+    for (text, starts) in [
+        (
+            "[aging]\nidle_days = 1e308\n",
+            "config key `aging.idle_days`: must be between 0 and 36500 days",
+        ),
+        (
+            "[aging]\nretention_days = 36501.0\n",
+            "config key `aging.retention_days`",
+        ),
+        (
+            "[reliability]\nmodel = \"nominal\"\nblock_sigma = 1e308\n",
+            "config key `reliability.block_sigma`: must be between 0 and 3",
+        ),
+        (
+            "[reliability]\nmodel = \"nominal\"\nchip_sigma = 18446744073709551616.0\n",
+            "config key `reliability.chip_sigma`",
+        ),
+        (
+            "[reliability]\nmodel = \"vth\"\nvth_points_per_decade = 1e308\n",
+            "config key `reliability.vth_points_per_decade`: must be between 1 and 1000",
+        ),
+        (
+            "[aging]\nstorage_temperature_c = 1e308\n",
+            "config key `aging.storage_temperature_c`: must be between -55 and 150",
+        ),
+        (
+            "[aging]\nmodel_temperature_c = -60.0\n",
+            "config key `aging.model_temperature_c`",
+        ),
+    ] {
+        let e = build_error(text);
+        assert_one_line(&e, starts);
+    }
+}
