@@ -6,23 +6,13 @@ use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::Value;
 
-use crate::common;
+use crate::common::{self, req};
 
 const DRAM_PAGE: u64 = 26 + 2_560;
 const XFER: u64 = 20_480;
 const T_PROG_LSB: u64 = 121_000;
 const T_R_LSB: u64 = 41_000;
 const DECODE: u64 = 8_000;
-
-fn req(op: Op, lpn: u64, arrival_ns: u64) -> Request {
-    Request {
-        arrival_ns,
-        offset_bytes: lpn * 4096,
-        size_bytes: 4096,
-        op,
-        stream: 0,
-    }
-}
 
 /// Latencies in arrival order and the summary's `cache` table.
 fn run(cfg_text: &str, reqs: Vec<Request>) -> (Vec<u64>, Value) {

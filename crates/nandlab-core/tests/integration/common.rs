@@ -1,7 +1,7 @@
 //! Helpers shared by the integration test modules.
 
 use nandlab_core::flash::{DeviceConfig, Geometry};
-use nandlab_core::host::Request;
+use nandlab_core::host::{Op, Request};
 use nandlab_core::{SimConfig, Simulator};
 
 /// 2 channels x 1 chip x 1 die x 2 planes x 24 blocks x 8 pages = 768 pages, MLC with the
@@ -56,4 +56,15 @@ pub fn replay(cfg_text: &str, reqs: Vec<Request>) -> (Vec<u64>, serde_json::Valu
         .map(|(_, l)| l)
         .collect();
     (lat, out.summary.to_json())
+}
+
+/// A 4 KiB request of logical page `lpn` (4 KiB pages) arriving at `arrival_ns`.
+pub fn req(op: Op, lpn: u64, arrival_ns: u64) -> Request {
+    Request {
+        arrival_ns,
+        offset_bytes: lpn * 4096,
+        size_bytes: 4096,
+        op,
+        stream: 0,
+    }
 }

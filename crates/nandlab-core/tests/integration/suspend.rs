@@ -5,7 +5,7 @@
 
 use nandlab_core::host::{Op, Request};
 
-use crate::common;
+use crate::common::{self, req};
 
 const XFER: u64 = 20_480;
 const T_R: u64 = 41_000;
@@ -16,16 +16,6 @@ const SUSPEND_PROGRAM: u64 = 100_000;
 /// One channel, chip, die and plane: every page is on the one die.
 const ONE_DIE: &str = "[device]\nchannels = 1\nchips_per_channel = 1\ndies_per_chip = 1\nplanes_per_die = 1\n\
                        blocks_per_plane = 8\npages_per_block = 8\n[aging]\nfill_fraction = 0.0\n[ecc]\nscheme = \"bch\"\n";
-
-fn req(op: Op, lpn: u64, arrival_ns: u64) -> Request {
-    Request {
-        arrival_ns,
-        offset_bytes: lpn * 4096,
-        size_bytes: 4096,
-        op,
-        stream: 0,
-    }
-}
 
 /// Latencies (arrival order) and the summary's `suspend` table.
 fn run(suspend: &str, reqs: Vec<Request>) -> (Vec<u64>, serde_json::Value) {
