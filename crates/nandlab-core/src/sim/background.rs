@@ -34,8 +34,6 @@ fn work_of(by_cause: &mut ByCause, cause: Cause) -> &mut CauseWork {
 pub(super) struct Work {
     /// The `flash.by_cause` table of the summary.
     pub by_cause: ByCause,
-    /// Whether placement moves hot pages (only then does the summary list `hot_read`).
-    pub hot_moves: bool,
     /// Page reads through the controller (all causes).
     pub controller_reads: u64,
     /// Their sensing, transfer (both ways) and decode energy.
@@ -43,12 +41,15 @@ pub(super) struct Work {
 }
 
 impl Work {
+    /// Whether placement moves hot pages: exactly when the summary lists `hot_read`.
+    #[inline]
+    pub fn hot_moves(&self) -> bool {
+        self.by_cause.hot_read.is_some()
+    }
+
     /// `hot_moves`: placement moves hot pages, so the summary lists `hot_read` (even idle).
     pub fn new(hot_moves: bool) -> Self {
-        let mut w = Work {
-            hot_moves,
-            ..Work::default()
-        };
+        let mut w = Work::default();
         if hot_moves {
             w.by_cause.hot_read = Some(CauseWork::default());
         }

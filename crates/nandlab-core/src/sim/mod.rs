@@ -1164,7 +1164,7 @@ impl Simulator {
             return;
         }
         let ReqState { id, req, end_ns, .. } = *st;
-        if req.op == Op::Read && self.background.hot_moves {
+        if req.op == Op::Read && self.background.hot_moves() {
             let first = req.offset_bytes / self.page_bytes;
             let pages = ((req.offset_bytes + req.size_bytes - 1) / self.page_bytes - first + 1) as u32;
             self.events.push(end_ns, Event::MoveHot { first, pages });
