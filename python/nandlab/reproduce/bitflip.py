@@ -637,7 +637,7 @@ def figures(out: Path, analysis: dict[str, Any], m: dict[str, Any]) -> list[str]
            color="tab:purple", label="660 µs per page (encoder only)")
     ax.bar([j + 0.2 for j in range(len(wr))],
            [st[w]["write"] * 100 if w in st else math.nan for w in wr], 0.4,
-           color="tab:olive", label="program time by cell state (002 §4)")
+           color="tab:olive", label="program time by cell state (002 §4, slowest cell)")
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(range(len(wr)), list(wr), rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("write latency increase (%)")
