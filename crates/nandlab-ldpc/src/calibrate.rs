@@ -244,7 +244,8 @@ pub fn calibrate(
         threads: pool.current_num_threads(),
         device: None,
     };
-    let run = |setup: &FrameSetup<'_>, first: u64, count: u64| Ok::<_, Infallible>(pool.install(|| setup.run(first, count)));
+    let run =
+        |setup: &FrameSetup<'_>, first: u64, count: u64| Ok::<_, Infallible>(pool.install(|| setup.run(first, count)));
     calibrate_on(model, code, cfg, backend, run, progress).unwrap_or_else(|e| match e {})
 }
 
@@ -400,7 +401,11 @@ impl CalibrationTable {
             Some(d) => format!("on device {d}"),
             None => format!("on {} threads", p.threads),
         };
-        let _ = writeln!(s, "# wall time {:.1} s {on}; full provenance in ldpc_fer.json", p.wall_s);
+        let _ = writeln!(
+            s,
+            "# wall time {:.1} s {on}; full provenance in ldpc_fer.json",
+            p.wall_s
+        );
         self.write_extension_comments(&mut s);
         let _ = writeln!(s, "{CSV_HEADER}");
         for q in &self.points {

@@ -7,8 +7,8 @@ use nandlab_core::engine::rng::stream_rng;
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_ldpc::calibrate::{pe_for_rber, CalibrationTable};
 use nandlab_ldpc::{
-    calibrate_on, Arithmetic, Backend, CalibrationConfig, Channel, DecoderConfig, FixedDecoder, FrameSetup,
-    MlcChannel, OperatingPoint, QcCode, Sampling, Tally,
+    calibrate_on, Arithmetic, Backend, CalibrationConfig, Channel, DecoderConfig, FixedDecoder, FrameSetup, MlcChannel,
+    OperatingPoint, QcCode, Sampling, Tally,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -113,7 +113,11 @@ pub fn ldpc_decode_fixed8<'py>(
     shifts: Vec<Vec<Option<u32>>>,
     decoder_json: &str,
     llr: PyReadonlyArray2<'py, f32>,
-) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<u32>>, Bound<'py, PyArray2<u8>>)> {
+) -> PyResult<(
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray2<u8>>,
+)> {
     let code = code_of(z, &shifts)?;
     let (cfg, scale) = fixed8_config(decoder_json)?;
     let llr = llr.as_array();
@@ -175,11 +179,21 @@ pub fn calibrate_on_device(
         let run = |setup: &FrameSetup<'_>, first: u64, count: u64| -> PyResult<Tally> {
             let law = setup.channel.coset_law().expect("the MLC channel has a coset law");
             Python::with_gil(|py| {
-                let args = (&decoder_json, law.prob, law.llr, law.err, setup.stream_seed, first, count);
+                let args = (
+                    &decoder_json,
+                    law.prob,
+                    law.llr,
+                    law.err,
+                    setup.stream_seed,
+                    first,
+                    count,
+                );
                 let (frames, failures, miscorrections, iterations, raw_errors) =
                     measure.call1(py, args)?.extract::<(u64, u64, u64, u64, u64)>(py)?;
                 if frames != count {
-                    return Err(NandlabError::new_err(format!("device measured {frames} frames, asked for {count}")));
+                    return Err(NandlabError::new_err(format!(
+                        "device measured {frames} frames, asked for {count}"
+                    )));
                 }
                 Ok(Tally {
                     frames,

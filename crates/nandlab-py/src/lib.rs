@@ -190,7 +190,9 @@ fn calibrate_ldpc(
     }
     if let Some(llr_scale) = fixed8 {
         if !(llr_scale > 0.0 && llr_scale.is_finite()) {
-            return Err(ConfigError::new_err(format!("fixed8 llr_scale {llr_scale}: must be positive")));
+            return Err(ConfigError::new_err(format!(
+                "fixed8 llr_scale {llr_scale}: must be positive"
+            )));
         }
         cfg.decoder.arithmetic = Arithmetic::Fixed8 { llr_scale };
     }
