@@ -537,6 +537,56 @@ mod tests {
     }
 
     #[test]
+    fn the_first_error_of_a_batch_ends_the_point() {
+        // Batches of 4 up to 12 frames, none failing: the second call errs, so there are
+        // exactly two calls and the error comes back.
+        let mut calls = Vec::new();
+        let r = measure_point_with(&cfg(12, 5, 4), |first, count| {
+            calls.push((first, count));
+            if calls.len() == 2 {
+                return Err("device lost");
+            }
+            Ok(Tally {
+                frames: count,
+                ..Tally::default()
+            })
+        });
+        assert_eq!(r, Err("device lost"));
+        assert_eq!(calls, vec![(0, 4), (4, 4)]);
+    }
+
+    #[test]
+    fn an_outside_backend_fills_the_table_and_is_recorded() {
+        // One point simulated by a closure that fails every frame: batches of 3 until the
+        // 7th failure (3 batches, 9 frames); the provenance and the CSV name the device.
+        let m = VthModel::new(nandlab_core::reliability::vth::VthParams::dong_mlc()).unwrap();
+        let c = CalibrationConfig {
+            levels: vec![0],
+            rber_grid: vec![1e-2],
+            ..cfg(100, 7, 3)
+        };
+        let backend = Backend {
+            threads: 1,
+            device: Some("test".into()),
+        };
+        let mut seen = Vec::new();
+        let run = |s: &FrameSetup<'_>, first: u64, count: u64| {
+            seen.push((s.stream_seed, first));
+            Ok::<_, Infallible>(Tally {
+                frames: count,
+                failures: count,
+                ..Tally::default()
+            })
+        };
+        let t = calibrate_on(&m, &array7(), &c, backend, run, |_| {}).unwrap();
+        assert_eq!((t.points[0].frames, t.points[0].failures), (9, 9));
+        assert_eq!(seen.iter().map(|s| s.1).collect::<Vec<_>>(), vec![0, 3, 6]);
+        assert!(seen.iter().all(|s| s.0 == seen[0].0));
+        assert_eq!(t.provenance.device.as_deref(), Some("test"));
+        assert!(t.to_csv().contains("s on device test;"));
+    }
+
+    #[test]
     fn pe_for_rber_inverts_the_model() {
         let m = VthModel::new(nandlab_core::reliability::vth::VthParams::dong_mlc()).unwrap();
         let t = 365.0 * 86_400.0;
