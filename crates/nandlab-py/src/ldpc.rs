@@ -129,26 +129,13 @@ pub fn ldpc_decode_fixed8<'py>(
         )));
     }
     let rows: Vec<Vec<f32>> = llr.outer_iter().map(|r| r.to_vec()).collect();
-    let (converged, iterations, words) = py.allow_threads(|| {
-        let mut dec = FixedDecoder::new(&code, cfg, scale);
-        let (mut conv, mut its, mut words) = (vec![false; frames], vec![0u32; frames], vec![0u8; frames * n]);
-        let mut next = 0;
-        dec.decode_stream(
-            |buf| {
-                let r = rows.get(next)?;
-                buf.copy_from_slice(r);
-                next += 1;
-                Some(next as u64 - 1)
-            },
-            |id, o, word| {
-                let f = id as usize;
-                conv[f] = o.converged;
-                its[f] = o.iterations;
-                words[f * n..(f + 1) * n].copy_from_slice(word);
-            },
-        );
-        (conv, its, words)
+    let out = py.allow_threads(|| {
+        let refs: Vec<&[f32]> = rows.iter().map(Vec::as_slice).collect();
+        FixedDecoder::new(&code, cfg, scale).decode(&refs)
     });
+    let converged = out.iter().map(|(o, _)| o.converged).collect();
+    let iterations = out.iter().map(|(o, _)| o.iterations).collect();
+    let words = out.into_iter().flat_map(|(_, w)| w).collect();
     Ok((
         PyArray1::from_vec(py, converged),
         PyArray1::from_vec(py, iterations),
