@@ -12,7 +12,9 @@ llr_scale 4), each the median of ``--rounds`` runs after one warm-up:
   from the channel's law, decoded, tallied: ``DeviceMeasure``).
 
 The frames of the first two come from the Rust channel (``ldpc_frames``) and are quantised
-and copied to the device before the clock starts.
+and copied to the device before the clock starts. The same frames also go through the Rust
+fixed-point decoder (``ldpc_decode_fixed8``, one thread, its SIMD kernel) in the same
+process, so the last column compares the two under the same machine load.
 """
 
 from __future__ import annotations
@@ -57,17 +59,19 @@ def main() -> None:
         q = xp.asarray(dec.quantize(llr))
         s = median_s(lambda dec=dec, q=q: to_host(dec.decode(q).iterations), a.rounds)
         its = float(to_host(dec.decode(q).iterations).mean())
-        rows.append((label, a.batch / s, its))
+        cfg = json.dumps(dec_cfg)
+        rust = median_s(lambda cfg=cfg: core.ldpc_decode_fixed8(z, shifts, cfg, llr), a.rounds)
+        rows.append((label, a.batch / s, its, a.batch / rust))
     measure = DeviceMeasure(a.device, z, shifts)
     law = core.ldpc_coset_law(0, 5e-3)
     cfg = json.dumps(DECODER)
     s = median_s(lambda: measure(cfg, *law, 1, 0, a.batch), a.rounds)
-    rows.append(("sample + decode, RBER 5e-3", a.batch / s, float("nan")))
+    rows.append(("sample + decode, RBER 5e-3", a.batch / s, float("nan"), float("nan")))
     print(f"device {a.device}, batch {a.batch}, median of {a.rounds}")
-    print("| timing | frames/s | mean iterations |")
-    print("|---|---|---|")
-    for label, fps, its in rows:
-        print(f"| {label} | {fps:,.1f} | {its:.2f} |")
+    print("| timing | frames/s | mean iterations | Rust fixed8, same frames, frames/s |")
+    print("|---|---|---|---|")
+    for label, fps, its, rust_fps in rows:
+        print(f"| {label} | {fps:,.1f} | {its:.2f} | {rust_fps:,.1f} |")
 
 
 if __name__ == "__main__":
