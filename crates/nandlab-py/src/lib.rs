@@ -6,12 +6,12 @@ use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_core::workload::{self, TimeUnit, TraceFormat, WorkloadContext};
 use nandlab_core::{NandError, SimConfig, Simulator};
 use nandlab_ldpc::{calibrate, Arithmetic, CalibrationConfig, QcCode};
-
-mod ldpc;
 use numpy::PyArray1;
 use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+
+mod ldpc;
 
 // The front end's exception hierarchy (`nandlab.errors`): errors of the core are raised as
 // those classes, so one `except nandlab.NandlabError` (or `ConfigError`) catches both.
