@@ -548,11 +548,20 @@ mod tests {
             p(TraceFormat::Disksim, "938513000 4 264719034 16 0"),
             Ok(req(938_513_000, 135_536_145_408, 8192, Op::Write, 4))
         );
-        // Tabs, several blanks, CR and extra fields are fine.
+        // Tabs, several blanks, CR and fields past the sixth are fine.
         assert_eq!(
-            p(TraceFormat::Disksim, "5\t1  2 3 1 99\r"),
+            p(TraceFormat::Disksim, "5\t1  2 3 1 0 99\r"),
             Ok(req(5, 1024, 1536, Op::Read, 1))
         );
+        // The sixth field flags the request critical.
+        assert_eq!(
+            p(TraceFormat::Disksim, "5 1 2 3 0 1"),
+            Ok(RawRequest {
+                critical: true,
+                ..req(5, 1024, 1536, Op::Write, 1)
+            })
+        );
+        assert_eq!(p(TraceFormat::Disksim, "5 1 2 3 0 99").unwrap_err().field, "critical");
         // Millisecond DiskSim traces with a unit override.
         assert_eq!(
             parse_line(TraceFormat::Disksim, b"1.5 0 0 8 1", 1_000_000),
