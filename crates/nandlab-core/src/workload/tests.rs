@@ -501,23 +501,36 @@ fn malformed_lines_in_every_format() {
 #[test]
 fn disksim_critical_column() {
     let text = "0 0 0 8 0 1\n1 0 8 8 0\n2 0 16 8 1 1\n3 0 24 8 0 0\n";
-    let flags: Vec<(Op, bool)> =
-        TraceReader::from_bytes("flags.trace", text.into(), TraceFormat::Disksim, &TraceOptions::default())
-            .unwrap()
-            .map(|r| r.map(|r| (r.op, r.critical)).unwrap())
-            .collect();
+    let flags: Vec<(Op, bool)> = TraceReader::from_bytes(
+        "flags.trace",
+        text.into(),
+        TraceFormat::Disksim,
+        &TraceOptions::default(),
+    )
+    .unwrap()
+    .map(|r| r.map(|r| (r.op, r.critical)).unwrap())
+    .collect();
     assert_eq!(
         flags,
-        [(Op::Write, true), (Op::Write, false), (Op::Read, true), (Op::Write, false)]
+        [
+            (Op::Write, true),
+            (Op::Write, false),
+            (Op::Read, true),
+            (Op::Write, false)
+        ]
     );
     // Format detection still reads six-field lines as DiskSim.
     assert_eq!(sniff(text.as_bytes(), "flags").unwrap(), TraceFormat::Disksim);
     for bad in ["yes", "2", "-1", "01"] {
         let text = format!("0 0 0 8 0 1\n\n1 0 8 8 0 {bad}\n");
-        let got: Vec<Result<Request>> =
-            TraceReader::from_bytes("flags.trace", text.into_bytes(), TraceFormat::Disksim, &TraceOptions::default())
-                .unwrap()
-                .collect();
+        let got: Vec<Result<Request>> = TraceReader::from_bytes(
+            "flags.trace",
+            text.into_bytes(),
+            TraceFormat::Disksim,
+            &TraceOptions::default(),
+        )
+        .unwrap()
+        .collect();
         let e = got[1].as_ref().unwrap_err().to_string();
         assert!(e.starts_with("flags.trace:3: field `critical`"), "{bad}: {e}");
         assert!(!e.contains('\n'), "{e}");

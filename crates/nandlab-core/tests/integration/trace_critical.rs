@@ -29,7 +29,10 @@ const TRACE: &str = "\
 ";
 
 fn run(policy: &str, scheduler: &str, source: &str) -> Value {
-    let dir = std::env::temp_dir().join(format!("nandlab-trace-critical-{policy}-{source}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "nandlab-trace-critical-{policy}-{source}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("flags.trace");
     std::fs::write(&path, TRACE).unwrap();
@@ -102,5 +105,8 @@ fn trace_info_counts_the_flagged_writes() {
     let info = trace_info(path.to_str().unwrap(), TraceFormat::Auto, None).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     // C5 and C6; the flagged read (line 7) and the `0` flag (line 3) do not count.
-    assert_eq!((info.format, info.writes, info.critical_writes), (TraceFormat::Disksim, 6, 2));
+    assert_eq!(
+        (info.format, info.writes, info.critical_writes),
+        (TraceFormat::Disksim, 6, 2)
+    );
 }
