@@ -5,6 +5,9 @@
 use nandlab_core::workload::{trace_info, TraceFormat};
 use nandlab_core::{SimConfig, Simulator};
 use serde_json::{json, Value};
+use std::path::PathBuf;
+
+use crate::common::one_plane_device;
 
 /// One plane of 6 blocks × 8 pages of 8 KiB (16 sectors), MLC with the interleaved map
 /// L0 L1 M0 L2 M1 L3 M2 M3. Open loop, one request at the device at a time.
@@ -28,24 +31,19 @@ const TRACE: &str = "\
 1000000001 0 96 16 1
 ";
 
-fn run(policy: &str, scheduler: &str, source: &str) -> Value {
-    let dir = std::env::temp_dir().join(format!(
-        "nandlab-trace-critical-{policy}-{source}-{}",
-        std::process::id()
-    ));
+/// Writes [`TRACE`] into a fresh folder named after `tag`; returns (folder, trace path).
+fn write_trace(tag: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("nandlab-trace-critical-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("flags.trace");
     std::fs::write(&path, TRACE).unwrap();
+    (dir, path)
+}
+
+fn run(policy: &str, scheduler: &str, source: &str) -> Value {
+    let (dir, path) = write_trace(&format!("{policy}-{source}"));
     let text = format!(
         r#"
-[device]
-channels = 1
-chips_per_channel = 1
-dies_per_chip = 1
-planes_per_die = 1
-blocks_per_plane = 6
-pages_per_block = 8
-page_size_bytes = 8192
 [ftl]
 overprovisioning = 0.5
 [ftl.placement]
@@ -64,7 +62,8 @@ format = "disksim"
 "#,
         path.display()
     );
-    let cfg = SimConfig::from_toml_str(&text).unwrap();
+    let mut cfg = SimConfig::from_toml_str(&text).unwrap();
+    cfg.device = one_plane_device().cfg;
     let out = Simulator::new(cfg).unwrap().run(&mut |_| true).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     out.summary.to_json()
@@ -98,10 +97,7 @@ fn the_lpn_classifier_ignores_the_flags() {
 
 #[test]
 fn trace_info_counts_the_flagged_writes() {
-    let dir = std::env::temp_dir().join(format!("nandlab-trace-critical-info-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("flags.trace");
-    std::fs::write(&path, TRACE).unwrap();
+    let (dir, path) = write_trace("info");
     let info = trace_info(path.to_str().unwrap(), TraceFormat::Auto, None).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     // C5 and C6; the flagged read (line 7) and the `0` flag (line 3) do not count.
