@@ -7,6 +7,6 @@ pub mod request;
 pub mod scheduler;
 pub mod suspend;
 
-pub use crate::ftl::CriticalConfig;
+pub use crate::ftl::{CriticalConfig, CriticalSource};
 pub use config::{HostConfig, OutOfRange, ReplayMode};
 pub use request::{Op, Request};

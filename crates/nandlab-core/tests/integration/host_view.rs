@@ -4,7 +4,7 @@
 //! write back and send the next non-critical write into the page it would not take.
 
 use nandlab_core::config::AgingConfig;
-use nandlab_core::flash::block::WriteAttrs;
+use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
 use nandlab_core::flash::Geometry;
 use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::placement::{InterleaveGroup, MsbCritical, PlacementConfig};
@@ -39,7 +39,12 @@ fn ftl_on(geo: Geometry, placement: PlacementConfig, fill: f64) -> Ftl {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
-    /// The view is exact: every write lands in the plane, on a page of the type, it said.
+    /// The view is exact: every write lands in the plane, on a page of the type, it said —
+    /// unless, as `next_host_write` documents, that plane could not take it: its GC
+    /// reclaimed nothing and it is down to `gc_threshold_blocks` (2) free blocks, so the
+    /// write went on to the next plane (striping can leave a plane more live data than its
+    /// share; the saved case in `tests/proptest-regressions/host_view.txt` does, at write
+    /// 1,184 of a 0.9-full device).
     #[test]
     fn next_write_predicts_where_each_write_lands(lpns in prop::collection::vec(0..576u64, 1..1500)) {
         let mut f = ftl(0.9);
@@ -48,8 +53,14 @@ proptest! {
         for (i, &l) in lpns.iter().enumerate() {
             let next = f.next_host_write(l, WriteAttrs::default());
             let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
-            prop_assert_eq!(geo.split_block(ppa.block).0, next.plane);
-            prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
+            if geo.split_block(ppa.block).0 == next.plane {
+                prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
+            } else {
+                let free = (0..geo.blocks)
+                    .filter(|&b| geo.split_block(b).0 == next.plane && f.blocks[b as usize].status == BlockStatus::Free)
+                    .count();
+                prop_assert!(free <= 2, "write {} left plane {} with {} free blocks", i, next.plane, free);
+            }
         }
     }
 
@@ -84,6 +95,7 @@ fn one_plane() -> (Ftl, CriticalConfig) {
     };
     let critical = CriticalConfig {
         lpn_ranges: vec![[0, 9]],
+        ..Default::default()
     };
     (Ftl::new(&geo, &cfg, &aging, 1).unwrap(), critical)
 }
