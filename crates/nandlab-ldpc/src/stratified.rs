@@ -23,7 +23,9 @@
 //! * **upper bound**: `f(w)` does not fall as errors are added (a monotone decoder), so
 //!   `f(w) ≤ hi(w_j)` for every stratum `w_j ≥ w`, with `hi` the stratum's one-sided
 //!   Clopper–Pearson bound; above the highest stratum `f ≤ 1`. Summing per-stratum bounds
-//!   is conservative (each holds at its own level).
+//!   is conservative (each holds at its own level);
+//! * **lower bound**, likewise: `f(w) ≥ lo(w_j)` for every stratum `w_j ≤ w` (0 below the
+//!   lowest stratum).
 
 use nandlab_core::engine::rng::mix64;
 use serde::{Deserialize, Serialize};
@@ -60,6 +62,8 @@ pub struct StratifiedEstimate {
     pub rber: f64,
     /// Point estimate.
     pub fer: f64,
+    /// Conservative lower bound (see the module documentation).
+    pub fer_lo: f64,
     /// Conservative upper bound (see the module documentation).
     pub fer_hi: f64,
     /// Share of `fer` from error counts below the lowest failing stratum (modelled).
@@ -92,6 +96,11 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         suffix_min[i] = his[i].1.min(suffix_min[i + 1]);
     }
     let f_hi = |w: usize| suffix_min[his.partition_point(|&(e, _)| e < w)];
+    let mut prefix_max = vec![0.0f64; s.len() + 1];
+    for (i, st) in s.iter().enumerate() {
+        prefix_max[i + 1] = prefix_max[i].max(clopper_pearson(st.failures, st.frames, 2.0 * alpha).0);
+    }
+    let f_lo = |w: usize| prefix_max[s.partition_point(|st| st.errors <= w)];
     let f_point = |w: usize| -> f64 {
         if w < lowest.errors {
             // The line, but never above what the strata at or above `w` allow.
@@ -110,7 +119,7 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         }
     };
     let binom = Binomial::new(p, n as u64).ok()?;
-    let (mut fer, mut hi, mut modelled) = (0.0, 0.0, 0.0);
+    let (mut fer, mut lo, mut hi, mut modelled) = (0.0, 0.0, 0.0, 0.0);
     for w in 0..=n {
         let pw = binom.pmf(w as u64);
         if pw == 0.0 {
@@ -118,6 +127,7 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         }
         let f = f_point(w);
         fer += pw * f;
+        lo += pw * f_lo(w);
         hi += pw * f_hi(w);
         if w < lowest.errors {
             modelled += pw * f;
@@ -126,6 +136,7 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
     Some(StratifiedEstimate {
         rber: p,
         fer,
+        fer_lo: lo,
         fer_hi: hi.min(1.0),
         modelled_share: if fer > 0.0 { modelled / fer } else { 0.0 },
     })
@@ -158,6 +169,44 @@ impl Default for StratifiedConfig {
     }
 }
 
+/// Frames of `code` holding exactly `w` errors of `law` (`ConditionedChannel`), run in
+/// rounds of `batch` until `min_failures` failed or `max_frames` ran. The frames come from
+/// streams of `seed` and `w` only, so two laws that look alike to the decoder
+/// (`InputLaw::same`) give the same frames for the same seed: runs pooled together need
+/// distinct seeds.
+#[allow(clippy::too_many_arguments)]
+pub fn measure_stratum(
+    code: &QcCode,
+    law: &CosetLaw,
+    decoder: DecoderConfig,
+    seed: u64,
+    w: usize,
+    min_failures: u64,
+    max_frames: u64,
+    batch: u64,
+) -> Stratum {
+    let n = code.n();
+    let ch = ConditionedChannel::new(law, n, w).expect("the law has both kinds of outcome");
+    let setup = FrameSetup {
+        code,
+        encoder: None,
+        channel: &ch,
+        decoder,
+        pipeline: Pipeline::Coset,
+        stream_seed: mix64(seed ^ mix64(w as u64)),
+    };
+    let mut t = Tally::default();
+    while t.frames < max_frames && t.failures < min_failures {
+        let count = batch.max(1).min(max_frames - t.frames);
+        t = t.merge(setup.run(t.frames, count));
+    }
+    Stratum {
+        errors: w,
+        frames: t.frames,
+        failures: t.failures,
+    }
+}
+
 /// Measures strata of the all-zero-view law `law` on `code`: first up from the mean error
 /// count `n·p` in steps of `cfg.step` until frames nearly always fail (≥ 90 % of 64), then
 /// down from there in the same steps, each stratum until `cfg.min_failures` failures or
@@ -174,26 +223,8 @@ pub fn measure(
 ) -> Vec<Stratum> {
     let n = code.n();
     let mean = (n as f64 * law.error_probability()).round() as usize;
-    let run = |w: usize, min_failures: u64, max_frames: u64| -> Stratum {
-        let ch = ConditionedChannel::new(law, n, w).expect("the law has both kinds of outcome");
-        let setup = FrameSetup {
-            code,
-            encoder: None,
-            channel: &ch,
-            decoder,
-            pipeline: Pipeline::Coset,
-            stream_seed: mix64(seed ^ mix64(w as u64)),
-        };
-        let mut t = Tally::default();
-        while t.frames < max_frames && t.failures < min_failures {
-            let count = cfg.batch.min(max_frames - t.frames);
-            t = t.merge(setup.run(t.frames, count));
-        }
-        Stratum {
-            errors: w,
-            frames: t.frames,
-            failures: t.failures,
-        }
+    let run = |w: usize, min_failures: u64, max_frames: u64| {
+        measure_stratum(code, law, decoder, seed, w, min_failures, max_frames, cfg.batch)
     };
     let step = cfg.step.max(1);
     let mut top = mean.max(1);
@@ -257,6 +288,9 @@ mod tests {
             (e.fer_hi - (0.132_953_4 + 0.867_046_6 * 2.9912e-3)).abs() < 1e-6,
             "{e:?}"
         );
+        // The lower bound: f(w) ≥ lo(4) = 0.05^(1/100) = 0.9704869 (100 of 100 failed,
+        // one-sided 95 %) for w ≥ 4, and 0 below the lowest stratum's lo (0 of 1000).
+        assert!((e.fer_lo - 0.132_953_4 * 0.970_486_9).abs() < 1e-6, "{e:?}");
     }
 
     #[test]

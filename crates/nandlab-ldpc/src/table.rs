@@ -1,15 +1,23 @@
-//! Growing a FER table: pooling later runs into it ([`CalibrationTable::extend`]) and
-//! fitting each level's tail model below its data ([`CalibrationTable::apply_tails`]).
+//! Growing a FER table: pooling later runs into it ([`CalibrationTable::extend`]), giving
+//! points their FER from error-count strata ([`CalibrationTable::add_strata`]) and fitting
+//! each level's tail model below its data ([`CalibrationTable::apply_tails`]).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{CalibrationTable, Provenance};
+use crate::calibrate::{CalibrationPoint, CalibrationTable, Provenance, StratifiedPoint};
+use crate::channel::CosetLaw;
 use crate::frames::Pipeline;
 use crate::stats::clopper_pearson;
+use crate::strata_run::StrataRun;
 use crate::tail::{Measured, TailModel};
+
+/// A stratified estimate stands in for a point only when at most this share of it comes
+/// from error counts below the lowest failing stratum (`stratified::combine`'s modelled
+/// share); further down the level's tail model takes over.
+pub const MAX_MODELLED_SHARE: f64 = 0.1;
 
 /// A run pooled into a table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,9 +100,40 @@ impl CalibrationTable {
         self.apply_tails();
     }
 
-    /// Fits each level's [`TailModel`] on its points with failures and gives the points
-    /// below the lowest of them (all without failures) the model's FER, marked
-    /// `extrapolated`; `fer_lo`/`fer_hi` stay the measurement's interval.
+    /// Gives every point of `run`'s level whose channel law (`law_of`) looks to the decoder
+    /// like the strata's (`InputLaw::same`) the stratified estimate as its FER, where at
+    /// most [`MAX_MODELLED_SHARE`] of it is modelled; other points keep theirs. Keeps the
+    /// run in [`CalibrationTable::strata_runs`], refits the tails and returns the RBERs of
+    /// the points it set.
+    pub fn add_strata(&mut self, run: StrataRun, law_of: impl Fn(&CalibrationPoint) -> CosetLaw) -> Vec<f64> {
+        let alpha = 1.0 - self.provenance.config.confidence;
+        let index = self.strata_runs.len();
+        let mut set = Vec::new();
+        for p in self.points.iter_mut().filter(|p| p.level == run.level) {
+            let Ok(estimate) = run.estimate(self.provenance.n, &law_of(p), alpha) else {
+                continue;
+            };
+            if estimate.modelled_share <= MAX_MODELLED_SHARE {
+                p.stratified = Some(StratifiedPoint {
+                    run: index,
+                    frames: run.frames(),
+                    failures: run.failures(),
+                    estimate,
+                });
+                set.push(p.target_rber);
+            }
+        }
+        self.strata_runs.push(run);
+        self.apply_tails();
+        set
+    }
+
+    /// Fits each level's [`TailModel`] and gives the points below its anchor without a
+    /// failure or a stratified estimate the model's FER, marked `extrapolated`
+    /// (`fer_lo`/`fer_hi` stay the measurement's interval); stratified points get their
+    /// estimate. A level with two or more stratified points takes the line through the
+    /// lowest two ([`TailModel::through`]); any other fits its Monte Carlo points
+    /// ([`TailModel::fit`]).
     pub fn apply_tails(&mut self) {
         let mut levels: Vec<usize> = self.points.iter().map(|p| p.level).collect();
         levels.sort_unstable();
@@ -102,6 +141,16 @@ impl CalibrationTable {
         self.tails = levels
             .iter()
             .filter_map(|&l| {
+                let mut strata: Vec<(f64, f64)> = self
+                    .points
+                    .iter()
+                    .filter(|p| p.level == l)
+                    .filter_map(|p| p.stratified.map(|s| (p.rber, s.estimate.fer)))
+                    .collect();
+                strata.sort_by(|a, b| a.0.total_cmp(&b.0));
+                if let [lower, upper, ..] = strata[..] {
+                    return TailModel::through(l, lower, upper);
+                }
                 let measured: Vec<Measured> = self
                     .points
                     .iter()
@@ -117,9 +166,11 @@ impl CalibrationTable {
             .collect();
         for p in &mut self.points {
             let tail = self.tails.iter().find(|t| t.level == p.level);
-            p.extrapolated = p.failures == 0 && tail.is_some_and(|t| p.rber < t.anchor_rber);
-            p.fer = match tail {
-                Some(t) if p.extrapolated => t.fer(p.rber),
+            p.extrapolated =
+                p.failures == 0 && p.stratified.is_none() && tail.is_some_and(|t| p.rber < t.anchor_rber);
+            p.fer = match (tail, p.stratified) {
+                (_, Some(s)) => s.estimate.fer,
+                (Some(t), None) if p.extrapolated => t.fer(p.rber),
                 _ => p.failures as f64 / p.frames.max(1) as f64,
             };
         }
@@ -147,12 +198,26 @@ impl CalibrationTable {
                 e.provenance.threads
             );
         }
+        for (i, r) in self.strata_runs.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "# strata {}: level {}, {} decoder, {} error counts, {} frames, {} failures (seeds {:?}; {:.0} s); stratified=1 rows: fer = sum_w Binom(w; n, rber) f(w), fer_lo/fer_hi its monotone bounds (docs/ldpc.md)",
+                i + 1,
+                r.level,
+                r.decoder.arithmetic.label(),
+                r.strata.len(),
+                r.frames(),
+                r.failures(),
+                r.seeds,
+                r.wall_s
+            );
+        }
         if self.tails.is_empty() {
             return;
         }
         let _ = writeln!(
             s,
-            "# extrapolated=1: no failure measured; fer = f0*(rber/r0)^s, r0 = lowest failing rber, s = weighted ln-ln fit over the {} lowest failing points (docs/ldpc.md)",
+            "# extrapolated=1: no failure measured; fer = f0*(rber/r0)^s, r0 = lowest failing rber, s = weighted ln-ln fit over the {} lowest failing points, or, for a level with stratified rows, the line through its two lowest (docs/ldpc.md)",
             crate::tail::FIT_POINTS
         );
         for t in &self.tails {
