@@ -201,7 +201,7 @@ impl CalibrationTable {
         for (i, r) in self.strata_runs.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "# strata {}: level {}, {} decoder, {} error counts, {} frames, {} failures (seeds {:?}; {:.0} s); stratified=1 rows: fer = sum_w Binom(w; n, rber) f(w), fer_lo/fer_hi its monotone bounds (docs/ldpc.md)",
+                "# strata {}: level {}, {} decoder, {} error counts, {} frames, {} failures (seeds {:?}; {:.0} s), stratified=1 at {} rows: fer = sum_w Binom(w; n, rber) f(w), fer_lo/fer_hi its monotone bounds, where <= {:.0}% of it is modelled (docs/ldpc.md)",
                 i + 1,
                 r.level,
                 r.decoder.arithmetic.label(),
@@ -209,7 +209,12 @@ impl CalibrationTable {
                 r.frames(),
                 r.failures(),
                 r.seeds,
-                r.wall_s
+                r.wall_s,
+                self.points
+                    .iter()
+                    .filter(|p| p.stratified.is_some_and(|st| st.run == i))
+                    .count(),
+                100.0 * MAX_MODELLED_SHARE
             );
         }
         if self.tails.is_empty() {
@@ -227,5 +232,105 @@ impl CalibrationTable {
                 t.level, t.anchor_fer, t.anchor_rber, t.slope
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibrate::CalibrationConfig;
+    use crate::decoder::DecoderConfig;
+    use crate::input_law::InputLaw;
+    use crate::stratified::{combine, Stratum};
+
+    fn point(rber: f64, frames: u64, failures: u64) -> CalibrationPoint {
+        CalibrationPoint {
+            level: 0,
+            target_rber: rber,
+            rber,
+            pe: 0.0,
+            frames,
+            failures,
+            miscorrections: 0,
+            fer: failures as f64 / frames as f64,
+            fer_lo: 0.0,
+            fer_hi: 1.0,
+            measured_rber: rber,
+            mean_iterations: 1.0,
+            delta: 0.0,
+            voltages: Vec::new(),
+            llr_table: Vec::new(),
+            mutual_information: 1.0,
+            extrapolated: false,
+            stratified: None,
+        }
+    }
+
+    fn bsc_law(p: f64, llr: f32) -> CosetLaw {
+        CosetLaw {
+            prob: vec![1.0 - p, p],
+            llr: vec![llr, -llr],
+            err: vec![false, true],
+        }
+    }
+
+    #[test]
+    fn strata_set_the_points_of_their_law_and_carry_the_tail() {
+        // Frames of n = 20 bits; f(w) = min(1, 10^-(8 − w/2)) measured at every w (nothing
+        // modelled). Points at 5e-3 and 6e-3 share the strata's law (LLR ±5); 4e-3 and
+        // 1e-2 do not (±4): 1e-2 keeps its Monte Carlo tally, and 4e-3 (no failure, below
+        // the stratified points) lies on the line through them.
+        let cfg = CalibrationConfig::default();
+        let mut t = CalibrationTable {
+            provenance: Provenance {
+                code: "test".into(),
+                n: 20,
+                k: 10,
+                z: 1,
+                decoder: cfg.decoder,
+                channel: "BSC".into(),
+                vth: serde_json::Value::Null,
+                config: cfg,
+                version: "0".into(),
+                wall_s: 0.0,
+                threads: 1,
+            },
+            points: vec![point(4e-3, 1000, 0), point(5e-3, 1000, 0), point(6e-3, 1000, 0), point(1e-2, 1000, 10)],
+            extensions: Vec::new(),
+            tails: Vec::new(),
+            strata_runs: Vec::new(),
+        };
+        let strata: Vec<Stratum> = (0..=20)
+            .map(|w| Stratum {
+                errors: w,
+                frames: 1_000_000_000,
+                failures: (1e9 * 10f64.powf(w as f64 / 2.0 - 8.0).min(1.0)).round() as u64,
+            })
+            .collect();
+        let decoder = DecoderConfig::default();
+        let run = StrataRun {
+            level: 0,
+            decoder,
+            input_law: InputLaw::new(&bsc_law(5e-3, 5.0), decoder.arithmetic),
+            seeds: vec![7],
+            strata: strata.clone(),
+            wall_s: 1.0,
+        };
+        let same = |r: f64| (4.5e-3..8e-3).contains(&r);
+        let set = t.add_strata(run, |p| bsc_law(p.rber, if same(p.rber) { 5.0 } else { 4.0 }));
+        assert_eq!(set, vec![5e-3, 6e-3]);
+        let fer = |p: f64| combine(20, p, &strata, 0.05).unwrap().fer;
+        let rows = crate::calibrate::parse_fer_csv(&t.to_csv()).unwrap();
+        for (r, p) in rows[1..3].iter().zip([5e-3, 6e-3]) {
+            assert!(r.stratified && !r.extrapolated && (r.fer / fer(p) - 1.0).abs() < 1e-6, "{r:?}");
+            assert_eq!((r.frames, r.failures), (21_000_000_000, strata.iter().map(|s| s.failures).sum()));
+        }
+        assert!(!rows[3].stratified && rows[3].fer == 0.01);
+        let tail = &t.tails[0];
+        let slope = (fer(6e-3) / fer(5e-3)).ln() / 1.2f64.ln();
+        assert_eq!((tail.anchor_rber, tail.fit_rbers.clone()), (5e-3, vec![5e-3, 6e-3]));
+        assert!((tail.slope - slope).abs() < 1e-9);
+        let want = fer(5e-3) * 0.8f64.powf(slope);
+        assert!(rows[0].extrapolated && !rows[0].stratified && (rows[0].fer / want - 1.0).abs() < 1e-6);
     }
 }
