@@ -119,8 +119,8 @@ def rber_at(rows: list[Row], target: float) -> tuple[float, str] | None:
 def fig10(curves: dict[int, list[Row]], out: Path) -> None:
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     for level, pts in curves.items():
-        seen = [p for p in pts if p["failures"] > 0 and not p["stratified"]]
-        strata = [p for p in pts if p["stratified"] > 0]
+        seen = [p for p in pts if p["failures"] > 0 and not p.get("stratified")]
+        strata = [p for p in pts if p.get("stratified")]
         model = [p for p in pts if p["extrapolated"] > 0] + (strata or seen)[:1]
         label = "hard (k=0)" if level == 0 else f"k={level} extra level{'s' if level > 1 else ''}"
         line = ax.errorbar(
@@ -133,14 +133,17 @@ def fig10(curves: dict[int, list[Row]], out: Path) -> None:
             label=label,
         )
         colour = line[0].get_color()
+        joined = strata + seen[:1]
+        ax.plot([p["rber"] for p in joined], [p["fer"] for p in joined], "-", color=colour, lw=1)
         ax.plot([p["rber"] for p in strata], [p["fer"] for p in strata], "s", color=colour, ms=4)
         bound = [p for p in pts if p["failures"] == 0 and p["fer_hi"] < 0.5]
         ax.plot([p["rber"] for p in bound], [p["fer_hi"] for p in bound], "v", mfc="none",
                 color=colour, ms=4)
         ax.plot([p["rber"] for p in model], [p["fer"] for p in model], "--", color=colour, lw=1)
     ax.set_xlim(5e-3, 2.6e-2)
-    ax.legend(fontsize=7, title="solid: measured; squares: strata; dashed: tail model", title_fontsize=7)
-    finish(fig, ax, out, "Fig. 10: rate-8/9 4 KB QC-LDPC, layered NMS, MLC Vth channel", 1e-8)
+    ax.legend(fontsize=7, title="solid: measured; squares: strata; dashed: tail model",
+              title_fontsize=7, loc="lower right")
+    finish(fig, ax, out, "Fig. 10: rate-8/9 4 KB QC-LDPC, layered NMS, MLC Vth channel", 1e-9)
 
 
 def finish(fig, ax, out: Path, title: str, fer_min: float) -> None:
