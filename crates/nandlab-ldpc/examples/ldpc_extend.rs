@@ -16,7 +16,11 @@ fn main() {
     let (mut paths, mut strata): (Vec<PathBuf>, Vec<PathBuf>) = (Vec::new(), Vec::new());
     while let Some(a) = args.next() {
         if a == "--strata" {
-            strata.push(args.next().map(PathBuf::from).unwrap_or_else(|| fail("--strata needs a file")));
+            strata.push(
+                args.next()
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| fail("--strata needs a file")),
+            );
         } else {
             paths.push(PathBuf::from(a));
         }
@@ -31,13 +35,14 @@ fn main() {
     }
     let mut runs: Vec<StrataRun> = Vec::new();
     for path in &strata {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
-        let run: StrataRun = serde_json::from_str::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|v| serde_json::from_value(v["run"].clone()).ok())
-            .unwrap_or_else(|| fail(&format!("{}: not an ldpc_stratified --out file", path.display())));
-        match runs.iter_mut().find(|r| r.level == run.level && r.input_law.same(&run.input_law)) {
-            Some(r) => r.pool(run).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display()))),
+        let run = StrataRun::read(path).unwrap_or_else(|e| fail(&e));
+        match runs
+            .iter_mut()
+            .find(|r| r.level == run.level && r.input_law.same(&run.input_law))
+        {
+            Some(r) => r
+                .pool(run)
+                .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display()))),
             None => runs.push(run),
         }
     }

@@ -71,7 +71,16 @@ fn main() {
             .iter()
             .map(|&w| {
                 pool.install(|| {
-                    measure_stratum(&code, &first, decoder, seed, w, cfg.min_failures, cfg.max_frames, cfg.batch)
+                    measure_stratum(
+                        &code,
+                        &first,
+                        decoder,
+                        seed,
+                        w,
+                        cfg.min_failures,
+                        cfg.max_frames,
+                        cfg.batch,
+                    )
                 })
             })
             .collect(),
@@ -93,11 +102,7 @@ fn main() {
     })
     .expect("a run pools into its empty self");
     for path in &pooled {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
-        let earlier: StrataRun = serde_json::from_str::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|v| serde_json::from_value(v["run"].clone()).ok())
-            .unwrap_or_else(|| fail(&format!("{}: not an ldpc_stratified --out file", path.display())));
+        let earlier = StrataRun::read(path).unwrap_or_else(|e| fail(&e));
         run.pool(earlier)
             .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
     }
@@ -141,7 +146,11 @@ fn main() {
         );
         points.push(serde_json::json!({"rber": rber, "law_rber": law.error_probability(), "estimate": est.ok()}));
     }
-    eprintln!("{:.0} s measuring, {:.0} s pooled in all", t.elapsed().as_secs_f64(), run.wall_s);
+    eprintln!(
+        "{:.0} s measuring, {:.0} s pooled in all",
+        t.elapsed().as_secs_f64(),
+        run.wall_s
+    );
     if let Some(path) = out {
         let text = serde_json::to_string_pretty(&serde_json::json!({"run": run, "points": points})).expect("json");
         std::fs::write(&path, text).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));

@@ -33,6 +33,15 @@ pub struct StrataRun {
 }
 
 impl StrataRun {
+    /// The run in an `ldpc_stratified --out` file (its `run` field).
+    pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| serde_json::from_value(v["run"].clone()).ok())
+            .ok_or_else(|| format!("{}: not an ldpc_stratified --out file", path.display()))
+    }
+
     /// Frames over all strata.
     pub fn frames(&self) -> u64 {
         self.strata.iter().map(|s| s.frames).sum()
@@ -59,7 +68,9 @@ impl StrataRun {
             return Err("the decoder's input law differs, so f(w) may differ".into());
         }
         if let Some(s) = other.seeds.iter().find(|s| self.seeds.contains(s)) {
-            return Err(format!("seed {s} is already pooled (the same seed draws the same frames)"));
+            return Err(format!(
+                "seed {s} is already pooled (the same seed draws the same frames)"
+            ));
         }
         for o in other.strata {
             match self.strata.iter_mut().find(|s| s.errors == o.errors) {
@@ -118,21 +129,18 @@ mod tests {
         }
     }
 
-    fn st(errors: usize, frames: u64, failures: u64) -> Stratum {
-        Stratum {
-            errors,
-            frames,
-            failures,
-        }
-    }
+    use Stratum as S;
 
     #[test]
     fn pooling_adds_stratum_by_stratum_and_refuses_a_seed_twice() {
-        let mut a = run(1, vec![st(5, 100, 1), st(8, 50, 20)]);
-        a.pool(run(2, vec![st(8, 50, 10), st(3, 1000, 0)])).unwrap();
-        assert_eq!(a.strata, vec![st(3, 1000, 0), st(5, 100, 1), st(8, 100, 30)]);
+        let mut a = run(1, vec![S::new(5, 100, 1), S::new(8, 50, 20)]);
+        a.pool(run(2, vec![S::new(8, 50, 10), S::new(3, 1000, 0)])).unwrap();
+        assert_eq!(
+            a.strata,
+            vec![S::new(3, 1000, 0), S::new(5, 100, 1), S::new(8, 100, 30)]
+        );
         assert_eq!((a.frames(), a.failures(), a.seeds.clone()), (1200, 31, vec![1, 2]));
-        assert!(a.pool(run(2, vec![st(9, 1, 1)])).unwrap_err().contains("seed 2"));
+        assert!(a.pool(run(2, vec![S::new(9, 1, 1)])).unwrap_err().contains("seed 2"));
         let mut other = run(3, vec![]);
         other.input_law = InputLaw::new(&bsc_law(0.01, 6.0), other.decoder.arithmetic);
         assert!(a.pool(other).is_err(), "±24 is not ±20");
@@ -142,7 +150,7 @@ mod tests {
     fn strata_serve_every_rber_of_their_law_and_no_other() {
         // At LLR ±5.1 (±20 after ×4) the 8-bit decoder sees the same frames at p = 0.02:
         // the estimate is combine's at that p; at LLR ±5.2 (±21) it is refused.
-        let r = run(1, vec![st(2, 100, 10), st(4, 100, 50)]);
+        let r = run(1, vec![S::new(2, 100, 10), S::new(4, 100, 50)]);
         let e = r.estimate(10, &bsc_law(0.02, 5.1), 0.05).unwrap();
         assert_eq!(e, combine(10, 0.02, &r.strata, 0.05).unwrap());
         assert!(r.estimate(10, &bsc_law(0.02, 5.2), 0.05).is_err());

@@ -50,6 +50,15 @@ pub struct Stratum {
 }
 
 impl Stratum {
+    /// `failures` of `frames` frames with `errors` errors failed.
+    pub fn new(errors: usize, frames: u64, failures: u64) -> Self {
+        Self {
+            errors,
+            frames,
+            failures,
+        }
+    }
+
     fn fer(&self) -> f64 {
         self.failures as f64 / self.frames as f64
     }
@@ -200,11 +209,7 @@ pub fn measure_stratum(
         let count = batch.max(1).min(max_frames - t.frames);
         t = t.merge(setup.run(t.frames, count));
     }
-    Stratum {
-        errors: w,
-        frames: t.frames,
-        failures: t.failures,
-    }
+    Stratum::new(w, t.frames, t.failures)
 }
 
 /// Measures strata of the all-zero-view law `law` on `code`: first up from the mean error
@@ -266,19 +271,16 @@ pub fn measure(
 mod tests {
     use super::*;
 
-    fn st(errors: usize, frames: u64, failures: u64) -> Stratum {
-        Stratum {
-            errors,
-            frames,
-            failures,
-        }
-    }
+    use Stratum as S;
 
     #[test]
     fn a_t_error_correcting_decoder_gives_the_binomial_tail() {
         // f(w) = 0 for w ≤ 3 and 1 above: FER = P(W ≥ 4) for W ~ Bin(20, 0.1)
         // = 1 − Σ_{w≤3} C(20,w) 0.1^w 0.9^(20−w) = 1 − 0.8670466 = 0.1329534.
-        let strata: Vec<Stratum> = (4..=20).map(|w| st(w, 100, 100)).chain([st(3, 1000, 0)]).collect();
+        let strata: Vec<Stratum> = (4..=20)
+            .map(|w| S::new(w, 100, 100))
+            .chain([S::new(3, 1000, 0)])
+            .collect();
         let e = combine(20, 0.1, &strata, 0.05).unwrap();
         assert!((e.fer - 0.132_953_4).abs() < 1e-6, "{e:?}");
         assert_eq!(e.modelled_share, 0.0, "no failing stratum below 4");
@@ -298,7 +300,7 @@ mod tests {
         // f(10) = 0.01, f(20) = 0.1 (a decade per 10 errors): f(15) = 10^-1.5 between them
         // and f(5) = 10^-2.5 on the extended line. p = 1 puts all mass on W = n, so
         // n = 15 and n = 5 read f there.
-        let strata = [st(10, 1000, 10), st(20, 1000, 100)];
+        let strata = [S::new(10, 1000, 10), S::new(20, 1000, 100)];
         let e = combine(15, 1.0, &strata, 0.05).unwrap();
         assert!((e.fer - 10f64.powf(-1.5)).abs() < 1e-12, "{e:?}");
         assert_eq!(e.modelled_share, 0.0);
@@ -312,6 +314,6 @@ mod tests {
 
     #[test]
     fn nothing_failed_gives_none() {
-        assert!(combine(100, 0.01, &[st(5, 100, 0)], 0.05).is_none());
+        assert!(combine(100, 0.01, &[S::new(5, 100, 0)], 0.05).is_none());
     }
 }

@@ -166,8 +166,7 @@ impl CalibrationTable {
             .collect();
         for p in &mut self.points {
             let tail = self.tails.iter().find(|t| t.level == p.level);
-            p.extrapolated =
-                p.failures == 0 && p.stratified.is_none() && tail.is_some_and(|t| p.rber < t.anchor_rber);
+            p.extrapolated = p.failures == 0 && p.stratified.is_none() && tail.is_some_and(|t| p.rber < t.anchor_rber);
             p.fer = match (tail, p.stratified) {
                 (_, Some(s)) => s.estimate.fer,
                 (Some(t), None) if p.extrapolated => t.fer(p.rber),
@@ -295,7 +294,12 @@ mod tests {
                 wall_s: 0.0,
                 threads: 1,
             },
-            points: vec![point(4e-3, 1000, 0), point(5e-3, 1000, 0), point(6e-3, 1000, 0), point(1e-2, 1000, 10)],
+            points: vec![
+                point(4e-3, 1000, 0),
+                point(5e-3, 1000, 0),
+                point(6e-3, 1000, 0),
+                point(1e-2, 1000, 10),
+            ],
             extensions: Vec::new(),
             tails: Vec::new(),
             strata_runs: Vec::new(),
@@ -322,8 +326,14 @@ mod tests {
         let fer = |p: f64| combine(20, p, &strata, 0.05).unwrap().fer;
         let rows = crate::calibrate::parse_fer_csv(&t.to_csv()).unwrap();
         for (r, p) in rows[1..3].iter().zip([5e-3, 6e-3]) {
-            assert!(r.stratified && !r.extrapolated && (r.fer / fer(p) - 1.0).abs() < 1e-6, "{r:?}");
-            assert_eq!((r.frames, r.failures), (21_000_000_000, strata.iter().map(|s| s.failures).sum()));
+            assert!(
+                r.stratified && !r.extrapolated && (r.fer / fer(p) - 1.0).abs() < 1e-6,
+                "{r:?}"
+            );
+            assert_eq!(
+                (r.frames, r.failures),
+                (21_000_000_000, strata.iter().map(|s| s.failures).sum())
+            );
         }
         assert!(!rows[3].stratified && rows[3].fer == 0.01);
         let tail = &t.tails[0];

@@ -135,8 +135,8 @@ fn on_the_real_channel_only_hard_reads_share_an_8_bit_law_across_points() {
     // −20 / +20 at RBER 6.5e-3 and 7e-3 (docs/ldpc.md §4), to −19 / +20 at 7.5e-3 and to
     // −20 / +21 at 6e-3; soft reads (k = 2) differ between any two points, for either
     // decoder.
-    let model = nandlab_core::reliability::vth::VthModel::new(nandlab_core::reliability::vth::VthParams::dong_mlc())
-        .unwrap();
+    let model =
+        nandlab_core::reliability::vth::VthModel::new(nandlab_core::reliability::vth::VthParams::dong_mlc()).unwrap();
     let base = CalibrationConfig::default();
     let law = |k: usize, rber: f64, arithmetic: Arithmetic| {
         let point = OperatingPoint {
@@ -149,7 +149,10 @@ fn on_the_real_channel_only_hard_reads_share_an_8_bit_law_across_points() {
     };
     let q = Arithmetic::Fixed8 { llr_scale: 4.0 };
     let hard = law(0, 7e-3, q);
-    assert_eq!((hard.err.clone(), hard.ok.clone()), (vec![(-20.0, 1.0)], vec![(20.0, 1.0)]));
+    assert_eq!(
+        (hard.err.clone(), hard.ok.clone()),
+        (vec![(-20.0, 1.0)], vec![(20.0, 1.0)])
+    );
     assert!(hard.same(&law(0, 6.5e-3, q)));
     assert!(!hard.same(&law(0, 7.5e-3, q)) && !hard.same(&law(0, 6e-3, q)));
     for a in [q, Arithmetic::F32] {
