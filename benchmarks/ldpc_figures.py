@@ -4,17 +4,20 @@ ratio at equal FER.
 Usage: python benchmarks/ldpc_figures.py [table.csv] [out_dir]
 
 Reads ``crates/nandlab-core/data/ldpc_fer.csv`` (columns
-``level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated``) and writes
+``level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified``) and writes
 
 * ``ldpc_fig10.png``: FER vs RBER per number of extra soft sensing levels k = 0..6 (Fig. 10):
   measured points with 95 % Clopper-Pearson bars, zero-failure points at their upper bound
-  (open triangles), each level's tail model dashed (``extrapolated`` rows);
+  (open triangles), points from error-count strata as squares (``stratified`` rows; their
+  monotone bounds are too wide to draw), each level's tail model dashed (``extrapolated``
+  rows);
 * ``ldpc_fig03.png``: the same curves down to FER 1e-16 with BCH of the same redundancy
   (4 KiB data + 512 B parity: GF(2^16), t = 4096 / 16 = 256 bits, FER = P[errors > t] for
   Binomial(36 864, RBER) raw errors) and the 1e-15 target of §2.2 (Fig. 3);
 
 and prints the RBER each scheme tolerates at FER 0.5, 1e-2, 1e-4, 1e-8 and 1e-15 with the
-soft/hard ratios (``*`` = read off a tail model, not measured). The curves are the ladder's:
+soft/hard ratios (``*`` = read off a tail model, not measured; ``†`` = read off stratified
+rows). The curves are the ladder's:
 log-log between rows, the first segment extended below the first row (as
 ``nandlab_core::ecc::FerCurves::fer``).
 """
@@ -89,26 +92,36 @@ def ladder_fer(rows: list[Row], x: float) -> float:
     return fa + (fb - fa) * (x - a) / (b - a)
 
 
-def rber_at(rows: list[Row], target: float) -> tuple[float, bool] | None:
+def source(*rows: Row) -> str:
+    """How a segment's FER was obtained: ``*`` touches a tail-model row, ``†`` a stratified
+    row (and no model row), ``""`` measured rows only."""
+    if any(r.get("extrapolated", 0.0) > 0 for r in rows):
+        return "*"
+    return "†" if any(r.get("stratified", 0.0) > 0 for r in rows) else ""
+
+
+def rber_at(rows: list[Row], target: float) -> tuple[float, str] | None:
     """Largest RBER whose ladder FER is at most ``target`` (log-log inversion on the
-    segment that crosses it) and whether that segment touches an extrapolated row."""
-    pts = [(r["rber"], r["fer"], r.get("extrapolated", 0.0) > 0) for r in rows]
-    for (a, fa, ea), (b, fb, eb) in reversed(list(zip(pts, pts[1:], strict=False))):
+    segment that crosses it) and the segment's :func:`source` mark (``*`` below the first
+    row)."""
+    for ra, rb in reversed(list(zip(rows, rows[1:], strict=False))):
+        (a, fa), (b, fb) = (ra["rber"], ra["fer"]), (rb["rber"], rb["fer"])
         if fa <= target <= fb and fa > 0 and fb > fa:
             s = math.log(fb / fa) / math.log(b / a)
-            return a * (target / fa) ** (1 / s), ea or eb
-    (a, fa, ea), (b, fb, _) = pts[0], pts[1]
+            return a * (target / fa) ** (1 / s), source(ra, rb)
+    (a, fa), (b, fb) = (rows[0]["rber"], rows[0]["fer"]), (rows[1]["rber"], rows[1]["fer"])
     if 0 < target < fa and fb > fa:
         s = math.log(fb / fa) / math.log(b / a)
-        return a * (target / fa) ** (1 / s), True
+        return a * (target / fa) ** (1 / s), "*"
     return None
 
 
 def fig10(curves: dict[int, list[Row]], out: Path) -> None:
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     for level, pts in curves.items():
-        seen = [p for p in pts if p["failures"] > 0]
-        model = [p for p in pts if p["extrapolated"] > 0] + seen[:1]
+        seen = [p for p in pts if p["failures"] > 0 and not p.get("stratified")]
+        strata = [p for p in pts if p.get("stratified")]
+        model = [p for p in pts if p["extrapolated"] > 0] + (strata or seen)[:1]
         label = "hard (k=0)" if level == 0 else f"k={level} extra level{'s' if level > 1 else ''}"
         line = ax.errorbar(
             [p["rber"] for p in seen],
@@ -120,13 +133,17 @@ def fig10(curves: dict[int, list[Row]], out: Path) -> None:
             label=label,
         )
         colour = line[0].get_color()
+        joined = strata + seen[:1]
+        ax.plot([p["rber"] for p in joined], [p["fer"] for p in joined], "-", color=colour, lw=1)
+        ax.plot([p["rber"] for p in strata], [p["fer"] for p in strata], "s", color=colour, ms=4)
         bound = [p for p in pts if p["failures"] == 0 and p["fer_hi"] < 0.5]
         ax.plot([p["rber"] for p in bound], [p["fer_hi"] for p in bound], "v", mfc="none",
                 color=colour, ms=4)
         ax.plot([p["rber"] for p in model], [p["fer"] for p in model], "--", color=colour, lw=1)
     ax.set_xlim(5e-3, 2.6e-2)
-    ax.legend(fontsize=7, title="solid: measured; dashed: tail model", title_fontsize=7)
-    finish(fig, ax, out, "Fig. 10: rate-8/9 4 KB QC-LDPC, layered NMS, MLC Vth channel", 1e-8)
+    ax.legend(fontsize=7, title="solid: measured; squares: strata; dashed: tail model",
+              title_fontsize=7, loc="lower right")
+    finish(fig, ax, out, "Fig. 10: rate-8/9 4 KB QC-LDPC, layered NMS, MLC Vth channel", 1e-9)
 
 
 def finish(fig, ax, out: Path, title: str, fer_min: float) -> None:
@@ -180,7 +197,7 @@ def ratio_table(curves: dict[int, list[Row]]) -> list[str]:
                 cells.append("–")
                 continue
             hard = r[0] if level == 0 else hard
-            cells.append(f"{r[0]:.2e}{'*' if r[1] else ''}")
+            cells.append(f"{r[0]:.2e}{r[1]}")
         six = rber_at(curves[max(curves)], f)
         ratio = f"{six[0] / hard:.2f}" if six and hard else "–"
         lines.append(f"| {f:g} | {bch_x:.2e} | " + " | ".join(cells) + f" | {ratio} |")

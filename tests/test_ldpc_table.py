@@ -6,12 +6,16 @@ level's tail model (rows marked ``extrapolated``) is recomputed from the measure
 the power law through the lowest failing point with the slope of a weighted least-squares
 fit of ln FER on ln RBER (numpy) over the three lowest failing points. The model must be
 continuous with the measured points, monotone, inside every zero-failure row's bound, and
-reach the 1e-15 of seed 001 §2.2.
+reach the 1e-15 of seed 001 §2.2. A level with rows from error-count strata
+(``stratified``) takes its tail from the line through the lowest two of them; those rows are
+recomputed from the strata in the JSON sidecar (the binomial sum over the measured error
+counts, geometric between them).
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import math
 from pathlib import Path
 
@@ -20,6 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "crates" / "nandlab-core" / "data" / "ldpc_fer.csv"
+SIDECAR = TABLE.with_suffix(".json")
 ALPHA = 0.05
 FIT_POINTS = 3
 
@@ -31,7 +36,8 @@ def rows() -> list[dict]:
         out.append({"level": int(r["level"]), "rber": float(r["rber"]),
                     "frames": int(r["frames"]), "failures": int(r["failures"]),
                     "fer": float(r["fer"]), "fer_lo": float(r["fer_lo"]),
-                    "fer_hi": float(r["fer_hi"]), "extrapolated": r["extrapolated"] == "1"})
+                    "fer_hi": float(r["fer_hi"]), "extrapolated": r["extrapolated"] == "1",
+                    "stratified": r["stratified"] == "1"})
     return out
 
 
@@ -67,9 +73,22 @@ def clopper_pearson(x: int, n: int) -> tuple[float, float]:
     return lo, hi
 
 
+def anchors(levels: list[dict]) -> list[dict]:
+    """The rows a level's tail is drawn through: its two lowest stratified rows, or its
+    lowest failing Monte Carlo rows."""
+    strata = [r for r in levels if r["stratified"]]
+    if len(strata) >= 2:
+        return strata[:2]
+    return [r for r in levels if 0 < r["failures"] < r["frames"]][:FIT_POINTS]
+
+
 def tail(levels: list[dict]) -> tuple[float, float, float]:
     """(anchor rber, anchor fer, slope) recomputed from a level's measured rows."""
-    failing = [r for r in levels if 0 < r["failures"] < r["frames"]][:FIT_POINTS]
+    strata = [r for r in levels if r["stratified"]]
+    if len(strata) >= 2:
+        a, b = strata[:2]
+        return a["rber"], a["fer"], math.log(b["fer"] / a["fer"]) / math.log(b["rber"] / a["rber"])
+    failing = anchors(levels)
     assert len(failing) >= 2
     x = np.log([r["rber"] for r in failing])
     p = np.array([r["failures"] / r["frames"] for r in failing])
@@ -85,6 +104,10 @@ def test_rows_carry_frames_and_failures_matching_their_bounds():
     for r in rs:
         n, x = r["frames"], r["failures"]
         assert 0 < n and 0 <= x <= n, r
+        if r["stratified"]:
+            # Frames and failures over the strata; the bounds are the strata's (below).
+            assert r["fer_lo"] <= r["fer"] <= r["fer_hi"] and not r["extrapolated"], r
+            continue
         if x == 0:
             # Two-sided 95 % with no failure: 1 - (α/2)^(1/n) ≈ 3.69/n, above the rule of
             # three (3/n, one-sided 95 %).
@@ -111,7 +134,7 @@ def test_tail_model_recomputed_from_the_measured_rows(level):
         # Exactly the zero-failure rows below the anchor carry the model.
         assert r["extrapolated"] == (r["rber"] < r0), r
     for r in below:
-        assert r["failures"] == 0
+        assert r["failures"] == 0 and not r["stratified"]
         want = f0 * (r["rber"] / r0) ** s
         assert abs(r["fer"] / want - 1) < 1e-4, (r, want)
         # The model agrees with the measurement it replaces: inside its 95 % bound.
@@ -125,7 +148,7 @@ def test_tail_is_continuous_and_monotone_and_reaches_1e15(level):
     # Continuous: the model passes through the anchor's measured FER, and the power law
     # stays within a factor 4 of the other fitted points (not inside their intervals: the
     # measured waterfall curves, its local slope steepening towards low RBER).
-    failing = [r for r in levels if 0 < r["failures"] < r["frames"]][:FIT_POINTS]
+    failing = anchors(levels)
     assert failing[0]["rber"] == r0 and abs(failing[0]["fer"] / f0 - 1) < 1e-6
     for r in failing[1:]:
         pred = f0 * (r["rber"] / r0) ** s
@@ -153,3 +176,33 @@ def test_more_sensing_never_fails_more_at_a_shared_rber():
             q = lower.get(r["rber"])
             if q is not None:
                 assert r["fer_lo"] <= q["fer_hi"], (k, r, q)
+
+
+def test_stratified_rows_recomputed_from_their_strata():
+    """FER(p) = Σ_w Binom(w; n, p) f(w): over the measured error counts (the lowest failing
+    stratum and up, f geometric between failing strata, the top one's f above) the sum must
+    be the row's FER times its measured share, 1 − modelled_share."""
+    side = json.loads(SIDECAR.read_text())
+    n = side["provenance"]["n"]
+    pts = [p for p in side["points"] if p.get("stratified")]
+    assert pts, "the shipped table has stratified rows"
+    csv_rows = {(r["level"], round(r["rber"], 12)): r for r in rows()}
+    for p in pts:
+        st = p["stratified"]
+        run = side["strata_runs"][st["run"]]
+        strata = sorted(run["strata"], key=lambda s: s["errors"])
+        assert st["frames"] == sum(s["frames"] for s in strata)
+        assert st["failures"] == sum(s["failures"] for s in strata)
+        failing = [(s["errors"], s["failures"] / s["frames"]) for s in strata if s["failures"]]
+        ws = np.arange(failing[0][0], n + 1)
+        lnf = np.interp(ws, [w for w, _ in failing], [math.log(f) for _, f in failing])
+        log_c = np.array([math.lgamma(n + 1) - math.lgamma(w + 1) - math.lgamma(n - w + 1)
+                          for w in ws])
+        est = st["estimate"]
+        rb = est["rber"]  # the channel law's error probability at the row's operating point
+        assert abs(rb / p["rber"] - 1) < 1e-6, p
+        measured = float(np.exp(log_c + ws * math.log(rb) + (n - ws) * math.log1p(-rb) + lnf).sum())
+        assert est["modelled_share"] <= 0.1, p
+        assert abs(measured / (est["fer"] * (1 - est["modelled_share"])) - 1) < 1e-6, (p, measured)
+        row = csv_rows[(p["level"], round(p["rber"], 12))]
+        assert row["stratified"] and abs(row["fer"] / est["fer"] - 1) < 1e-6, row

@@ -26,6 +26,8 @@ use crate::decoder::DecoderConfig;
 use crate::encoder::Encoder;
 use crate::frames::{FrameSetup, Pipeline, Tally};
 use crate::stats::clopper_pearson;
+use crate::strata_run::StrataRun;
+use crate::stratified::StratifiedEstimate;
 use crate::table::Extension;
 use crate::tail::TailModel;
 
@@ -117,7 +119,8 @@ pub struct CalibrationPoint {
     pub failures: u64,
     /// Of the failures, those that converged to a wrong codeword (miscorrections).
     pub miscorrections: u64,
-    /// `failures / frames`, or the tail model's FER where `extrapolated`.
+    /// `failures / frames`, the tail model's FER where `extrapolated`, or the stratified
+    /// estimate's where `stratified`.
     pub fer: f64,
     /// Lower end of the Clopper–Pearson interval.
     pub fer_lo: f64,
@@ -139,6 +142,23 @@ pub struct CalibrationPoint {
     /// is the [`TailModel`]'s, `fer_hi` the measurement's bound (absent in old tables).
     #[serde(default)]
     pub extrapolated: bool,
+    /// The error-count stratified estimate that gives this point its `fer` (`table.rs`),
+    /// absent where the Monte Carlo tally (or the tail model) does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stratified: Option<StratifiedPoint>,
+}
+
+/// A point's FER from strata ([`CalibrationTable::add_strata`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StratifiedPoint {
+    /// Index of the strata in [`CalibrationTable::strata_runs`].
+    pub run: usize,
+    /// Frames over those strata.
+    pub frames: u64,
+    /// Failed frames over those strata.
+    pub failures: u64,
+    /// The estimate at this point's RBER.
+    pub estimate: StratifiedEstimate,
 }
 
 /// Provenance written next to the table.
@@ -185,6 +205,9 @@ pub struct CalibrationTable {
     /// Each level's model below its measured range ([`CalibrationTable::apply_tails`]).
     #[serde(default)]
     pub tails: Vec<TailModel>,
+    /// Strata that give points their FER ([`CalibrationTable::add_strata`]).
+    #[serde(default)]
+    pub strata_runs: Vec<StrataRun>,
 }
 
 /// The P/E count at which page `page` has model RBER `target` after `retention_s` seconds
@@ -318,6 +341,7 @@ pub fn calibrate_on<E>(
                 llr_table: ch.llr_table().to_vec(),
                 mutual_information: ch.mutual_information(),
                 extrapolated: false,
+                stratified: None,
             };
             progress(&p);
             points.push(p);
@@ -358,13 +382,14 @@ pub fn calibrate_on<E>(
         points,
         extensions: Vec::new(),
         tails: Vec::new(),
+        strata_runs: Vec::new(),
     };
     table.apply_tails();
     Ok(table)
 }
 
 /// Column header of the FER table.
-pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated";
+pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified";
 
 impl CalibrationTable {
     /// The table as CSV: `#` comment lines with the provenance summary (and the
@@ -409,17 +434,23 @@ impl CalibrationTable {
         self.write_extension_comments(&mut s);
         let _ = writeln!(s, "{CSV_HEADER}");
         for q in &self.points {
+            // A stratified row shows its strata's frames, failures and bounds.
+            let (frames, failures, lo, hi) = match q.stratified {
+                Some(st) => (st.frames, st.failures, st.estimate.fer_lo, st.estimate.fer_hi),
+                None => (q.frames, q.failures, q.fer_lo, q.fer_hi),
+            };
             let _ = writeln!(
                 s,
-                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{}",
+                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{},{}",
                 q.level,
                 q.rber,
-                q.frames,
-                q.failures,
+                frames,
+                failures,
                 q.fer,
-                q.fer_lo,
-                q.fer_hi,
-                u8::from(q.extrapolated)
+                lo,
+                hi,
+                u8::from(q.extrapolated),
+                u8::from(q.stratified.is_some())
             );
         }
         s
@@ -456,6 +487,8 @@ pub struct FerRow {
     pub fer_hi: f64,
     /// `fer` comes from the tail model (no failure measured).
     pub extrapolated: bool,
+    /// `fer` comes from error-count strata; `frames`, `failures` and the bounds are theirs.
+    pub stratified: bool,
 }
 
 /// Parses a FER table CSV (leading `#` lines are skipped; the header must be [`CSV_HEADER`]).
@@ -469,7 +502,7 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
         .enumerate()
         .map(|(i, l)| {
             let f: Vec<&str> = l.split(',').collect();
-            if f.len() != 8 {
+            if f.len() != 9 {
                 return Err(format!("row {}: {} fields", i + 1, f.len()));
             }
             let e = |x: &str| format!("row {}: bad value {x:?}", i + 1);
@@ -481,14 +514,20 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
                 fer: f[4].parse().map_err(|_| e(f[4]))?,
                 fer_lo: f[5].parse().map_err(|_| e(f[5]))?,
                 fer_hi: f[6].parse().map_err(|_| e(f[6]))?,
-                extrapolated: match f[7] {
-                    "0" => false,
-                    "1" => true,
-                    x => return Err(e(x)),
-                },
+                extrapolated: flag(f[7]).ok_or_else(|| e(f[7]))?,
+                stratified: flag(f[8]).ok_or_else(|| e(f[8]))?,
             })
         })
         .collect()
+}
+
+/// A `0`/`1` column.
+fn flag(x: &str) -> Option<bool> {
+    match x {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -596,12 +635,13 @@ mod tests {
 
     #[test]
     fn csv_round_trip() {
-        let text = "# a\n# b\nlevel,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated\n0,1e-2,10,5,0.5,0.2,0.8,0\n";
+        let text = "# a\n# b\nlevel,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified\n0,1e-2,10,5,0.5,0.2,0.8,0,1\n";
         let rows = parse_fer_csv(text).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].failures, 5);
-        assert!(!rows[0].extrapolated);
-        assert!(parse_fer_csv(&text.replace(",0\n", ",2\n")).is_err());
+        assert!(!rows[0].extrapolated && rows[0].stratified);
+        assert!(parse_fer_csv(&text.replace(",1\n", ",2\n")).is_err());
+        assert!(parse_fer_csv(&text.replace(",0,1\n", ",0\n")).is_err(), "8 fields");
         assert!(parse_fer_csv("level,rber\n").is_err());
     }
 }

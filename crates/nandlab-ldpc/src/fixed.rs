@@ -379,7 +379,7 @@ fn lanes_where(st: &LaneState, pred: impl Fn(u32) -> bool) -> u64 {
 /// `clamp(round(llr · scale), ±CH_MAX)`, rounding halves away from zero like `f32::round`
 /// (written with a truncating cast because `round` is a library call without SSE4.1).
 #[inline]
-fn quantize(llr: f32, scale: f32) -> i8 {
+pub(crate) fn quantize(llr: f32, scale: f32) -> i8 {
     let y = (llr * scale).clamp(-f32::from(CH_MAX), f32::from(CH_MAX));
     (y + 0.5f32.copysign(y)) as i8
 }

@@ -23,7 +23,9 @@
 //! * **upper bound**: `f(w)` does not fall as errors are added (a monotone decoder), so
 //!   `f(w) ≤ hi(w_j)` for every stratum `w_j ≥ w`, with `hi` the stratum's one-sided
 //!   Clopper–Pearson bound; above the highest stratum `f ≤ 1`. Summing per-stratum bounds
-//!   is conservative (each holds at its own level).
+//!   is conservative (each holds at its own level);
+//! * **lower bound**, likewise: `f(w) ≥ lo(w_j)` for every stratum `w_j ≤ w` (0 below the
+//!   lowest stratum).
 
 use nandlab_core::engine::rng::mix64;
 use serde::{Deserialize, Serialize};
@@ -48,6 +50,15 @@ pub struct Stratum {
 }
 
 impl Stratum {
+    /// `failures` of `frames` frames with `errors` errors failed.
+    pub fn new(errors: usize, frames: u64, failures: u64) -> Self {
+        Self {
+            errors,
+            frames,
+            failures,
+        }
+    }
+
     fn fer(&self) -> f64 {
         self.failures as f64 / self.frames as f64
     }
@@ -60,6 +71,8 @@ pub struct StratifiedEstimate {
     pub rber: f64,
     /// Point estimate.
     pub fer: f64,
+    /// Conservative lower bound (see the module documentation).
+    pub fer_lo: f64,
     /// Conservative upper bound (see the module documentation).
     pub fer_hi: f64,
     /// Share of `fer` from error counts below the lowest failing stratum (modelled).
@@ -92,6 +105,11 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         suffix_min[i] = his[i].1.min(suffix_min[i + 1]);
     }
     let f_hi = |w: usize| suffix_min[his.partition_point(|&(e, _)| e < w)];
+    let mut prefix_max = vec![0.0f64; s.len() + 1];
+    for (i, st) in s.iter().enumerate() {
+        prefix_max[i + 1] = prefix_max[i].max(clopper_pearson(st.failures, st.frames, 2.0 * alpha).0);
+    }
+    let f_lo = |w: usize| prefix_max[s.partition_point(|st| st.errors <= w)];
     let f_point = |w: usize| -> f64 {
         if w < lowest.errors {
             // The line, but never above what the strata at or above `w` allow.
@@ -110,7 +128,7 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         }
     };
     let binom = Binomial::new(p, n as u64).ok()?;
-    let (mut fer, mut hi, mut modelled) = (0.0, 0.0, 0.0);
+    let (mut fer, mut lo, mut hi, mut modelled) = (0.0, 0.0, 0.0, 0.0);
     for w in 0..=n {
         let pw = binom.pmf(w as u64);
         if pw == 0.0 {
@@ -118,6 +136,7 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         }
         let f = f_point(w);
         fer += pw * f;
+        lo += pw * f_lo(w);
         hi += pw * f_hi(w);
         if w < lowest.errors {
             modelled += pw * f;
@@ -126,6 +145,7 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
     Some(StratifiedEstimate {
         rber: p,
         fer,
+        fer_lo: lo,
         fer_hi: hi.min(1.0),
         modelled_share: if fer > 0.0 { modelled / fer } else { 0.0 },
     })
@@ -158,6 +178,40 @@ impl Default for StratifiedConfig {
     }
 }
 
+/// Frames of `code` holding exactly `w` errors of `law` (`ConditionedChannel`), run in
+/// rounds of `batch` until `min_failures` failed or `max_frames` ran. The frames come from
+/// streams of `seed` and `w` only, so two laws that look alike to the decoder
+/// (`InputLaw::same`) give the same frames for the same seed: runs pooled together need
+/// distinct seeds.
+#[allow(clippy::too_many_arguments)]
+pub fn measure_stratum(
+    code: &QcCode,
+    law: &CosetLaw,
+    decoder: DecoderConfig,
+    seed: u64,
+    w: usize,
+    min_failures: u64,
+    max_frames: u64,
+    batch: u64,
+) -> Stratum {
+    let n = code.n();
+    let ch = ConditionedChannel::new(law, n, w).expect("the law has both kinds of outcome");
+    let setup = FrameSetup {
+        code,
+        encoder: None,
+        channel: &ch,
+        decoder,
+        pipeline: Pipeline::Coset,
+        stream_seed: mix64(seed ^ mix64(w as u64)),
+    };
+    let mut t = Tally::default();
+    while t.frames < max_frames && t.failures < min_failures {
+        let count = batch.max(1).min(max_frames - t.frames);
+        t = t.merge(setup.run(t.frames, count));
+    }
+    Stratum::new(w, t.frames, t.failures)
+}
+
 /// Measures strata of the all-zero-view law `law` on `code`: first up from the mean error
 /// count `n·p` in steps of `cfg.step` until frames nearly always fail (≥ 90 % of 64), then
 /// down from there in the same steps, each stratum until `cfg.min_failures` failures or
@@ -174,26 +228,8 @@ pub fn measure(
 ) -> Vec<Stratum> {
     let n = code.n();
     let mean = (n as f64 * law.error_probability()).round() as usize;
-    let run = |w: usize, min_failures: u64, max_frames: u64| -> Stratum {
-        let ch = ConditionedChannel::new(law, n, w).expect("the law has both kinds of outcome");
-        let setup = FrameSetup {
-            code,
-            encoder: None,
-            channel: &ch,
-            decoder,
-            pipeline: Pipeline::Coset,
-            stream_seed: mix64(seed ^ mix64(w as u64)),
-        };
-        let mut t = Tally::default();
-        while t.frames < max_frames && t.failures < min_failures {
-            let count = cfg.batch.min(max_frames - t.frames);
-            t = t.merge(setup.run(t.frames, count));
-        }
-        Stratum {
-            errors: w,
-            frames: t.frames,
-            failures: t.failures,
-        }
+    let run = |w: usize, min_failures: u64, max_frames: u64| {
+        measure_stratum(code, law, decoder, seed, w, min_failures, max_frames, cfg.batch)
     };
     let step = cfg.step.max(1);
     let mut top = mean.max(1);
@@ -235,19 +271,16 @@ pub fn measure(
 mod tests {
     use super::*;
 
-    fn st(errors: usize, frames: u64, failures: u64) -> Stratum {
-        Stratum {
-            errors,
-            frames,
-            failures,
-        }
-    }
+    use Stratum as S;
 
     #[test]
     fn a_t_error_correcting_decoder_gives_the_binomial_tail() {
         // f(w) = 0 for w ≤ 3 and 1 above: FER = P(W ≥ 4) for W ~ Bin(20, 0.1)
         // = 1 − Σ_{w≤3} C(20,w) 0.1^w 0.9^(20−w) = 1 − 0.8670466 = 0.1329534.
-        let strata: Vec<Stratum> = (4..=20).map(|w| st(w, 100, 100)).chain([st(3, 1000, 0)]).collect();
+        let strata: Vec<Stratum> = (4..=20)
+            .map(|w| S::new(w, 100, 100))
+            .chain([S::new(3, 1000, 0)])
+            .collect();
         let e = combine(20, 0.1, &strata, 0.05).unwrap();
         assert!((e.fer - 0.132_953_4).abs() < 1e-6, "{e:?}");
         assert_eq!(e.modelled_share, 0.0, "no failing stratum below 4");
@@ -257,6 +290,9 @@ mod tests {
             (e.fer_hi - (0.132_953_4 + 0.867_046_6 * 2.9912e-3)).abs() < 1e-6,
             "{e:?}"
         );
+        // The lower bound: f(w) ≥ lo(4) = 0.05^(1/100) = 0.9704869 (100 of 100 failed,
+        // one-sided 95 %) for w ≥ 4, and 0 below the lowest stratum's lo (0 of 1000).
+        assert!((e.fer_lo - 0.132_953_4 * 0.970_486_9).abs() < 1e-6, "{e:?}");
     }
 
     #[test]
@@ -264,7 +300,7 @@ mod tests {
         // f(10) = 0.01, f(20) = 0.1 (a decade per 10 errors): f(15) = 10^-1.5 between them
         // and f(5) = 10^-2.5 on the extended line. p = 1 puts all mass on W = n, so
         // n = 15 and n = 5 read f there.
-        let strata = [st(10, 1000, 10), st(20, 1000, 100)];
+        let strata = [S::new(10, 1000, 10), S::new(20, 1000, 100)];
         let e = combine(15, 1.0, &strata, 0.05).unwrap();
         assert!((e.fer - 10f64.powf(-1.5)).abs() < 1e-12, "{e:?}");
         assert_eq!(e.modelled_share, 0.0);
@@ -278,6 +314,6 @@ mod tests {
 
     #[test]
     fn nothing_failed_gives_none() {
-        assert!(combine(100, 0.01, &[st(5, 100, 0)], 0.05).is_none());
+        assert!(combine(100, 0.01, &[S::new(5, 100, 0)], 0.05).is_none());
     }
 }

@@ -1,15 +1,23 @@
-//! Growing a FER table: pooling later runs into it ([`CalibrationTable::extend`]) and
-//! fitting each level's tail model below its data ([`CalibrationTable::apply_tails`]).
+//! Growing a FER table: pooling later runs into it ([`CalibrationTable::extend`]), giving
+//! points their FER from error-count strata ([`CalibrationTable::add_strata`]) and fitting
+//! each level's tail model below its data ([`CalibrationTable::apply_tails`]).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{CalibrationTable, Provenance};
+use crate::calibrate::{CalibrationPoint, CalibrationTable, Provenance, StratifiedPoint};
+use crate::channel::CosetLaw;
 use crate::frames::Pipeline;
 use crate::stats::clopper_pearson;
+use crate::strata_run::StrataRun;
 use crate::tail::{Measured, TailModel};
+
+/// A stratified estimate stands in for a point only when at most this share of it comes
+/// from error counts below the lowest failing stratum (`stratified::combine`'s modelled
+/// share); further down the level's tail model takes over.
+pub const MAX_MODELLED_SHARE: f64 = 0.1;
 
 /// A run pooled into a table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,9 +100,40 @@ impl CalibrationTable {
         self.apply_tails();
     }
 
-    /// Fits each level's [`TailModel`] on its points with failures and gives the points
-    /// below the lowest of them (all without failures) the model's FER, marked
-    /// `extrapolated`; `fer_lo`/`fer_hi` stay the measurement's interval.
+    /// Gives every point of `run`'s level whose channel law (`law_of`) looks to the decoder
+    /// like the strata's (`InputLaw::same`) the stratified estimate as its FER, where at
+    /// most [`MAX_MODELLED_SHARE`] of it is modelled; other points keep theirs. Keeps the
+    /// run in [`CalibrationTable::strata_runs`], refits the tails and returns the RBERs of
+    /// the points it set.
+    pub fn add_strata(&mut self, run: StrataRun, law_of: impl Fn(&CalibrationPoint) -> CosetLaw) -> Vec<f64> {
+        let alpha = 1.0 - self.provenance.config.confidence;
+        let index = self.strata_runs.len();
+        let mut set = Vec::new();
+        for p in self.points.iter_mut().filter(|p| p.level == run.level) {
+            let Ok(estimate) = run.estimate(self.provenance.n, &law_of(p), alpha) else {
+                continue;
+            };
+            if estimate.modelled_share <= MAX_MODELLED_SHARE {
+                p.stratified = Some(StratifiedPoint {
+                    run: index,
+                    frames: run.frames(),
+                    failures: run.failures(),
+                    estimate,
+                });
+                set.push(p.target_rber);
+            }
+        }
+        self.strata_runs.push(run);
+        self.apply_tails();
+        set
+    }
+
+    /// Fits each level's [`TailModel`] and gives the points below its anchor without a
+    /// failure or a stratified estimate the model's FER, marked `extrapolated`
+    /// (`fer_lo`/`fer_hi` stay the measurement's interval); stratified points get their
+    /// estimate. A level with two or more stratified points takes the line through the
+    /// lowest two ([`TailModel::through`]); any other fits its Monte Carlo points
+    /// ([`TailModel::fit`]).
     pub fn apply_tails(&mut self) {
         let mut levels: Vec<usize> = self.points.iter().map(|p| p.level).collect();
         levels.sort_unstable();
@@ -102,6 +141,16 @@ impl CalibrationTable {
         self.tails = levels
             .iter()
             .filter_map(|&l| {
+                let mut strata: Vec<(f64, f64)> = self
+                    .points
+                    .iter()
+                    .filter(|p| p.level == l)
+                    .filter_map(|p| p.stratified.map(|s| (p.rber, s.estimate.fer)))
+                    .collect();
+                strata.sort_by(|a, b| a.0.total_cmp(&b.0));
+                if let [lower, upper, ..] = strata[..] {
+                    return TailModel::through(l, lower, upper);
+                }
                 let measured: Vec<Measured> = self
                     .points
                     .iter()
@@ -117,9 +166,10 @@ impl CalibrationTable {
             .collect();
         for p in &mut self.points {
             let tail = self.tails.iter().find(|t| t.level == p.level);
-            p.extrapolated = p.failures == 0 && tail.is_some_and(|t| p.rber < t.anchor_rber);
-            p.fer = match tail {
-                Some(t) if p.extrapolated => t.fer(p.rber),
+            p.extrapolated = p.failures == 0 && p.stratified.is_none() && tail.is_some_and(|t| p.rber < t.anchor_rber);
+            p.fer = match (tail, p.stratified) {
+                (_, Some(s)) => s.estimate.fer,
+                (Some(t), None) if p.extrapolated => t.fer(p.rber),
                 _ => p.failures as f64 / p.frames.max(1) as f64,
             };
         }
@@ -147,12 +197,31 @@ impl CalibrationTable {
                 e.provenance.threads
             );
         }
+        for (i, r) in self.strata_runs.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "# strata {}: level {}, {} decoder, {} error counts, {} frames, {} failures (seeds {:?}; {:.0} s), stratified=1 at {} rows: fer = sum_w Binom(w; n, rber) f(w), fer_lo/fer_hi its monotone bounds, where <= {:.0}% of it is modelled (docs/ldpc.md)",
+                i + 1,
+                r.level,
+                r.decoder.arithmetic.label(),
+                r.strata.len(),
+                r.frames(),
+                r.failures(),
+                r.seeds,
+                r.wall_s,
+                self.points
+                    .iter()
+                    .filter(|p| p.stratified.is_some_and(|st| st.run == i))
+                    .count(),
+                100.0 * MAX_MODELLED_SHARE
+            );
+        }
         if self.tails.is_empty() {
             return;
         }
         let _ = writeln!(
             s,
-            "# extrapolated=1: no failure measured; fer = f0*(rber/r0)^s, r0 = lowest failing rber, s = weighted ln-ln fit over the {} lowest failing points (docs/ldpc.md)",
+            "# extrapolated=1: no failure measured; fer = f0*(rber/r0)^s, r0 = lowest failing rber, s = weighted ln-ln fit over the {} lowest failing points, or, for a level with stratified rows, the line through its two lowest (docs/ldpc.md)",
             crate::tail::FIT_POINTS
         );
         for t in &self.tails {
@@ -162,5 +231,116 @@ impl CalibrationTable {
                 t.level, t.anchor_fer, t.anchor_rber, t.slope
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibrate::CalibrationConfig;
+    use crate::decoder::DecoderConfig;
+    use crate::input_law::InputLaw;
+    use crate::stratified::{combine, Stratum};
+
+    fn point(rber: f64, frames: u64, failures: u64) -> CalibrationPoint {
+        CalibrationPoint {
+            level: 0,
+            target_rber: rber,
+            rber,
+            pe: 0.0,
+            frames,
+            failures,
+            miscorrections: 0,
+            fer: failures as f64 / frames as f64,
+            fer_lo: 0.0,
+            fer_hi: 1.0,
+            measured_rber: rber,
+            mean_iterations: 1.0,
+            delta: 0.0,
+            voltages: Vec::new(),
+            llr_table: Vec::new(),
+            mutual_information: 1.0,
+            extrapolated: false,
+            stratified: None,
+        }
+    }
+
+    fn bsc_law(p: f64, llr: f32) -> CosetLaw {
+        CosetLaw {
+            prob: vec![1.0 - p, p],
+            llr: vec![llr, -llr],
+            err: vec![false, true],
+        }
+    }
+
+    #[test]
+    fn strata_set_the_points_of_their_law_and_carry_the_tail() {
+        // Frames of n = 20 bits; f(w) = min(1, 10^-(8 − w/2)) measured at every w (nothing
+        // modelled). Points at 5e-3 and 6e-3 share the strata's law (LLR ±5); 4e-3 and
+        // 1e-2 do not (±4): 1e-2 keeps its Monte Carlo tally, and 4e-3 (no failure, below
+        // the stratified points) lies on the line through them.
+        let cfg = CalibrationConfig::default();
+        let mut t = CalibrationTable {
+            provenance: Provenance {
+                code: "test".into(),
+                n: 20,
+                k: 10,
+                z: 1,
+                decoder: cfg.decoder,
+                channel: "BSC".into(),
+                vth: serde_json::Value::Null,
+                config: cfg,
+                version: "0".into(),
+                wall_s: 0.0,
+                threads: 1,
+            },
+            points: vec![
+                point(4e-3, 1000, 0),
+                point(5e-3, 1000, 0),
+                point(6e-3, 1000, 0),
+                point(1e-2, 1000, 10),
+            ],
+            extensions: Vec::new(),
+            tails: Vec::new(),
+            strata_runs: Vec::new(),
+        };
+        let strata: Vec<Stratum> = (0..=20)
+            .map(|w| Stratum {
+                errors: w,
+                frames: 1_000_000_000,
+                failures: (1e9 * 10f64.powf(w as f64 / 2.0 - 8.0).min(1.0)).round() as u64,
+            })
+            .collect();
+        let decoder = DecoderConfig::default();
+        let run = StrataRun {
+            level: 0,
+            decoder,
+            input_law: InputLaw::new(&bsc_law(5e-3, 5.0), decoder.arithmetic),
+            seeds: vec![7],
+            strata: strata.clone(),
+            wall_s: 1.0,
+        };
+        let same = |r: f64| (4.5e-3..8e-3).contains(&r);
+        let set = t.add_strata(run, |p| bsc_law(p.rber, if same(p.rber) { 5.0 } else { 4.0 }));
+        assert_eq!(set, vec![5e-3, 6e-3]);
+        let fer = |p: f64| combine(20, p, &strata, 0.05).unwrap().fer;
+        let rows = crate::calibrate::parse_fer_csv(&t.to_csv()).unwrap();
+        for (r, p) in rows[1..3].iter().zip([5e-3, 6e-3]) {
+            assert!(
+                r.stratified && !r.extrapolated && (r.fer / fer(p) - 1.0).abs() < 1e-6,
+                "{r:?}"
+            );
+            assert_eq!(
+                (r.frames, r.failures),
+                (21_000_000_000, strata.iter().map(|s| s.failures).sum())
+            );
+        }
+        assert!(!rows[3].stratified && rows[3].fer == 0.01);
+        let tail = &t.tails[0];
+        let slope = (fer(6e-3) / fer(5e-3)).ln() / 1.2f64.ln();
+        assert_eq!((tail.anchor_rber, tail.fit_rbers.clone()), (5e-3, vec![5e-3, 6e-3]));
+        assert!((tail.slope - slope).abs() < 1e-9);
+        let want = fer(5e-3) * 0.8f64.powf(slope);
+        assert!(rows[0].extrapolated && !rows[0].stratified && (rows[0].fer / want - 1.0).abs() < 1e-6);
     }
 }

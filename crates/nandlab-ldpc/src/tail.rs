@@ -82,6 +82,20 @@ impl TailModel {
         })
     }
 
+    /// The power law through two points `(rber, fer)` of level `level`, anchored at the
+    /// lower one: the local log-log slope between a level's two lowest stratified points
+    /// (`table.rs`), extended below them. `None` unless the slope is finite and positive.
+    pub fn through(level: usize, lower: (f64, f64), upper: (f64, f64)) -> Option<TailModel> {
+        let slope = (upper.1 / lower.1).ln() / (upper.0 / lower.0).ln();
+        (slope.is_finite() && slope > 0.0).then(|| TailModel {
+            level,
+            anchor_rber: lower.0,
+            anchor_fer: lower.1,
+            slope,
+            fit_rbers: vec![lower.0, upper.0],
+        })
+    }
+
     /// The model's FER at `rber` (meant for `rber` below [`TailModel::anchor_rber`]).
     pub fn fer(&self, rber: f64) -> f64 {
         self.anchor_fer * (rber / self.anchor_rber).powf(self.slope)
@@ -126,6 +140,17 @@ mod tests {
         with_outlier.push(m(1.5e-2, 1_000_000, 1));
         let t2 = TailModel::fit(1, &with_outlier).unwrap();
         assert!((t2.slope - t.slope).abs() < 0.1, "{t2:?}");
+    }
+
+    #[test]
+    fn through_two_points_is_their_line() {
+        // (6.5e-3, 1e-8) and (7e-3, 3e-6): slope ln 300 / ln(7/6.5) = 5.7038 / 0.074108
+        // = 76.97; at 6e-3 the line gives 1e-8 · (6/6.5)^76.97 = 2.111e-11.
+        let t = TailModel::through(0, (6.5e-3, 1e-8), (7e-3, 3e-6)).unwrap();
+        assert!((t.slope - 76.966).abs() < 0.01, "{t:?}");
+        assert!((t.fer(6e-3) / 2.111e-11 - 1.0).abs() < 1e-3, "{}", t.fer(6e-3));
+        assert!((t.fer(7e-3) / 3e-6 - 1.0).abs() < 1e-9);
+        assert!(TailModel::through(0, (6.5e-3, 1e-6), (7e-3, 1e-6)).is_none());
     }
 
     #[test]
