@@ -293,6 +293,7 @@ mod tests {
                 version: "0".into(),
                 wall_s: 0.0,
                 threads: 1,
+                device: None,
             },
             points: vec![
                 point(4e-3, 1000, 0),
