@@ -1,0 +1,69 @@
+//! Where a spreading refresh-target policy's destination blocks come from: the free pool
+//! across its wear (`refresh_targets/wear_rank.rs`), so that BADR has blocks of different
+//! P/E to match hot pages to.
+
+use nandlab_core::config::AgingConfig;
+use nandlab_core::flash::block::BlockStatus;
+use nandlab_core::flash::Ppa;
+use nandlab_core::ftl::aging::{DistSpec, Distribution};
+use nandlab_core::ftl::placement::{ByCause, PlacementConfig};
+use nandlab_core::ftl::refresh_targets::{Badr, RefreshTargetsConfig};
+
+use crate::refresh_props::aged_ftl;
+
+#[test]
+fn badr_opens_destinations_across_the_wear_and_gives_the_less_worn_the_hot_pages() {
+    // Tiny device, half full (9 of each plane's 24 blocks hold data, 15 are free), P/E
+    // U(0, 4000), refresh at 10 reads, BADR over 2 destinations.
+    let aging = AgingConfig {
+        fill_fraction: 0.5,
+        initial_pe: Distribution::Dist(DistSpec::Uniform { low: 0.0, high: 4000.0 }),
+        ..AgingConfig::default()
+    };
+    let badr = Badr {
+        destination_blocks: 2,
+        window_requests: 80_000,
+        pe_exponent: 0.33,
+        read_exponent: 1.71,
+    };
+    let policies = (RefreshTargetsConfig::Badr(badr), PlacementConfig::ByCause(ByCause {}));
+    let mut f = aged_ftl(10, &aging, &policies);
+    let block = f.read(0).unwrap().0.block;
+    let plane = f.geometry().plane_of_block(block);
+    // The plane's free pool by wear (P/E, then block number).
+    let mut pool: Vec<(u32, u32)> = (0..f.blocks.len() as u32)
+        .filter(|&b| f.geometry().plane_of_block(b) == plane && f.blocks[b as usize].status == BlockStatus::Free)
+        .map(|b| (f.pe_cycles(b), b))
+        .collect();
+    pool.sort_unstable();
+    assert_eq!(pool.len(), 15);
+    // Destinations 0 and 1 at van der Corput ranks 0 and ½: the least-worn of the 15, then
+    // rank ⌊14 / 2⌋ = 7 of the 14 left (the 9th least-worn of the 15).
+    let (lo, hi) = (pool[0], pool[8]);
+    // Owners of pages 1-3 of lpn 0's block, read 5, 3 and 1 times: with lpn 0's read, 10.
+    let owners: Vec<u64> = (0..8)
+        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
+        .collect();
+    assert_eq!(owners[0], 0);
+    let (a, b, c) = (owners[1], owners[2], owners[3]);
+    for (lpn, n) in [(a, 5), (b, 3), (c, 1)] {
+        for _ in 0..n {
+            f.read(lpn);
+        }
+    }
+    let mut ops = Vec::new();
+    f.refresh_due(0, &mut ops).unwrap();
+    assert_eq!(f.stats().refresh_erases, 1);
+    let to: Vec<u32> = owners.iter().map(|&l| f.read(l).unwrap().0.block).collect();
+    // Seed 1's draws, the inputs of the hand computation: P/E 23 (block 13) and 1943
+    // (block 20).
+    assert_eq!((lo, hi), ((23, 13), (1943, 20)));
+    // BADR (badr.rs): optimal reads ∝ P/E^(−0.33/0.71) of the 10 predicted:
+    // 23^(−0.464789) = e^(−1.457346) = 0.232849, 1943^(−0.464789) = e^(−3.519378) =
+    // 0.029618, so 8.8716 / 1.1284. Pages in block order, tgtList [lo, hi]: lpn 0 (1) → lo
+    // (7.87 left); A (5) → lo (2.87); B (3): neither covers it → the roomier, lo (−0.13);
+    // C (1) → hi (0.13); the four unread pages → hi (it meets 0 reads).
+    assert_eq!(to, [lo.1, lo.1, lo.1, hi.1, hi.1, hi.1, hi.1, hi.1]);
+    // So 9 of the 10 predicted reads sit on the less-worn destination.
+    f.check_invariants().unwrap();
+}
