@@ -141,7 +141,7 @@ pub struct Ftl {
     refresh_pending: Vec<u32>,
     /// Open blocks of each plane a spreading refresh-target policy fills.
     refresh_dests: Vec<Vec<u32>>,
-    /// Destination blocks each plane has opened so far (their wear ranks follow
+    /// Blocks refreshes have opened in each plane so far (their wear ranks follow
     /// [`refresh_targets::destination_rank`]).
     refresh_opened: Vec<u64>,
     /// Pages' recent reads, when the placement or the refresh-target policy predicts from
@@ -695,7 +695,7 @@ impl Ftl {
                 Some(next) => next,
                 None => match self.next_free_page(plane, slot) {
                     Some(next) => next,
-                    None => (self.open_block(plane, slot)?, 0),
+                    None => (self.open_block(plane, slot, cause)?, 0),
                 },
             };
             let page_type = self.geo.page_map.page_type(page);
@@ -768,8 +768,13 @@ impl Ftl {
         ppa
     }
 
-    fn open_block(&mut self, plane: u32, slot: usize) -> Result<u32> {
-        let block = self.take_free_block(plane)?;
+    /// Opens a free block of `plane` for placement's `slot`, written for `cause`.
+    fn open_block(&mut self, plane: u32, slot: usize, cause: Cause) -> Result<u32> {
+        let block = if cause == Cause::Refresh {
+            self.take_refresh_block(plane)?
+        } else {
+            self.take_free_block(plane)?
+        };
         let pa = &mut self.planes[plane as usize];
         pa.active[slot] = Some(block);
         pa.placed_reads[slot] = 0;
@@ -778,25 +783,35 @@ impl Ftl {
 
     /// Opens the least-worn free block of `plane`.
     fn take_free_block(&mut self, plane: u32) -> Result<u32> {
-        let pa = &mut self.planes[plane as usize];
-        let Some(Reverse((_, block))) = pa.free.pop() else {
-            return Err(NandError::Invalid(format!(
-                "plane {plane} has no free block left: the workload's live data exceeds what GC can reclaim \
-                 (raise ftl.overprovisioning or lower aging.fill_fraction)"
-            )));
+        let Some(Reverse((_, block))) = self.planes[plane as usize].free.pop() else {
+            return Err(Self::no_free_block(plane));
         };
         Ok(self.mark_open(block))
     }
 
-    /// Takes the free block of `plane` at wear rank `rank` (0: the least worn, by P/E then
-    /// block number; `rank` < the pool's size) and opens it.
-    fn take_free_block_at(&mut self, plane: u32, rank: usize) -> u32 {
-        let pa = &mut self.planes[plane as usize];
-        let mut pool = std::mem::take(&mut pa.free).into_vec();
+    /// Opens the next free block a refresh takes in `plane` (for any refresh-target
+    /// policy): the one at the wear rank [`destination_rank`] gives the plane's next
+    /// refresh block (0: the least worn, by P/E then block number), as SSDsim, where seed
+    /// 003 ran, opens a plane's blocks in turn whatever their wear.
+    fn take_refresh_block(&mut self, plane: u32) -> Result<u32> {
+        let p = plane as usize;
+        let mut pool = std::mem::take(&mut self.planes[p].free).into_vec();
+        if pool.is_empty() {
+            return Err(Self::no_free_block(plane));
+        }
+        let rank = destination_rank(self.refresh_opened[p], pool.len());
+        self.refresh_opened[p] += 1;
         pool.select_nth_unstable_by_key(rank, |&Reverse(key)| key);
         let Reverse((_, block)) = pool.swap_remove(rank);
-        pa.free = pool.into();
-        self.mark_open(block)
+        self.planes[p].free = pool.into();
+        Ok(self.mark_open(block))
+    }
+
+    fn no_free_block(plane: u32) -> NandError {
+        NandError::Invalid(format!(
+            "plane {plane} has no free block left: the workload's live data exceeds what GC can reclaim \
+             (raise ftl.overprovisioning or lower aging.fill_fraction)"
+        ))
     }
 
     /// Marks a block just taken from the free pool open and empty.
@@ -963,7 +978,7 @@ impl Ftl {
     /// to, when the refresh-target policy spreads them over `plane`'s destination blocks:
     /// those still open, topped up from the free pool to the policy's number and until
     /// their free pages hold every page (the free pool kept above the GC threshold), each
-    /// new one taken across the pool's wear ([`destination_rank`]).
+    /// new one taken across the pool's wear ([`Ftl::take_refresh_block`]).
     /// `None`: placement places them (`baseline`, or no room for destinations).
     fn refresh_destinations(&mut self, plane: u32, waiting: &VecDeque<PageMeta>) -> Result<Option<Vec<u32>>> {
         let want = self.cfg.refresh_targets.policy().destination_blocks() as usize;
@@ -989,9 +1004,7 @@ impl Ftl {
         while (self.refresh_dests[p].len() < want || room(self) < waiting.len())
             && self.planes[p].free.len() > self.cfg.gc_threshold_blocks as usize
         {
-            let rank = destination_rank(self.refresh_opened[p], self.planes[p].free.len());
-            self.refresh_opened[p] += 1;
-            let block = self.take_free_block_at(plane, rank);
+            let block = self.take_refresh_block(plane)?;
             self.refresh_dests[p].push(block);
         }
         if room(self) < waiting.len() {

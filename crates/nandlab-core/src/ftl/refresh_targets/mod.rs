@@ -5,10 +5,11 @@
 //! fresh one opened when it is full; seed 003's RL is `baseline` with the `read_leveling`
 //! placement). The others spread them over a set of open
 //! *destination blocks* of the refreshed block's plane (`destination_blocks` of them, topped
-//! up from the free pool across its wear: [`destination_rank`]), one destination per page from the blocks' P/E, reads since
+//! up from the free pool), one destination per page from the blocks' P/E, reads since
 //! erase and free pages and each page's *predicted reads*: its host reads in the last
 //! window of `window_requests` host requests ([`ReadWindow`]); placement programs them
-//! there. See docs/read_refresh.md.
+//! there. Every block a refresh opens, a destination or placement's refresh block, comes
+//! from across the free pool's wear ([`destination_rank`]). See docs/read_refresh.md.
 
 mod wear_rank;
 mod window;

@@ -1,22 +1,23 @@
-//! Which free block a spreading policy (`dr`, `badr`) opens as its next destination.
+//! Which free block a refresh opens next in a plane, for any refresh-target policy: a
+//! destination of `dr` or `badr`, or placement's refresh block (`baseline`, RL).
 //!
-//! 003 §III-B matches pages to "the blocks containing valid pages", sorted by read count
-//! and by P/E: destinations of different wear, the low-P/E ones taking more reads. In
-//! SSDsim, where 003 ran, a plane opens its blocks in turn (`find_active_block` steps the
-//! active block number round the plane), so under Table I's U(a,b) wear the blocks that hold
-//! data have P/E from all over the range. nandlab's free pool hands out the least-worn block
-//! first (dynamic wear leveling, `allocator.rs`), which would make every destination
-//! equally young and BADR's P/E-aware split moot. So the destinations are drawn across the
-//! free pool's wear instead: the `n`-th destination a plane opens (counting from 0) is the
-//! free block at wear rank `⌊v(n) · pool⌋` (rank 0 the least worn, by P/E then block
-//! number), where `v` is the base-2 van der Corput sequence 0, ½, ¼, ¾, ⅛, ⅝, … (the bits of
-//! `n` mirrored behind the binary point). Every aligned run of 2^k destinations then takes
-//! one block from each 1/2^k of the pool, as SSDsim's in-turn opening does on average,
-//! without a random draw (runs stay reproducible). The choice of the van der Corput
-//! sequence is ours; 003 says nothing about how destinations are opened.
+//! 003 §III-B sorts "the blocks containing valid pages" by read count and by P/E and gives
+//! the low-P/E ones more reads: destinations of different wear. In SSDsim, where 003 ran, a
+//! plane opens its blocks in turn (`find_active_block` steps the active block number round
+//! the plane), so under Table I's U(a,b) wear the blocks a refresh writes to have P/E from
+//! all over the range, whichever policy runs. nandlab's free pool hands out the least-worn
+//! block first (dynamic wear leveling, `allocator.rs`), which made every destination
+//! equally young and BADR's P/E-aware split moot. So the blocks a refresh opens are drawn
+//! across the free pool's wear instead: the `n`-th one a plane opens (counting from 0) is
+//! the free block at wear rank `⌊v(n) · pool⌋` (rank 0 the least worn, by P/E then block
+//! number), where `v` is the base-2 van der Corput sequence 0, ½, ¼, ¾, ⅛, ⅝, … (the bits
+//! of `n` mirrored behind the binary point). Every aligned run of 2^k blocks then takes one
+//! from each 1/2^k of the pool, as SSDsim's in-turn opening does on average, without a
+//! random draw (runs stay reproducible). The sequence is our choice; 003 says nothing about
+//! how blocks are opened. Host writes, GC and wear leveling still open the least-worn.
 
-/// Wear rank (0: least worn) in a free pool of `pool` blocks of the `opened`-th
-/// destination a plane opens; `< pool` when `pool > 0`.
+/// Wear rank (0: least worn) in a free pool of `pool` blocks of the `opened`-th block a
+/// refresh opens in a plane; `< pool` when `pool > 0`.
 pub fn destination_rank(opened: u64, pool: usize) -> usize {
     // v(n) = reverse_bits(n) / 2^64, exact in 128-bit integers.
     ((u128::from(opened.reverse_bits()) * pool as u128) >> 64) as usize
@@ -39,7 +40,7 @@ mod tests {
 
     #[test]
     fn aligned_runs_take_one_block_per_stratum() {
-        // Any aligned run of 4 destinations takes one rank from each quarter of the pool.
+        // Any aligned run of 4 blocks takes one rank from each quarter of the pool.
         for start in (0..64).step_by(4) {
             let mut quarters: Vec<usize> = (start..start + 4).map(|n| destination_rank(n, 400) / 100).collect();
             quarters.sort_unstable();
