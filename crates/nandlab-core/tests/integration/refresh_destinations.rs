@@ -10,7 +10,7 @@ use nandlab_core::ftl::placement::{ByCause, PlacementConfig};
 use nandlab_core::ftl::refresh_targets::{Badr, Baseline, RefreshTargetsConfig};
 use nandlab_core::ftl::Ftl;
 
-use crate::refresh_props::aged_ftl;
+use crate::refresh_props::{aged_ftl, refresh_after_reads_5_3_1};
 
 /// Half full (9 of each plane's 24 blocks hold data, 15 are free), P/E U(0, 4000).
 fn aging() -> AgingConfig {
@@ -80,26 +80,14 @@ fn badr_opens_destinations_across_the_wear_and_gives_the_less_worn_the_hot_pages
     };
     let policies = (RefreshTargetsConfig::Badr(badr), PlacementConfig::ByCause(ByCause {}));
     let mut f = aged_ftl(10, &aging(), &policies);
-    let block = f.read(0).unwrap().0.block;
-    let pool = free_pool(&f, f.geometry().plane_of_block(block));
+    let plane = f.geometry().plane_of_block((f.mapping.get(0).unwrap() / 8) as u32);
+    let pool = free_pool(&f, plane);
     assert_eq!(pool.len(), 15);
     // Destinations 0 and 1 at van der Corput ranks 0 and ½: the least-worn of the 15, then
     // rank ⌊14 / 2⌋ = 7 of the 14 left (the 9th least-worn of the 15).
     let (lo, hi) = (pool[0], pool[8]);
-    // Owners of pages 1-3 of lpn 0's block, read 5, 3 and 1 times: with lpn 0's read, 10.
-    let owners: Vec<u64> = (0..8)
-        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
-        .collect();
-    assert_eq!(owners[0], 0);
-    let (a, b, c) = (owners[1], owners[2], owners[3]);
-    for (lpn, n) in [(a, 5), (b, 3), (c, 1)] {
-        for _ in 0..n {
-            f.read(lpn);
-        }
-    }
-    let mut ops = Vec::new();
-    f.refresh_due(0, &mut ops).unwrap();
-    assert_eq!(f.stats().refresh_erases, 1);
+    // Pages 0-3 of lpn 0's block read 1, 5, 3 and 1 times: due at 10.
+    let (_, owners) = refresh_after_reads_5_3_1(&mut f);
     let to: Vec<u32> = owners.iter().map(|&l| f.read(l).unwrap().0.block).collect();
     // Seed 1's draws, the inputs of the hand computation: P/E 23 (block 13) and 1943
     // (block 20).

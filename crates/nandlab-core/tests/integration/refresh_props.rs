@@ -272,20 +272,8 @@ fn dr_spreads_a_refreshed_block_by_hand() {
         PlacementConfig::ByCause(ByCause {}),
     );
     let mut f = ftl(10, 1.0, &targets);
-    let block = f.read(0).unwrap().0.block;
-    let owners: Vec<u64> = (0..PPB as u32)
-        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
-        .collect();
+    let (block, owners) = refresh_after_reads_5_3_1(&mut f);
     let (a, b, c) = (owners[1], owners[2], owners[3]);
-    for (lpn, n) in [(a, 5), (b, 3), (c, 1)] {
-        for _ in 0..n {
-            f.read(lpn);
-        }
-    }
-    // 1 + 5 + 3 + 1 = 10 reads: due.
-    let mut ops = Vec::new();
-    f.refresh_due(0, &mut ops).unwrap();
-    assert_eq!(f.stats().refresh_erases, 1);
     let at = |f: &mut Ftl, lpn: u64| f.read(lpn).unwrap().0.block;
     let (ba, bb, bc, b0) = (at(&mut f, a), at(&mut f, b), at(&mut f, c), at(&mut f, 0));
     assert_ne!(ba, block);
@@ -294,6 +282,25 @@ fn dr_spreads_a_refreshed_block_by_hand() {
     let in_block = |f: &mut Ftl, blk: u32| owners.iter().filter(|&&l| f.read(l).unwrap().0.block == blk).count();
     assert_eq!((in_block(&mut f, ba), in_block(&mut f, bb)), (5, 3));
     f.check_invariants().unwrap();
+}
+
+/// Reads lpn 0 once (page 0 of its block) and the owners of pages 1-3 of its block 5, 3
+/// and 1 times, 10 reads in all, and runs the refresh that makes due at 10 reads; returns
+/// the block and its pages' owners (page order).
+pub(crate) fn refresh_after_reads_5_3_1(f: &mut Ftl) -> (u32, Vec<u64>) {
+    let block = f.read(0).unwrap().0.block;
+    let owners: Vec<u64> = (0..PPB as u32)
+        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
+        .collect();
+    assert_eq!(owners[0], 0);
+    for (lpn, n) in [(owners[1], 5), (owners[2], 3), (owners[3], 1)] {
+        for _ in 0..n {
+            f.read(lpn);
+        }
+    }
+    f.refresh_due(0, &mut Vec::new()).unwrap();
+    assert_eq!(f.stats().refresh_erases, 1);
+    (block, owners)
 }
 
 /// A run of `reads` reads of logical page 0 on a small 003 device (TLC, `tlc-3d`, the LDPC
