@@ -208,8 +208,14 @@ def why(metric: str, other: str, ours: float, moves: float, per_wear: dict[str, 
                 if ours < 0 else
                 f"BADR's P/E-aware split does not beat DR's even one here ({_ends(per_wear)})."
             ),
-            "page_moves": "DR and BADR spread over four destination blocks per plane, drawn "
-            "the same way (003 gives no number), and so postpone refreshes alike.",
+            "page_moves": (
+                "DR and BADR spread over four destination blocks per plane, drawn the same way "
+                "(003 gives no number), but BADR gives its least-worn destination most of the "
+                "hot reads (weights P/E^-0.46), which takes it to the threshold sooner than "
+                "DR's even split." if ours > 0 else
+                "DR and BADR spread over four destination blocks per plane, drawn the same way "
+                "(003 gives no number), and so postpone refreshes about alike."
+            ),
         }[metric]
     return {
         "read_latency": "host reads queue behind refresh work on their die (a 384-page "
@@ -220,9 +226,9 @@ def why(metric: str, other: str, ours: float, moves: float, per_wear: dict[str, 
             "at high read counts before a reset, which under tlc-3d's reads^1.71 raises the "
             f"mean RBER more than BADR's P/E-aware split lowers it ({_ends(per_wear)})."
             if ours > 0 else
-            f"BADR gains as the wear spreads ({_ends(per_wear)}), but its fewer refreshes "
-            "leave blocks longer at high read counts (tlc-3d's reads^1.71), which takes back "
-            "part of what its P/E-aware split saves."
+            f"BADR's P/E-aware split gains more as the wear spreads ({_ends(per_wear)}); its "
+            "mean over U1, U4 and U6 stays below 003's, whose Baseline block is of any wear "
+            "too but whose model and traces are not nandlab's."
         ),
         "page_moves": "page moves are refreshes times valid pages, and spreading over four "
         "destination blocks per plane (003 gives no number) postpones refreshes by an amount "
