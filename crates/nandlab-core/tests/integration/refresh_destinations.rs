@@ -8,6 +8,7 @@ use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::aging::{DistSpec, Distribution};
 use nandlab_core::ftl::placement::{ByCause, PlacementConfig};
 use nandlab_core::ftl::refresh_targets::{Badr, Baseline, RefreshTargetsConfig};
+use nandlab_core::ftl::wear::{NoLeveling, WearLevelingConfig};
 use nandlab_core::ftl::Ftl;
 
 use crate::refresh_props::{aged_ftl, refresh_after_reads_5_3_1};
@@ -49,7 +50,7 @@ fn baseline_opens_its_refresh_blocks_across_the_wear() {
         RefreshTargetsConfig::Baseline(Baseline {}),
         PlacementConfig::ByCause(ByCause {}),
     );
-    let mut f = aged_ftl(10, &aging(), &policies);
+    let mut f = aged_ftl(10, &aging(), &policies, WearLevelingConfig::None(NoLeveling {}));
     let first = f.read(0).unwrap().0.block;
     let plane = f.geometry().plane_of_block(first);
     let pool = free_pool(&f, plane);
@@ -79,7 +80,7 @@ fn badr_opens_destinations_across_the_wear_and_gives_the_less_worn_the_hot_pages
         read_exponent: 1.71,
     };
     let policies = (RefreshTargetsConfig::Badr(badr), PlacementConfig::ByCause(ByCause {}));
-    let mut f = aged_ftl(10, &aging(), &policies);
+    let mut f = aged_ftl(10, &aging(), &policies, WearLevelingConfig::None(NoLeveling {}));
     let plane = f.geometry().plane_of_block((f.mapping.get(0).unwrap() / 8) as u32);
     let pool = free_pool(&f, plane);
     assert_eq!(pool.len(), 15);

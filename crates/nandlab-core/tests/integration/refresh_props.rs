@@ -10,6 +10,7 @@ use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::placement::{ByCause, PlacementConfig, ReadLeveling};
 use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
 use nandlab_core::ftl::refresh_targets::{Badr, Baseline, Dr, RefreshTargetsConfig};
+use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
 use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig, MovePath};
 use proptest::prelude::*;
 
@@ -26,18 +27,24 @@ fn ftl(read_count: u32, fill: f64, targets: &Policies) -> Ftl {
         fill_fraction: fill,
         ..AgingConfig::default()
     };
-    aged_ftl(read_count, &aging, targets)
+    aged_ftl(read_count, &aging, targets, WearLevelingConfig::None(NoLeveling {}))
 }
 
 /// The tiny device (4 planes of 24 blocks of 8 pages: 768 pages, 576 logical), aged as
-/// `aging` says, refreshing at `read_count` reads.
-pub(crate) fn aged_ftl(read_count: u32, aging: &AgingConfig, (targets, placement): &Policies) -> Ftl {
+/// `aging` says, refreshing at `read_count` reads, wear-levelled by `wear_leveling`.
+pub(crate) fn aged_ftl(
+    read_count: u32,
+    aging: &AgingConfig,
+    (targets, placement): &Policies,
+    wear_leveling: WearLevelingConfig,
+) -> Ftl {
     let geo = tiny_device();
     let cfg = FtlConfig {
         overprovisioning: 0.25,
         refresh: RefreshConfig::Threshold(Threshold { read_count }),
         refresh_targets: targets.clone(),
         placement: placement.clone(),
+        wear_leveling,
         ..FtlConfig::default()
     };
     Ftl::new(&geo, &cfg, aging, 1).unwrap()
@@ -176,8 +183,17 @@ proptest! {
         read_count in 2u32..12,
         fill in prop_oneof![Just(0.5), Just(0.9)],
         targets in (0usize..4, 1u32..4, 1u32..40).prop_map(|(i, blocks, window)| all_targets(blocks, window)[i].clone()),
+        level in any::<bool>(),
     ) {
-        let mut f = ftl(read_count, fill, &targets);
+        // Static wear leveling at a 2-P/E spread (it moves data often on this small device)
+        // or none.
+        let wl = if level {
+            WearLevelingConfig::Static(StaticLeveling { threshold_pe: 2 })
+        } else {
+            WearLevelingConfig::None(NoLeveling {})
+        };
+        let aging = AgingConfig { fill_fraction: fill, ..AgingConfig::default() };
+        let mut f = aged_ftl(read_count, &aging, &targets, wl);
         let fill_pages = (576.0 * fill) as u64;
         let mut model: HashMap<u64, u64> = (0..fill_pages).map(|l| (l, 0)).collect();
         let mut ops = Vec::new();
