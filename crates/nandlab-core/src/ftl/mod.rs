@@ -34,7 +34,7 @@ pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;
 use placement::ReadHeat;
 use plane_view::PlaneView;
-use refresh_targets::{ReadWindow, TargetBlock};
+use refresh_targets::{destination_rank, ReadWindow, TargetBlock};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::VecDeque;
@@ -141,6 +141,9 @@ pub struct Ftl {
     refresh_pending: Vec<u32>,
     /// Open blocks of each plane a spreading refresh-target policy fills.
     refresh_dests: Vec<Vec<u32>>,
+    /// Blocks refreshes have opened in each plane so far (their wear ranks follow
+    /// [`refresh_targets::destination_rank`]).
+    refresh_opened: Vec<u64>,
     /// Pages' recent reads, when the placement or the refresh-target policy predicts from
     /// them (one window: their lengths must agree).
     read_window: Option<ReadWindow>,
@@ -204,6 +207,7 @@ impl Ftl {
             refresh_min_reads,
             refresh_pending: Vec::new(),
             refresh_dests: vec![Vec::new(); geo.planes as usize],
+            refresh_opened: vec![0; geo.planes as usize],
             read_window,
             places_by_heat,
             hot_reads,
@@ -387,17 +391,37 @@ impl Ftl {
         }
     }
 
-    /// Asks the refresh trigger about a full block past its minimum read count; a block it
-    /// names is refreshed (once) by the next [`Ftl::refresh_due`].
+    /// Asks the refresh trigger about a block past its minimum read count, full or still
+    /// open (a block a refresh filled with hot pages may stay open while it is read); a
+    /// block it names is refreshed (once) by the next [`Ftl::refresh_due`].
     #[cold]
     fn consider_refresh(&mut self, block: u32, reads: u32) {
-        let b = &self.blocks[block as usize];
-        if b.status == BlockStatus::Full
-            && self.cfg.refresh.policy().due(reads, b.pe)
+        if self.cfg.refresh.policy().due(reads, self.blocks[block as usize].pe)
             && !self.refresh_pending.contains(&block)
         {
             self.refresh_pending.push(block);
         }
+    }
+
+    /// Whether `block`, named by the trigger, still needs its refresh (GC may have erased
+    /// it meanwhile, which resets its read count).
+    fn refresh_still_due(&self, block: u32) -> bool {
+        let b = &self.blocks[block as usize];
+        b.status != BlockStatus::Free && self.cfg.refresh.policy().due(self.block_reads(block), b.pe)
+    }
+
+    /// Takes a block about to be refreshed out of service: no placement stream and no
+    /// refresh destination programs it again (an open block's unwritten pages are erased
+    /// with it).
+    fn close_for_refresh(&mut self, block: u32, plane: u32) {
+        for a in self.planes[plane as usize]
+            .active
+            .iter_mut()
+            .filter(|a| **a == Some(block))
+        {
+            *a = None;
+        }
+        self.refresh_dests[plane as usize].retain(|&b| b != block);
     }
 
     /// Refreshes the blocks the trigger named since the last call: their valid pages move
@@ -416,13 +440,14 @@ impl Ftl {
     #[cold]
     fn refresh_pending_blocks(&mut self, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
         while let Some(block) = self.refresh_pending.pop() {
-            if self.blocks[block as usize].status != BlockStatus::Full {
-                continue; // GC emptied it meanwhile
+            if !self.refresh_still_due(block) {
+                continue;
             }
             let plane = self.geo.split_block(block).0;
+            self.close_for_refresh(block, plane);
             let reserve = self.refresh_dests_missing(plane);
             self.collect_if_needed(plane, reserve, now_ns, ops)?;
-            if self.blocks[block as usize].status != BlockStatus::Full {
+            if !self.refresh_still_due(block) {
                 continue;
             }
             let moved = self.relocate_and_erase(block, plane, Cause::Refresh, now_ns, ops)?;
@@ -670,7 +695,7 @@ impl Ftl {
                 Some(next) => next,
                 None => match self.next_free_page(plane, slot) {
                     Some(next) => next,
-                    None => (self.open_block(plane, slot)?, 0),
+                    None => (self.open_block(plane, slot, cause)?, 0),
                 },
             };
             let page_type = self.geo.page_map.page_type(page);
@@ -743,8 +768,13 @@ impl Ftl {
         ppa
     }
 
-    fn open_block(&mut self, plane: u32, slot: usize) -> Result<u32> {
-        let block = self.take_free_block(plane)?;
+    /// Opens a free block of `plane` for placement's `slot`, written for `cause`.
+    fn open_block(&mut self, plane: u32, slot: usize, cause: Cause) -> Result<u32> {
+        let block = if cause == Cause::Refresh {
+            self.take_refresh_block(plane)?
+        } else {
+            self.take_free_block(plane)?
+        };
         let pa = &mut self.planes[plane as usize];
         pa.active[slot] = Some(block);
         pa.placed_reads[slot] = 0;
@@ -753,19 +783,45 @@ impl Ftl {
 
     /// Opens the least-worn free block of `plane`.
     fn take_free_block(&mut self, plane: u32) -> Result<u32> {
-        let pa = &mut self.planes[plane as usize];
-        let Some(Reverse((_, block))) = pa.free.pop() else {
-            return Err(NandError::Invalid(format!(
-                "plane {plane} has no free block left: the workload's live data exceeds what GC can reclaim \
-                 (raise ftl.overprovisioning or lower aging.fill_fraction)"
-            )));
+        let Some(Reverse((_, block))) = self.planes[plane as usize].free.pop() else {
+            return Err(Self::no_free_block(plane));
         };
+        Ok(self.mark_open(block))
+    }
+
+    /// Opens the next free block a refresh takes in `plane` (for any refresh-target
+    /// policy): the one at the wear rank [`destination_rank`] gives the plane's next
+    /// refresh block (0: the least worn, by P/E then block number), as SSDsim, where seed
+    /// 003 ran, opens a plane's blocks in turn whatever their wear.
+    fn take_refresh_block(&mut self, plane: u32) -> Result<u32> {
+        let p = plane as usize;
+        let mut pool = std::mem::take(&mut self.planes[p].free).into_vec();
+        if pool.is_empty() {
+            return Err(Self::no_free_block(plane));
+        }
+        let rank = destination_rank(self.refresh_opened[p], pool.len());
+        self.refresh_opened[p] += 1;
+        pool.select_nth_unstable_by_key(rank, |&Reverse(key)| key);
+        let Reverse((_, block)) = pool.swap_remove(rank);
+        self.planes[p].free = pool.into();
+        Ok(self.mark_open(block))
+    }
+
+    fn no_free_block(plane: u32) -> NandError {
+        NandError::Invalid(format!(
+            "plane {plane} has no free block left: the workload's live data exceeds what GC can reclaim \
+             (raise ftl.overprovisioning or lower aging.fill_fraction)"
+        ))
+    }
+
+    /// Marks a block just taken from the free pool open and empty.
+    fn mark_open(&mut self, block: u32) -> u32 {
         let st = &mut self.blocks[block as usize];
         st.status = BlockStatus::Open;
         st.written = 0;
         st.valid = 0;
         st.implicit = false;
-        Ok(block)
+        block
     }
 
     /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
@@ -921,7 +977,8 @@ impl Ftl {
     /// The block each of `waiting` (a refreshed block's valid pages, in page order) goes
     /// to, when the refresh-target policy spreads them over `plane`'s destination blocks:
     /// those still open, topped up from the free pool to the policy's number and until
-    /// their free pages hold every page (the free pool kept above the GC threshold).
+    /// their free pages hold every page (the free pool kept above the GC threshold), each
+    /// new one taken across the pool's wear ([`Ftl::take_refresh_block`]).
     /// `None`: placement places them (`baseline`, or no room for destinations).
     fn refresh_destinations(&mut self, plane: u32, waiting: &VecDeque<PageMeta>) -> Result<Option<Vec<u32>>> {
         let want = self.cfg.refresh_targets.policy().destination_blocks() as usize;
@@ -947,7 +1004,7 @@ impl Ftl {
         while (self.refresh_dests[p].len() < want || room(self) < waiting.len())
             && self.planes[p].free.len() > self.cfg.gc_threshold_blocks as usize
         {
-            let block = self.take_free_block(plane)?;
+            let block = self.take_refresh_block(plane)?;
             self.refresh_dests[p].push(block);
         }
         if room(self) < waiting.len() {

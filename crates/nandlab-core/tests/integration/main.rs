@@ -27,6 +27,7 @@ mod pe_time;
 mod presets;
 mod read_leveling;
 mod read_path;
+mod refresh_destinations;
 mod refresh_props;
 mod sectors;
 mod suspend;

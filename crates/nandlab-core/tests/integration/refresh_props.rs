@@ -1,5 +1,6 @@
-//! Read refresh with the `threshold` trigger: it fires exactly when a full block's reads
-//! since erase reach the threshold, resets the block's read count, and loses or duplicates
+//! Read refresh with the `threshold` trigger: it fires exactly when a block's reads since
+//! erase reach the threshold (a full block, or one a refresh left open), resets the
+//! block's read count, and loses or duplicates
 //! no page whatever the refresh-target policy (property test over random reads, writes and
 //! trims, with GC underneath); moves through the controller are judged by the error model.
 
@@ -9,6 +10,7 @@ use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::placement::{ByCause, PlacementConfig, ReadLeveling};
 use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
 use nandlab_core::ftl::refresh_targets::{Badr, Baseline, Dr, RefreshTargetsConfig};
+use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
 use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig, MovePath};
 use proptest::prelude::*;
 
@@ -18,23 +20,34 @@ use std::collections::HashMap;
 const PPB: u64 = 8;
 
 /// A refresh-target policy and the placement beside it.
-type Policies = (RefreshTargetsConfig, PlacementConfig);
+pub(crate) type Policies = (RefreshTargetsConfig, PlacementConfig);
 
-fn ftl(read_count: u32, fill: f64, (targets, placement): &Policies) -> Ftl {
-    // The tiny device: 768 pages, 576 logical.
+fn ftl(read_count: u32, fill: f64, targets: &Policies) -> Ftl {
+    let aging = AgingConfig {
+        fill_fraction: fill,
+        ..AgingConfig::default()
+    };
+    aged_ftl(read_count, &aging, targets, WearLevelingConfig::None(NoLeveling {}))
+}
+
+/// The tiny device (4 planes of 24 blocks of 8 pages: 768 pages, 576 logical), aged as
+/// `aging` says, refreshing at `read_count` reads, wear-levelled by `wear_leveling`.
+pub(crate) fn aged_ftl(
+    read_count: u32,
+    aging: &AgingConfig,
+    (targets, placement): &Policies,
+    wear_leveling: WearLevelingConfig,
+) -> Ftl {
     let geo = tiny_device();
     let cfg = FtlConfig {
         overprovisioning: 0.25,
         refresh: RefreshConfig::Threshold(Threshold { read_count }),
         refresh_targets: targets.clone(),
         placement: placement.clone(),
+        wear_leveling,
         ..FtlConfig::default()
     };
-    let aging = AgingConfig {
-        fill_fraction: fill,
-        ..AgingConfig::default()
-    };
-    Ftl::new(&geo, &cfg, &aging, 1).unwrap()
+    Ftl::new(&geo, &cfg, aging, 1).unwrap()
 }
 
 /// Seed 003's four: Baseline, RL (read-leveling placement, Baseline refresh), DR, BADR,
@@ -102,6 +115,46 @@ fn fires_at_the_threshold(targets: &Policies) {
     f.check_invariants().unwrap();
 }
 
+#[test]
+fn a_block_a_refresh_left_open_is_refreshed_at_the_threshold() {
+    // Baseline, threshold 5, full device. Trimming all but 3 pages of lpn 0's block, its
+    // refresh moves 3 pages into a fresh block, which stays open (3 of 8 pages written)
+    // while it is read: it too is refreshed when its reads reach 5.
+    let mut f = ftl(5, 1.0, &all_targets(2, 80_000)[0]);
+    let block = f.read(0).unwrap().0.block;
+    let owners: Vec<u64> = (0..PPB as u32)
+        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
+        .collect();
+    for &l in owners.iter().filter(|&&l| l != 0).skip(2) {
+        f.trim(l);
+    }
+    for _ in 0..4 {
+        f.read(0);
+    }
+    let mut ops = Vec::new();
+    f.refresh_due(0, &mut ops).unwrap();
+    assert_eq!((f.stats().refresh_erases, f.stats().refresh_page_moves), (1, 3));
+    let open = f.read(0).unwrap().0.block;
+    let st = &f.blocks[open as usize];
+    assert_eq!((st.status, st.written), (BlockStatus::Open, 3));
+    let pe = f.pe_cycles(open);
+    // Reads 2-4 of the open block: below the threshold.
+    for _ in 0..3 {
+        f.read(0);
+    }
+    f.refresh_due(10, &mut ops).unwrap();
+    assert_eq!((f.stats().refresh_erases, f.block_reads(open)), (1, 4));
+    // The 5th: its 3 pages move on, it is erased (its 5 unwritten pages with it).
+    assert_eq!(f.read(0).unwrap().1, 5);
+    f.refresh_due(20, &mut ops).unwrap();
+    assert_eq!((f.stats().refresh_erases, f.stats().refresh_page_moves), (2, 6));
+    assert_eq!((f.pe_cycles(open), f.block_reads(open)), (pe + 1, 0));
+    assert_eq!(f.blocks[open as usize].status, BlockStatus::Free);
+    let now = f.read(0).unwrap().0.block;
+    assert!(now != open && now != block);
+    f.check_invariants().unwrap();
+}
+
 #[derive(Debug, Clone)]
 enum Action {
     Write(u64),
@@ -130,8 +183,17 @@ proptest! {
         read_count in 2u32..12,
         fill in prop_oneof![Just(0.5), Just(0.9)],
         targets in (0usize..4, 1u32..4, 1u32..40).prop_map(|(i, blocks, window)| all_targets(blocks, window)[i].clone()),
+        level in any::<bool>(),
     ) {
-        let mut f = ftl(read_count, fill, &targets);
+        // Static wear leveling at a 2-P/E spread (it moves data often on this small device)
+        // or none.
+        let wl = if level {
+            WearLevelingConfig::Static(StaticLeveling { threshold_pe: 2 })
+        } else {
+            WearLevelingConfig::None(NoLeveling {})
+        };
+        let aging = AgingConfig { fill_fraction: fill, ..AgingConfig::default() };
+        let mut f = aged_ftl(read_count, &aging, &targets, wl);
         let fill_pages = (576.0 * fill) as u64;
         let mut model: HashMap<u64, u64> = (0..fill_pages).map(|l| (l, 0)).collect();
         let mut ops = Vec::new();
@@ -152,12 +214,11 @@ proptest! {
                     match f.read(l) {
                         None => prop_assert!(!model.contains_key(&l)),
                         Some((Ppa { block, .. }, reads)) => {
-                            let full = f.blocks[block as usize].status == BlockStatus::Full;
                             let pe = f.pe_cycles(block);
                             f.refresh_due(now, &mut ops).unwrap();
                             let fired = f.stats().refresh_erases - before;
-                            let due = full && reads >= read_count;
-                            // Fires only for a full block at the threshold...
+                            let due = reads >= read_count;
+                            // Fires only for a block at the threshold, full or open...
                             prop_assert!(fired <= u64::from(due));
                             // ...and then the block is erased, its count reset (by the
                             // refresh, or by the GC the refresh ran first to make room, which
@@ -227,20 +288,8 @@ fn dr_spreads_a_refreshed_block_by_hand() {
         PlacementConfig::ByCause(ByCause {}),
     );
     let mut f = ftl(10, 1.0, &targets);
-    let block = f.read(0).unwrap().0.block;
-    let owners: Vec<u64> = (0..PPB as u32)
-        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
-        .collect();
+    let (block, owners) = refresh_after_reads_5_3_1(&mut f);
     let (a, b, c) = (owners[1], owners[2], owners[3]);
-    for (lpn, n) in [(a, 5), (b, 3), (c, 1)] {
-        for _ in 0..n {
-            f.read(lpn);
-        }
-    }
-    // 1 + 5 + 3 + 1 = 10 reads: due.
-    let mut ops = Vec::new();
-    f.refresh_due(0, &mut ops).unwrap();
-    assert_eq!(f.stats().refresh_erases, 1);
     let at = |f: &mut Ftl, lpn: u64| f.read(lpn).unwrap().0.block;
     let (ba, bb, bc, b0) = (at(&mut f, a), at(&mut f, b), at(&mut f, c), at(&mut f, 0));
     assert_ne!(ba, block);
@@ -249,6 +298,25 @@ fn dr_spreads_a_refreshed_block_by_hand() {
     let in_block = |f: &mut Ftl, blk: u32| owners.iter().filter(|&&l| f.read(l).unwrap().0.block == blk).count();
     assert_eq!((in_block(&mut f, ba), in_block(&mut f, bb)), (5, 3));
     f.check_invariants().unwrap();
+}
+
+/// Reads lpn 0 once (page 0 of its block) and the owners of pages 1-3 of its block 5, 3
+/// and 1 times, 10 reads in all, and runs the refresh that makes due at 10 reads; returns
+/// the block and its pages' owners (page order).
+pub(crate) fn refresh_after_reads_5_3_1(f: &mut Ftl) -> (u32, Vec<u64>) {
+    let block = f.read(0).unwrap().0.block;
+    let owners: Vec<u64> = (0..PPB as u32)
+        .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
+        .collect();
+    assert_eq!(owners[0], 0);
+    for (lpn, n) in [(owners[1], 5), (owners[2], 3), (owners[3], 1)] {
+        for _ in 0..n {
+            f.read(lpn);
+        }
+    }
+    f.refresh_due(0, &mut Vec::new()).unwrap();
+    assert_eq!(f.stats().refresh_erases, 1);
+    (block, owners)
 }
 
 /// A run of `reads` reads of logical page 0 on a small 003 device (TLC, `tlc-3d`, the LDPC

@@ -8,13 +8,16 @@
 //! up from the free pool), one destination per page from the blocks' P/E, reads since
 //! erase and free pages and each page's *predicted reads*: its host reads in the last
 //! window of `window_requests` host requests ([`ReadWindow`]); placement programs them
-//! there. See docs/read_refresh.md.
+//! there. Every block a refresh opens, a destination or placement's refresh block, comes
+//! from across the free pool's wear ([`destination_rank`]). See docs/read_refresh.md.
 
+mod wear_rank;
 mod window;
 
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
+pub use wear_rank::destination_rank;
 pub use window::ReadWindow;
 
 /// A destination candidate.
