@@ -71,18 +71,14 @@ impl Parts {
         ready_ns: u64,
         dur_ns: u64,
     ) -> u64 {
-        let mut one = |l: &PlaneLoc| match suspension.as_deref_mut() {
-            None => {
-                backend
-                    .array(l.die, l.plane_in_die, ArrayOp::Read, ready_ns, dur_ns)
-                    .end
-            }
-            Some(s) => s.sense(backend, l.die, l.plane_in_die, ready_ns, dur_ns),
-        };
-        if let Parts::One(l) = self {
-            return one(l);
+        match self {
+            Parts::One(l) => sense_part(backend, suspension, l, ready_ns, dur_ns),
+            Parts::Group { locs, n } => locs[..*n]
+                .iter()
+                .map(|l| sense_part(backend, suspension.as_deref_mut(), l, ready_ns, dur_ns))
+                .max()
+                .expect("a codeword has a part"),
         }
-        self.all().iter().map(one).max().expect("a codeword has a part")
     }
 
     /// Moves `bytes` of sensing results, 1/n from each part over its channel, each from
@@ -106,6 +102,27 @@ impl Parts {
     #[inline]
     pub fn dies_idle_at(&self, backend: &Backend, t_ns: u64) -> bool {
         self.all().iter().all(|l| backend.die_idle_at(l.die, t_ns))
+    }
+}
+
+/// Senses the part on plane `l` for `dur_ns` from `ready_ns` (suspending its die's
+/// program or erase where `suspension` lets it); when the sensing ends. (Every page read
+/// comes here: inlined, the common case is one reservation.)
+#[inline(always)]
+fn sense_part(
+    backend: &mut Backend,
+    suspension: Option<&mut Suspension>,
+    l: &PlaneLoc,
+    ready_ns: u64,
+    dur_ns: u64,
+) -> u64 {
+    match suspension {
+        None => {
+            backend
+                .array(l.die, l.plane_in_die, ArrayOp::Read, ready_ns, dur_ns)
+                .end
+        }
+        Some(s) => s.sense(backend, l.die, l.plane_in_die, ready_ns, dur_ns),
     }
 }
 

@@ -516,7 +516,8 @@ impl Simulator {
                 Event::BackupRead { req, slot } => {
                     let b = self.backup_reads[slot];
                     self.backup_reads.remove(slot);
-                    self.start_read(now, req, b, NO_BACKUP);
+                    let sense_ns = self.sense_ns(&b);
+                    self.start_read(now, req, b, sense_ns, NO_BACKUP);
                 }
                 Event::RmwSensed { req, units, ppa, lpn } => {
                     let end = self.hard_read_rest(now, ppa, units);
@@ -915,12 +916,16 @@ impl Simulator {
             };
             // Sensing starts once the mapping entry is known.
             let sense_ns = self.sense_ns(&read);
+            if ways == 1 {
+                self.start_read(p.ready, slot, read, sense_ns, backup);
+                continue;
+            }
             match shared {
-                Some((group, dur, end)) if ways > 1 && group == p.lpn / ways && sense_ns <= dur => {
+                Some((group, dur, end)) if group == p.lpn / ways && sense_ns <= dur => {
                     self.read_sensed(end.max(p.ready), slot, read, backup);
                 }
                 _ => {
-                    let end = self.start_read(p.ready, slot, read, backup);
+                    let end = self.start_read(p.ready, slot, read, sense_ns, backup);
                     shared = Some((p.lpn / ways, sense_ns, end));
                 }
             }
@@ -959,11 +964,10 @@ impl Simulator {
     }
 
     /// Starts page read `r` of request `req` at `now`: its first attempt senses the hard
-    /// page and, when the strategy starts higher, its extra levels; `backup` follows it.
-    /// Returns when the sensing ends.
+    /// page and, when the strategy starts higher, its extra levels, for `sense_ns`
+    /// ([`Simulator::sense_ns`]); `backup` follows it. Returns when the sensing ends.
     #[inline(always)]
-    fn start_read(&mut self, now: u64, req: u32, r: PageRead, backup: u32) -> u64 {
-        let sense_ns = self.sense_ns(&r);
+    fn start_read(&mut self, now: u64, req: u32, r: PageRead, sense_ns: u64, backup: u32) -> u64 {
         let sensed = self
             .parts(r.ppa, r.loc)
             .sense(&mut self.backend, self.suspension.as_mut(), now, sense_ns);
@@ -977,7 +981,9 @@ impl Simulator {
         t_r + u64::from(r.extra) * self.timing.extra_sense_ns
     }
 
-    /// Read `r`'s first sensing ends at `sensed`.
+    /// Read `r`'s first sensing ends at `sensed`. (Every page read comes here: inlined,
+    /// its event is built in the caller's registers.)
+    #[inline(always)]
     fn read_sensed(&mut self, sensed: u64, req: u32, r: PageRead, backup: u32) {
         self.counters.page_reads += 1;
         self.counters.soft_senses += u64::from(r.extra > 0);
@@ -1055,15 +1061,24 @@ impl Simulator {
     }
 
     /// The rest of a single hard read of `units` of the page at `ppa`, sensed at `now`:
-    /// their transfer and decode; returns when the data is in the controller.
-    #[inline]
+    /// their transfer and decode; returns when the data is in the controller. (Every
+    /// unjudged page read comes here, from the event loop: inlined.)
+    #[inline(always)]
     fn hard_read_rest(&mut self, now: u64, ppa: Ppa, units: u16) -> u64 {
         let units = u32::from(units);
-        let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
-        let bytes = self.units.share(self.page_bytes, units);
-        let xfer = parts.transfer(&mut self.backend, &self.timing, now, bytes);
-        let dec_ns = self.units.share(self.decode_page_ns, units);
-        let dec = self.backend.decode(parts.first().channel, xfer, dec_ns);
+        let dec = match self.parts(ppa, self.geo.loc_of_block(ppa.block)) {
+            // Most reads: a whole page on one plane, at the times worked out once.
+            Parts::One(l) if self.units.whole(units) => {
+                let xfer = self.backend.channel(l.channel, now, self.timing.transfer_page_ns);
+                self.backend.decode(l.channel, xfer.end, self.decode_page_ns)
+            }
+            parts => {
+                let bytes = self.units.share(self.page_bytes, units);
+                let xfer = parts.transfer(&mut self.backend, &self.timing, now, bytes);
+                let dec_ns = self.units.share(self.decode_page_ns, units);
+                self.backend.decode(parts.first().channel, xfer, dec_ns)
+            }
+        };
         dec.end + self.read_path.codec_decode_ns_per_page()
     }
 

@@ -38,11 +38,17 @@ impl Units {
         self.per_page - self.unit(hi, false).saturating_sub(self.unit(lo, true)) as u32
     }
 
+    /// Whether `units` units are the whole page.
+    #[inline]
+    pub fn whole(&self, units: u32) -> bool {
+        units == self.per_page
+    }
+
     /// `x` (a page's bytes or decode time) for `units` of the page, rounded up.
     #[inline]
     pub fn share(&self, x: u64, units: u32) -> u64 {
         // Every page read comes here; most read whole pages.
-        if units == self.per_page {
+        if self.whole(units) {
             return x;
         }
         (x * u64::from(units)).div_ceil(u64::from(self.per_page))
