@@ -42,7 +42,7 @@ def test_runs_charge_the_papers_times(real_core, quick_run):
     out, _ = quick_run
     runs = json.loads((out / "runs.json").read_text())
     pt = runs["pe_time"]
-    # Fig. 8 (fresh): MSB page (type 1) '11' 380 µs, '01' 1.42 x 380; LSB (type 0) '11' 919 µs.
+    # Fig. 8 (fresh): MSB page (type 0) '11' 380 µs, '01' 1.42 x 380; LSB (type 1) '11' 919 µs.
     assert pt["11|0|standard"]["program_us"][tvr.MSB] == pytest.approx(380, abs=0.01)
     assert pt["01|0|standard"]["program_us"][tvr.MSB] == pytest.approx(1.42 * 380, abs=0.01)
     assert pt["11|0|standard"]["program_us"][tvr.LSB] == pytest.approx(919, abs=0.01)

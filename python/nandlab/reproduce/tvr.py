@@ -42,9 +42,9 @@ PRESET = Path(__file__).resolve().parents[1] / "configs" / "002_tvr.toml"
 #: A byte whose four 2-bit cells (adjacent bits, MSB first) all take one state.
 STATE_BYTES = {"11": 0xFF, "10": 0xAA, "00": 0x00, "01": 0x55}
 
-#: nandlab page types of 002's MSB page (read with V₁ alone, programmed first) and LSB page,
-#: as the ``vth`` model and the preset's page map key them (docs/presets.md).
-MSB, LSB = 1, 0
+#: nandlab page types of 002's MSB page (read with V₁ alone, programmed first: the lower
+#: page, type 0 on every preset) and LSB page (docs/reliability.md, "Page-type names").
+MSB, LSB = 0, 1
 
 #: Margin of a *close* verdict (a fraction of the paper's bounds).
 CLOSE_MARGIN = 0.1
@@ -428,7 +428,7 @@ def figures(out: Path, s: Settings, pt: dict[str, Any], ssd: dict[str, Any],
     # Fig. 8: by page type and state, fresh.
     fig, ax = plt.subplots(figsize=(6, 3.2))
     x = np.arange(len(states))
-    for i, (t, name) in enumerate(((MSB, "MSB page (type 1)"), (LSB, "LSB page (type 0)"))):
+    for i, (t, name) in enumerate(((MSB, "MSB page (type 0)"), (LSB, "LSB page (type 1)"))):
         ax.bar(x + (i - 0.5) * 0.4, [pt[f"{st}|0|standard"]["program_us"][t] for st in states],
                0.4, label=name)
     ax.set_xticks(x, [f"'{st}'" for st in states])
@@ -486,7 +486,7 @@ def body_md(s: Settings, pt: dict[str, Any], ssd: dict[str, Any], model: dict[st
     f = io.StringIO()
     w = f.write
     w("\n## Program and erase time by content (`pe_time` runs)\n\n")
-    w("Mean program time per page type (µs; 002's MSB page = type 1, programmed first) "
+    w("Mean program time per page type (µs; 002's MSB page = type 0, programmed first) "
       "and mean erase time (ms), standard device, `compose = \"slowest\"` unless noted:\n\n")
     w("| content | P/E | MSB page | LSB page | erase | TVR MSB | TVR LSB |\n"
       "|---|---|---|---|---|---|---|\n")

@@ -33,8 +33,10 @@ impl CellType {
     }
 }
 
-/// Which bit of a wordline's cells a page holds: 0 = LSB (lower), then CSB, MSB (upper),
-/// TSB for QLC. For SLC every page is type 0.
+/// Which bit of a wordline's cells a page holds: 0 = LSB (lower, programmed first; the
+/// page the `vth` model senses with one reference), then CSB, MSB (upper), TSB for QLC.
+/// For SLC every page is type 0. Seed 002 calls type 0 its "MSB page" (docs/reliability.md,
+/// "Page-type names").
 pub type PageType = u8;
 
 /// Human name of a page type for a cell type (used in summaries).

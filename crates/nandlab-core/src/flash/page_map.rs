@@ -1,6 +1,10 @@
 //! Shared-page map: for each page index of a block, its page type (LSB/CSB/MSB) and the
 //! wordline it shares with the other pages of the same cells.
 //!
+//! Page type 0 is the lower page, programmed first on its wordline (every map, built in or
+//! explicit, programs a wordline's pages lowest type first); the `vth` model senses it with
+//! a single reference (`reliability::vth`, "page type t reads pattern bit bits − 1 − t").
+//!
 //! Three standard orders are built in, and any explicit table may be given:
 //! - `sequential`: wordline w holds pages `w*b .. w*b+b-1`, LSB first (b = bits per cell);
 //! - `interleaved` ("shadow" programming, the usual MLC/TLC order that limits cell-to-cell
@@ -25,7 +29,8 @@ pub enum PageMapSpec {
     Named(String),
     /// An explicit table, one entry per page of a block.
     Explicit {
-        /// Page type of each page (0 = LSB ... bits-1 = MSB).
+        /// Page type of each page (0 = LSB, the lower page ... bits-1 = MSB); on each
+        /// wordline the types must come in order, type 0 first.
         types: Vec<PageType>,
         /// Wordline of each page.
         wordlines: Vec<u32>,
@@ -89,11 +94,20 @@ impl PageMap {
                     ));
                 }
                 let mut seen = vec![0u32; n_wl as usize];
-                for (&t, &w) in types.iter().zip(wordlines) {
+                for (page, (&t, &w)) in types.iter().zip(wordlines).enumerate() {
                     if u32::from(t) >= bits || w >= n_wl {
                         return Err(NandError::config(
                             key,
                             format!("entry (type {t}, wordline {w}) is outside {bits} bits x {n_wl} wordlines"),
+                        ));
+                    }
+                    if seen[w as usize] >> t != 0 {
+                        return Err(NandError::config(
+                            key,
+                            format!(
+                                "page {page} (type {t}) comes after a page of type {t} or above on wordline {w}: \
+                                 a wordline's pages are programmed lowest type first (type 0 = the lower page)"
+                            ),
                         ));
                     }
                     seen[w as usize] |= 1 << t;
@@ -200,6 +214,14 @@ mod tests {
             wordlines: vec![0, 0, 1, 1],
         };
         assert!(PageMap::build(&bad, CellType::Mlc, 4).is_err());
+        // Each wordline holds one page of each type, but wordline 1's upper page comes
+        // before its lower page.
+        let upper_first = PageMapSpec::Explicit {
+            types: vec![0, 1, 1, 0],
+            wordlines: vec![0, 0, 1, 1],
+        };
+        let e = PageMap::build(&upper_first, CellType::Mlc, 4).unwrap_err().to_string();
+        assert!(e.contains("device.page_map") && e.contains("page 3"), "{e}");
         assert!(PageMap::build(&PageMapSpec::default(), CellType::Tlc, 8).is_err());
     }
 }

@@ -11,7 +11,7 @@ pub struct ErrorContext<'a> {
     pub retention_s: f64,
     /// Reads of the block since its last erase (read disturb).
     pub reads_since_erase: f64,
-    /// Page type (0 = LSB).
+    /// Page type (0 = LSB, the lower page, programmed first).
     pub page_type: u8,
     /// Cell-state histogram of the page; `None` = uniformly random data.
     pub hist: Option<&'a StateHist>,

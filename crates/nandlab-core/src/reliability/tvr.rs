@@ -4,14 +4,15 @@
 //! Δ₀…Δ₅ at an RBER limit (Eq. 10–13), and the reduced, retention-free layout (Fig. 11b).
 //!
 //! Page names are 002's: its **MSB page** is read with `V₁` alone (errors at S1|S2), its
-//! **LSB page** with `V₀` and `V₂`. In [`VthModel`](super::VthModel)'s bit convention
-//! the MSB page is page type 1 and the LSB page type 0.
+//! **LSB page** with `V₀` and `V₂`. The MSB page holds the first character of a state's
+//! pattern, [`VthModel`](super::VthModel)'s pattern bit 1, and is programmed first (002
+//! Table 1): the simulator's page type 0. The LSB page is bit 0, page type 1.
 //!
 //! Distances (Fig. 11b): `μ₀ —Δ₀— V₀ —Δ₁— μ₁ —Δ₂— V₁ —Δ₃— μ₂ —Δ₄— V₂ —Δ₅— μ₃`.
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::vth::{LevelDist, VthParams};
+use super::vth::{pattern_bit_of_page_type, LevelDist, VthParams};
 use crate::error::{NandError, Result};
 
 /// RBER limit for a UBER of 1e-16 (002 §5.2, after Liu et al. [17]).
@@ -52,18 +53,25 @@ pub enum WangPage {
 }
 
 impl WangPage {
-    /// The page type of the same bit in [`VthModel`](super::VthModel) with the Gray map.
-    pub fn vth_page_type(self) -> usize {
+    /// The pattern bit of this page in [`VthModel`](super::VthModel) with the Gray map:
+    /// the MSB page holds the first character (S1 '10': MSB bit 1, LSB bit 0).
+    pub fn pattern_bit(self) -> usize {
         match self {
             WangPage::Msb => 1,
             WangPage::Lsb => 0,
         }
     }
 
-    /// The page of nandlab page type `t` of a 2-bit device: every model keys 002's pages
-    /// as the `vth` model does (docs/presets.md, "002 names page types").
-    pub fn of_vth_page_type(t: usize) -> Self {
-        if t == WangPage::Msb.vth_page_type() {
+    /// The simulator's page type of this page on a 2-bit device: the MSB page, programmed
+    /// first, is type 0 ([`pattern_bit_of_page_type`]; docs/reliability.md,
+    /// "Page-type names").
+    pub fn page_type(self) -> usize {
+        pattern_bit_of_page_type(2, self.pattern_bit())
+    }
+
+    /// The page of simulator page type `t` of a 2-bit device.
+    pub fn of_page_type(t: usize) -> Self {
+        if t == WangPage::Msb.page_type() {
             WangPage::Msb
         } else {
             WangPage::Lsb
@@ -308,8 +316,8 @@ mod tests {
     fn vth_model_reads_the_layout_the_same_way() {
         let l = hand_layout();
         let m = VthModel::new(l.to_vth_params()).unwrap();
-        let msb = m.page_rber(WangPage::Msb.vth_page_type(), None, 0.0, 0.0);
-        let lsb = m.page_rber(WangPage::Lsb.vth_page_type(), None, 0.0, 0.0);
+        let msb = m.page_rber(WangPage::Msb.pattern_bit(), None, 0.0, 0.0);
+        let lsb = m.page_rber(WangPage::Lsb.pattern_bit(), None, 0.0, 0.0);
         assert!((msb / (Q2 / 2.0 + 0.25 * 3.167_124e-5) - 1.0).abs() < 1e-5, "{msb}");
         assert!((lsb / (Q3 - 0.25 * 2.866_516e-7) - 1.0).abs() < 1e-5, "{lsb}");
     }

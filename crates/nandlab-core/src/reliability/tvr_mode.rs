@@ -3,8 +3,8 @@
 //! solves from the standard one (Fig. 11a, [`VthLayout::wang_standard`]) at the RBER
 //! limit `rber_limit` (Eq. 10–13). What changes:
 //! - **program time**: each page type's time is scaled by its ISPP steps after / before
-//!   (Eq. 14 with β = 1.14, ΔV_pp = 0.2 V: 002's MSB page, type 1, 22 → 11; its LSB
-//!   page, type 0, 16 → 8), so `t_step` stays the device's and whatever `[timing]` (and
+//!   (Eq. 14 with β = 1.14, ΔV_pp = 0.2 V: 002's MSB page, type 0, 22 → 11; its LSB
+//!   page, type 1, 16 → 8), so `t_step` stays the device's and whatever `[timing]` (and
 //!   `[timing.pe_time]`) gives is halved;
 //! - **errors**: with `reliability.model = "vth"` and `vth_preset = "wang-standard-mlc"`
 //!   (the standard device), the model reads the reduced layout instead;
@@ -99,7 +99,7 @@ impl TvrConfig {
         let ispp = Ispp::wang();
         (0..bits)
             .map(|t| {
-                let p = WangPage::of_vth_page_type(t);
+                let p = WangPage::of_page_type(t);
                 Ok((ispp.steps(tvr.page_rise_v(p))?, ispp.steps(std.page_rise_v(p))?))
             })
             .collect()
@@ -203,14 +203,14 @@ impl TvrConfig {
 mod tests {
     use super::*;
 
-    /// §5.3: MSB (type 1) 22 → 11 steps, LSB (type 0) 16 → 8.
+    /// §5.3: MSB (type 0, programmed first) 22 → 11 steps, LSB (type 1) 16 → 8.
     #[test]
     fn steps_per_page_type() {
         let on = TvrConfig {
             enabled: true,
             ..TvrConfig::default()
         };
-        assert_eq!(on.program_steps(2).unwrap(), vec![(8, 16), (11, 22)]);
+        assert_eq!(on.program_steps(2).unwrap(), vec![(11, 22), (8, 16)]);
         assert!(TvrConfig::default().program_steps(2).unwrap().is_empty());
         let e = on.program_steps(3).unwrap_err().to_string();
         assert!(e.contains("tvr.enabled"), "{e}");
@@ -232,10 +232,10 @@ mod tests {
         };
         let r = on.reliability(&std).unwrap();
         let m = VthModel::new(r.vth_params().unwrap()).unwrap();
-        let lsb = m.page_rber(WangPage::Lsb.vth_page_type(), None, 0.0, 0.0);
+        let lsb = m.page_rber(WangPage::Lsb.pattern_bit(), None, 0.0, 0.0);
         assert!((lsb / WANG_RBER_LIMIT - 1.0).abs() < 0.01, "{lsb}");
         let m = VthModel::new(std.vth_params().unwrap()).unwrap();
-        assert!(m.page_rber(WangPage::Lsb.vth_page_type(), None, 0.0, 0.0) < 1e-9);
+        assert!(m.page_rber(WangPage::Lsb.pattern_bit(), None, 0.0, 0.0) < 1e-9);
         let other = ReliabilityConfig {
             model: ModelKind::Vth,
             ..ReliabilityConfig::default()

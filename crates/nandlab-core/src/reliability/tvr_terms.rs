@@ -25,7 +25,7 @@ pub fn terms_summary(standard: &VthParams, reduced: &VthParams) -> Result<Option
         let at = |page: WangPage| -> Vec<f64> {
             TERM_READS
                 .iter()
-                .map(|&r| m.at_reads(r).page_rber(page.vth_page_type(), None, 0.0, 0.0))
+                .map(|&r| m.at_reads(r).page_rber(page.pattern_bit(), None, 0.0, 0.0))
                 .collect()
         };
         let erased_rise: Vec<f64> = TERM_READS

@@ -12,10 +12,16 @@
 //!   power-law drift of mean and width in P/E (Cai et al. DATE'13 form).
 //!
 //! Levels are indexed by threshold voltage, 0 = erased (lowest). Each level stores a bit
-//! pattern (`level_patterns`); page type `k` (0 = LSB) reads bit `k` of the pattern, so the
-//! pattern `0b10` means "first character 1 (MSB page), second character 0 (LSB page)".
-//! With Gray order 11 < 10 < 00 < 01 the MSB page needs one read reference (between
-//! levels 1 and 2) and the LSB page two (levels 0|1 and 2|3), as in seed 002 §5.1.
+//! pattern (`level_patterns`), written as seed 002 writes states: `0b10` is S1 '10', first
+//! character 1, second 0. The per-page functions ([`VthModel::page_bit`],
+//! [`VthModel::page_refs`], [`VthModel::page_rber`], ...) take a pattern *bit* index; the
+//! simulator's page type `t` (0 = the lower page, programmed first) reads bit
+//! [`pattern_bit_of_page_type`] `= bits − 1 − t`, the first character for type 0. With the
+//! Gray order 11 < 10 < 00 < 01 that character needs one read reference (between levels 1
+//! and 2) and the second two (levels 0|1 and 2|3), as in seed 002 §5.1: the lower page is
+//! the single-reference page, as MLC physics has it (its bit is set by the first program
+//! pass; the second pass never moves a cell across V₁). 002 calls it the "MSB page" (the
+//! pattern's most significant bit), nandlab's summaries `lsb` (the lower page).
 //!
 //! Approximation: the retention shift of a level uses the level's *centre* `x` (the mean
 //! of the erased Gaussian, the middle of an ISPP window) instead of each cell's own `x`;
@@ -30,6 +36,14 @@ use statrs::function::erf::erfc;
 
 use super::interference::{Coupling, ReadDisturb};
 use crate::error::{NandError, Result};
+
+/// The pattern bit that page type `page_type` of a `bits`-bit cell reads: `bits − 1 −
+/// page_type`, so the first-programmed (lower) page, type 0, reads the first character of
+/// a state's pattern (see the module notes). The one place of nandlab's page-type
+/// convention for Vth patterns; its own inverse.
+pub fn pattern_bit_of_page_type(bits: usize, page_type: usize) -> usize {
+    bits - 1 - page_type
+}
 
 /// Distribution of one Vth level right after programming (before noise and retention).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -428,16 +442,17 @@ impl VthModel {
         self.level_of_pattern[pattern as usize] as usize
     }
 
-    /// Bit of page type `page` (0 = LSB) held by a cell at level `state`.
-    pub fn page_bit(&self, state: usize, page: usize) -> u8 {
-        (self.params.level_patterns[state] >> page) & 1
+    /// Pattern bit `bit` (0 = least significant, the last character) held by a cell at
+    /// level `state`; page type `t` reads bit [`pattern_bit_of_page_type`]`(bits, t)`.
+    pub fn page_bit(&self, state: usize, bit: usize) -> u8 {
+        (self.params.level_patterns[state] >> bit) & 1
     }
 
-    /// Indices `i` of the read references (between levels `i` and `i+1`) that page type
-    /// `page` senses: those where its bit changes.
-    pub fn page_refs(&self, page: usize) -> Vec<usize> {
+    /// Indices `i` of the read references (between levels `i` and `i+1`) that the page
+    /// holding pattern bit `bit` senses: those where the bit changes.
+    pub fn page_refs(&self, bit: usize) -> Vec<usize> {
         (0..self.n_states() - 1)
-            .filter(|&i| self.page_bit(i, page) != self.page_bit(i + 1, page))
+            .filter(|&i| self.page_bit(i, bit) != self.page_bit(i + 1, bit))
             .collect()
     }
 
@@ -646,21 +661,21 @@ impl VthModel {
             .collect()
     }
 
-    /// Probability that the page-`page` bit of a cell at level `state` is misread.
-    pub fn state_bit_error_prob(&self, state: usize, page: usize, refs: &[f64], pe: f64, retention_s: f64) -> f64 {
-        let bit = self.page_bit(state, page);
+    /// Probability that pattern bit `bit` of a cell at level `state` is misread.
+    pub fn state_bit_error_prob(&self, state: usize, bit: usize, refs: &[f64], pe: f64, retention_s: f64) -> f64 {
+        let value = self.page_bit(state, bit);
         self.transition_probs(state, refs, pe, retention_s)
             .iter()
             .enumerate()
-            .filter(|&(j, _)| self.page_bit(j, page) != bit)
+            .filter(|&(j, _)| self.page_bit(j, bit) != value)
             .map(|(_, p)| p)
             .sum()
     }
 
-    /// RBER of page type `page` when the cells hold levels with shares `level_shares`
-    /// (indexed by level, summing to 1; `None` = uniform, the random-data case of
-    /// seed 002 Eq. 10–11).
-    pub fn page_rber(&self, page: usize, level_shares: Option<&[f64]>, pe: f64, retention_s: f64) -> f64 {
+    /// RBER of the page holding pattern bit `bit` when the cells hold levels with shares
+    /// `level_shares` (indexed by level, summing to 1; `None` = uniform, the random-data
+    /// case of seed 002 Eq. 10–11).
+    pub fn page_rber(&self, bit: usize, level_shares: Option<&[f64]>, pe: f64, retention_s: f64) -> f64 {
         let refs = self.read_refs_v(pe, retention_s);
         let n = self.n_states();
         (0..n)
@@ -669,7 +684,7 @@ impl VthModel {
                 if w == 0.0 {
                     0.0
                 } else {
-                    w * self.state_bit_error_prob(s, page, &refs, pe, retention_s)
+                    w * self.state_bit_error_prob(s, bit, &refs, pe, retention_s)
                 }
             })
             .sum()
@@ -690,10 +705,15 @@ mod tests {
     fn gray_pages_and_refs() {
         let m = VthModel::new(VthParams::dong_mlc()).unwrap();
         assert_eq!(m.n_states(), 4);
-        // MSB page (bit 1): 1,1,0,0 → one reference between levels 1 and 2.
+        // First character (bit 1): 1,1,0,0 → one reference between levels 1 and 2; it
+        // is page type 0, the lower page.
+        assert_eq!(pattern_bit_of_page_type(2, 0), 1);
         assert_eq!(m.page_refs(1), vec![1]);
-        // LSB page (bit 0): 1,0,0,1 → references 0|1 and 2|3.
+        // Second character (bit 0): 1,0,0,1 → references 0|1 and 2|3; page type 1.
+        assert_eq!(pattern_bit_of_page_type(2, 1), 0);
         assert_eq!(m.page_refs(0), vec![0, 2]);
+        // TLC: type 0 reads the first of three characters, type 2 the last.
+        assert_eq!((pattern_bit_of_page_type(3, 0), pattern_bit_of_page_type(3, 2)), (2, 0));
         assert_eq!(m.level_of_pattern(0b01), 3);
         assert_eq!(m.pattern_of_level(2), 0b00);
     }

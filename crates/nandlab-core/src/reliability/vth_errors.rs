@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::model::{ErrorContext, ErrorModel};
-use super::vth::VthModel;
+use super::vth::{pattern_bit_of_page_type, VthModel};
 
 /// Grid node (P/E, retention, reads index) → error probabilities by page type × pattern.
 type NodeCache = HashMap<(u32, u32, u32), Arc<Vec<f64>>>;
@@ -43,7 +43,8 @@ impl VthErrorModel {
         &self.model
     }
 
-    /// Exact per page type × bit pattern error probabilities (no cache).
+    /// Exact per page type × bit pattern error probabilities (no cache); page type `t`
+    /// reads pattern bit [`pattern_bit_of_page_type`].
     pub fn exact(&self, pe: f64, retention_s: f64) -> Vec<f64> {
         let m = &self.model;
         let refs = m.read_refs_v(pe, retention_s);
@@ -53,11 +54,12 @@ impl VthErrorModel {
             let tp = m.transition_probs(level, &refs, pe, retention_s);
             let pattern = m.pattern_of_level(level) as usize;
             for page in 0..m.bits_per_cell() {
-                let bit = m.page_bit(level, page);
+                let bit = pattern_bit_of_page_type(m.bits_per_cell(), page);
+                let value = m.page_bit(level, bit);
                 out[page * n + pattern] = tp
                     .iter()
                     .enumerate()
-                    .filter(|&(j, _)| m.page_bit(j, page) != bit)
+                    .filter(|&(j, _)| m.page_bit(j, bit) != value)
                     .map(|(_, p)| p)
                     .sum();
             }
@@ -152,7 +154,8 @@ mod tests {
             page_type: 0,
             ..Default::default()
         };
-        let direct = m.vth().page_rber(0, None, 10_000.0, t);
+        // Page type 0 is the page of the first character, pattern bit 1.
+        let direct = m.vth().page_rber(1, None, 10_000.0, t);
         assert!(
             (m.page_rber(&ctx) / direct - 1.0).abs() < 1e-9,
             "{} vs {direct}",
@@ -165,7 +168,7 @@ mod tests {
             page_type: 1,
             ..Default::default()
         };
-        let direct = m.vth().page_rber(1, None, 10_500.0, 2e5);
+        let direct = m.vth().page_rber(0, None, 10_500.0, 2e5);
         assert!(
             (m.page_rber(&ctx) / direct - 1.0).abs() < 0.1,
             "{} vs {direct}",
@@ -173,9 +176,10 @@ mod tests {
         );
     }
 
-    /// MSB page (one reference `V₁`) of 002's retention-free layout, from Q-function sums
-    /// written from the equations: a state-`s` cell shifted by `c` errs with
-    /// `Q((V₁ − μ_s − c)/δ_s)` below `V₁` (S0, S1) or `Φ((V₁ − μ_s − c)/δ_s)` above.
+    /// MSB page (one reference `V₁`; the simulator's page type 0) of 002's retention-free
+    /// layout, from Q-function sums written from the equations: a state-`s` cell shifted
+    /// by `c` errs with `Q((V₁ − μ_s − c)/δ_s)` below `V₁` (S0, S1) or
+    /// `Φ((V₁ − μ_s − c)/δ_s)` above.
     fn msb_rber_by_hand(shift: impl Fn(usize) -> Vec<(f64, f64)>) -> f64 {
         use crate::reliability::tvr::q;
         let p = VthParams::wang_retention_free_mlc();
@@ -233,8 +237,9 @@ mod tests {
         };
         let want = msb_rber_by_hand(mix);
         let m = wang_with(Some(Coupling::cho()), None);
+        // 002's MSB page, sensed with V₁ alone, is the simulator's page type 0.
         let ctx = ErrorContext {
-            page_type: 1,
+            page_type: 0,
             ..Default::default()
         };
         let got = m.page_rber(&ctx);
@@ -268,7 +273,7 @@ mod tests {
         };
         let m = wang_with(None, Some(rd));
         let ctx = |r: f64| ErrorContext {
-            page_type: 1,
+            page_type: 0,
             reads_since_erase: r,
             ..Default::default()
         };

@@ -23,6 +23,7 @@ mod host_view;
 mod ldpc_in_ssd;
 mod mapping_cache;
 mod meta_cure;
+mod page_types;
 mod pe_time;
 mod presets;
 mod read_leveling;

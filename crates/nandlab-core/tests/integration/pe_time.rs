@@ -43,13 +43,13 @@ fn by_type(summary: &Value) -> Vec<f64> {
 
 const CONTENT: &str = "[timing.pe_time]\nmodel = \"content\"\n";
 
-/// 002 Fig. 8 as configured by default: an all-'11' page (byte 0xFF) programs in 919 µs
-/// on page type 0 (002's "LSB page") and 380 µs on type 1 (002's "MSB page"); an
-/// all-'01' page (byte 0x55) in 1,082 and 539.6 µs: '11' is faster by 163 µs and
-/// 159.6 µs. Each write's latency is its transfer plus its program.
+/// 002 Fig. 8 as configured by default: an all-'11' page (byte 0xFF) programs in 380 µs
+/// on page type 0 (the lower page, programmed first: 002's "MSB page") and 919 µs on
+/// type 1 (002's "LSB page"); an all-'01' page (byte 0x55) in 539.6 and 1,082 µs: '11'
+/// is faster by 159.6 µs and 163 µs. Each write's latency is its transfer plus its program.
 #[test]
 fn constant_pages_take_their_states_times() {
-    for (byte, t0, t1) in [(0xFF, 919_000.0, 380_000.0), (0x55, 1_082_000.0, 539_600.0)] {
+    for (byte, t0, t1) in [(0xFF, 380_000.0, 919_000.0), (0x55, 539_600.0, 1_082_000.0)] {
         let (s, lat) = run(
             &format!("{CONTENT}[content]\nsource = \"constant\"\nbyte = {byte}\n"),
             96,
@@ -61,31 +61,32 @@ fn constant_pages_take_their_states_times() {
 }
 
 /// Random data holds every state: the slowest state decides by default, the mean of
-/// the four state times with `compose = "mean"` ((3 · 1082 + 919)/4 = 1041.25 µs and
-/// (2 · 539.6 + 2 · 380)/4 = 459.8 µs).
+/// the four state times with `compose = "mean"` ((2 · 539.6 + 2 · 380)/4 = 459.8 µs and
+/// (3 · 1082 + 919)/4 = 1041.25 µs).
 #[test]
 fn random_pages_at_the_slowest_state_or_the_mean() {
     let (s, _) = run(CONTENT, 96);
-    assert_eq!(by_type(&s), vec![1_082_000.0, 539_600.0]);
+    assert_eq!(by_type(&s), vec![539_600.0, 1_082_000.0]);
     let (s, _) = run(&format!("{CONTENT}compose = \"mean\"\n"), 96);
-    assert_eq!(by_type(&s), vec![1_041_250.0, 459_800.0]);
+    assert_eq!(by_type(&s), vec![459_800.0, 1_041_250.0]);
 }
 
 /// The program time follows the states stored: BitFlip turns an all-'00' page
 /// (error-prone) into an all-'11' one, which programs in 380 µs instead of 539.6 µs on
-/// type 1 and in 919 µs instead of 1,082 µs on type 0.
+/// type 0 and in 919 µs instead of 1,082 µs on type 1.
 #[test]
 fn bitflip_changes_the_program_time_through_the_states() {
     let zeros = format!("{CONTENT}[content]\nsource = \"constant\"\nbyte = 0\n");
     let (plain, _) = run(&zeros, 96);
     let (flipped, lat) = run(&format!("{zeros}[codec]\nkind = \"bitflip\"\n"), 96);
-    assert_eq!(by_type(&plain), vec![1_082_000.0, 539_600.0]);
-    assert_eq!(by_type(&flipped), vec![919_000.0, 380_000.0]);
+    assert_eq!(by_type(&plain), vec![539_600.0, 1_082_000.0]);
+    assert_eq!(by_type(&flipped), vec![380_000.0, 919_000.0]);
     // The encoder (8 units x 20 ns) runs before the program.
-    assert_eq!(lat[0], XFER + 160 + 919_000);
+    assert_eq!(lat[0], XFER + 160 + 380_000);
 }
 
-/// TVR halves every program (002 §5.3: 16 → 8 steps on type 0, 22 → 11 on type 1), over
+/// TVR halves every program (002 §5.3: 22 → 11 steps on type 0, 002's "MSB page", 16 → 8
+/// on type 1, its "LSB page"), over
 /// the fixed times (121 µs / 1.45 ms) or the content model's; the summary carries the
 /// model's numbers.
 #[test]
@@ -102,7 +103,7 @@ fn tvr_halves_program_time() {
         serde_json::json!({"before": 16, "after": 8})
     );
     let (s, _) = run(&format!("{CONTENT}[tvr]\nenabled = true\n"), 96);
-    assert_eq!(by_type(&s), vec![541_000.0, 269_800.0]);
+    assert_eq!(by_type(&s), vec![269_800.0, 541_000.0]);
 }
 
 /// Off by default: no `pe_time` or `tvr` section, and the resolved config has neither key.

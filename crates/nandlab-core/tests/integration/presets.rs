@@ -239,18 +239,18 @@ fn tvr_002_is_disksim_with_002_chip() {
     assert_eq!(p.geo.pages, 8 * 16_384 * 64);
     assert_eq!(p.geo.capacity_bytes(), 32 * GIB);
     // Table 1: pages 10/16, 26/32, 42/48, 58/64 share a wordline; the first-programmed,
-    // 002's "MSB page", is type 1 (the `vth` model's single-reference page), its "LSB
-    // page" type 0.
+    // 002's "MSB page", is type 0 (the lower page, the `vth` model's single-reference
+    // page), its "LSB page" type 1.
     let m = &p.geo.page_map;
     for (msb, lsb) in [(10, 16), (26, 32), (42, 48), (58, 64)] {
-        assert_eq!(m.shared_pages(msb), vec![lsb, msb]);
-        assert_eq!((m.page_type(msb), m.page_type(lsb)), (1, 0));
+        assert_eq!(m.shared_pages(msb), vec![msb, lsb]);
+        assert_eq!((m.page_type(msb), m.page_type(lsb)), (0, 1));
     }
-    // Every wordline holds one page of each type; pages 0-3 are MSB pages.
-    assert_eq!((0..128).filter(|&pg| m.page_type(pg) == 1).count(), 64);
-    assert!((0..4).all(|pg| m.page_type(pg) == 1));
+    // Every wordline holds one page of each type; pages 0-3 are 002's MSB pages.
+    assert_eq!((0..128).filter(|&pg| m.page_type(pg) == 0).count(), 64);
+    assert!((0..4).all(|pg| m.page_type(pg) == 0));
     // §4.1 / Fig. 8: MSB page 380 us x (1 + 1.42) / 2 = 459.8 ~ 460 us; LSB page ~1000 us.
-    assert_eq!(p.timing.program_ns, vec![1_000_000, 460_000]);
+    assert_eq!(p.timing.program_ns, vec![460_000, 1_000_000]);
     // DiskSim chip transfer 25 ns per byte: 4096 x 25 = 102,400 ns.
     assert_eq!(p.timing.transfer_page_ns, 4096 * 25);
     // §4.2: erase 3.1 ... 3.3 ms early in life.

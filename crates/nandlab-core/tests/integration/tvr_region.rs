@@ -32,7 +32,7 @@ fn region(s: &Value, name: &str) -> Value {
     s["tvr"]["regions"][name].clone()
 }
 
-/// Region LPN [0, 48): TVR pages are LPN 0–47, all type 0, at 121/2 = 60.5 µs (16 → 8
+/// Region LPN [0, 48): TVR pages are LPN 0–47, all type 0, at 121/2 = 60.5 µs (22 → 11
 /// ISPP steps); the standard ones are 16 type-0 pages at 121 µs and 32 type-1 pages at
 /// 1.45 ms, mean (16·121 + 32·1450)/48 = 1,007 µs.
 #[test]
@@ -50,7 +50,7 @@ fn lpn_range_region_program_times() {
 }
 
 /// Region = stream 1 (the odd writes): TVR pages are 32 of type 0 at 60.5 µs and 16 of
-/// type 1 at 725 µs (22 → 11 steps), mean (32·60.5 + 16·725)/48 = 282 µs; standard ones
+/// type 1 at 725 µs (16 → 8 steps), mean (32·60.5 + 16·725)/48 = 282 µs; standard ones
 /// 32 at 121 µs and 16 at 1.45 ms, mean (32·121 + 16·1450)/48 = 564 µs.
 #[test]
 fn stream_region_program_times() {

@@ -47,12 +47,12 @@ pub struct Content {
     pub compose: Compose,
     /// Program time of a page whose cells all take one state: one row per page type
     /// (type 0 first; one row applies to all), one entry per bit pattern ('00', '01',
-    /// '10', '11' for MLC). Default (Fig. 8), with 002's page names as the `vth` model
-    /// keys them (type 1 = MSB, read with one reference): type 0 (002's "LSB page"):
-    /// 919 µs for '11', 1,082 µs for '10' ("the longest"), and 1,082 µs for '00' and
-    /// '01', which 002 does not give (the value closest to Fig. 7's state averages that
-    /// keeps '10' the longest); type 1 (002's "MSB page"): 380 µs for '11' and '10',
-    /// 1.42 × 380 = 539.6 µs for '00' and '01'.
+    /// '10', '11' for MLC). Default (Fig. 8): type 0, the lower page, programmed first
+    /// and read with one reference (002's "MSB page"): 380 µs for '11' and '10',
+    /// 1.42 × 380 = 539.6 µs for '00' and '01'; type 1 (002's "LSB page"): 919 µs for
+    /// '11', 1,082 µs for '10' ("the longest"), and 1,082 µs for '00' and '01', which 002
+    /// does not give (the value closest to Fig. 7's state averages that keeps '10' the
+    /// longest).
     pub program_state_latency_ns: Vec<Vec<u64>>,
     /// P/E counts of the knots of the program-time factor.
     pub program_pe_knots: Vec<u32>,
@@ -77,8 +77,8 @@ impl Default for Content {
         Content {
             compose: Compose::Slowest,
             program_state_latency_ns: vec![
-                vec![1_082_000, 1_082_000, 1_082_000, 919_000],
                 vec![539_600, 539_600, 380_000, 380_000],
+                vec![1_082_000, 1_082_000, 1_082_000, 919_000],
             ],
             program_pe_knots: vec![0, 200_000, WANG_END_OF_LIFE_PE],
             program_pe_factor: vec![1.0, 0.897, 0.897 * 0.952],
@@ -288,26 +288,26 @@ mod tests {
     fn single_state_pages_take_the_papers_times() {
         let mut m = model(Compose::Slowest);
         let at = |m: &mut Box<dyn PeTimeModel>, t, s| m.program_ns(0, t, Some(&StateHist::single(4, s)), 0);
-        assert_eq!(at(&mut m, 1, 0b11), 380_000);
-        assert_eq!(at(&mut m, 1, 0b01), 539_600);
-        assert_eq!(at(&mut m, 0, 0b11), 919_000);
-        assert_eq!(at(&mut m, 0, 0b10), 1_082_000);
+        assert_eq!(at(&mut m, 0, 0b11), 380_000);
+        assert_eq!(at(&mut m, 0, 0b01), 539_600);
+        assert_eq!(at(&mut m, 1, 0b11), 919_000);
+        assert_eq!(at(&mut m, 1, 0b10), 1_082_000);
     }
 
     /// Random data (each state 1/4): the slowest state, or the mean of the four times:
-    /// type 0 (3 · 1082 + 919)/4 = 1041.25 µs, type 1 (2 · 539.6 + 2 · 380)/4 = 459.8 µs.
+    /// type 0 (2 · 539.6 + 2 · 380)/4 = 459.8 µs, type 1 (3 · 1082 + 919)/4 = 1041.25 µs.
     #[test]
     fn random_pages_compose_by_the_rule() {
         let u = StateHist::uniform(4);
         let mut slow = model(Compose::Slowest);
-        assert_eq!(slow.program_ns(0, 0, Some(&u), 0), 1_082_000);
-        assert_eq!(slow.program_ns(0, 1, Some(&u), 0), 539_600);
+        assert_eq!(slow.program_ns(0, 0, Some(&u), 0), 539_600);
+        assert_eq!(slow.program_ns(0, 1, Some(&u), 0), 1_082_000);
         let mut mean = model(Compose::Mean);
-        assert_eq!(mean.program_ns(0, 0, Some(&u), 0), 1_041_250);
-        assert_eq!(mean.program_ns(0, 1, Some(&u), 0), 459_800);
+        assert_eq!(mean.program_ns(0, 0, Some(&u), 0), 459_800);
+        assert_eq!(mean.program_ns(0, 1, Some(&u), 0), 1_041_250);
         // A page of '11' and '10' cells only: 002's MSB page never leaves 380 µs.
         let h = StateHist::from_counts(&[0, 0, 5, 3]);
-        assert_eq!(slow.program_ns(0, 1, Some(&h), 0), 380_000);
+        assert_eq!(slow.program_ns(0, 0, Some(&h), 0), 380_000);
     }
 
     /// §4.1: factor 1 fresh, 0.897 at 2×10⁵ (linear: 0.9485 at 10⁵), 0.853944 at the
@@ -316,9 +316,9 @@ mod tests {
     fn program_time_falls_with_wear() {
         let mut m = model(Compose::Slowest);
         let h = StateHist::single(4, 0b11);
-        assert_eq!(m.program_ns(0, 1, Some(&h), 100_000), 360_430); // 380 µs · 0.9485
-        assert_eq!(m.program_ns(0, 1, Some(&h), 200_000), 340_860);
-        assert_eq!(m.program_ns(0, 1, Some(&h), 2_000_000), 324_499); // · 0.853944
+        assert_eq!(m.program_ns(0, 0, Some(&h), 100_000), 360_430); // 380 µs · 0.9485
+        assert_eq!(m.program_ns(0, 0, Some(&h), 200_000), 340_860);
+        assert_eq!(m.program_ns(0, 0, Some(&h), 2_000_000), 324_499); // · 0.853944
     }
 
     /// Fig. 10 early in life, Fig. 9's common 9 ms at the end; a block's content is what
