@@ -44,7 +44,8 @@ pub struct CalibrationConfig {
     pub min_failures: u64,
     /// Frames per parallel batch (the stopping rule is checked between batches).
     pub batch: usize,
-    /// Page type of the Vth model that holds the codeword (0 = LSB).
+    /// Bit of the Vth model's level pattern the codeword's page reads (1 = the
+    /// single-reference page, the simulator's page type 0).
     pub page: usize,
     /// Retention time of every point, seconds (wear is varied to reach each RBER).
     pub retention_s: f64,

@@ -192,7 +192,8 @@ pub enum Sampling {
 /// Where on the wear / retention plane the cells are, and which page is read.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct OperatingPoint {
-    /// Page type of the model (0 = LSB).
+    /// Bit of the `VthModel` level pattern the page reads (1 = the single-reference page,
+    /// the simulator's page type 0; see `nandlab_core::reliability::vth`).
     pub page: usize,
     /// P/E cycles.
     pub pe: f64,
