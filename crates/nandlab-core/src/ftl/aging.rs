@@ -108,6 +108,12 @@ impl Default for AgingConfig {
 /// Longest retention or idle time accepted, days.
 pub const MAX_DAYS: f64 = 36_500.0;
 
+/// The most P/E cycles the simulator models: ten times the highest endurance NAND is
+/// rated for (SLC, 100,000 cycles), and the end of the endurance estimate's search. A
+/// block's initial wear must lie below it (1e308 used to saturate every block's counter
+/// at u32::MAX).
+pub const MAX_PE_CYCLES: f64 = 1e6;
+
 impl AgingConfig {
     /// Checks every field.
     pub fn validate(&self) -> Result<()> {
@@ -135,7 +141,16 @@ impl AgingConfig {
                 return Err(NandError::config(key, "must be between -55 and 150 °C"));
             }
         }
-        self.initial_pe.validate("aging.initial_pe")
+        self.initial_pe.validate("aging.initial_pe")?;
+        // The largest value the distribution draws (a normal's at its 1 - 1e-12 quantile).
+        let top = self.initial_pe.quantile(1.0);
+        if !(top <= MAX_PE_CYCLES) {
+            return Err(NandError::config(
+                "aging.initial_pe",
+                format!("draws up to {top:?} P/E cycles; the bound is {MAX_PE_CYCLES}"),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -39,7 +39,9 @@ fn ftl_on(geo: Geometry, placement: PlacementConfig, fill: f64) -> Ftl {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
-    /// The view is exact: every write lands in the plane, on a page of the type, it said.
+    /// The view is exact: every write lands in the plane, on a page of the type, it said;
+    /// the one exception is a plane whose GC runs for this write and still leaves it no
+    /// room (pages to reclaim, but not a block's worth), which the write then skips.
     #[test]
     fn next_write_predicts_where_each_write_lands(lpns in prop::collection::vec(0..576u64, 1..1500)) {
         let mut f = ftl(0.9);
@@ -47,8 +49,12 @@ proptest! {
         let geo = f.geometry().clone();
         for (i, &l) in lpns.iter().enumerate() {
             let next = f.next_host_write(l, WriteAttrs::default());
+            let erases = f.stats.gc_erases;
             let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
-            prop_assert_eq!(geo.split_block(ppa.block).0, next.plane);
+            if geo.split_block(ppa.block).0 != next.plane {
+                prop_assert!(f.stats.gc_erases > erases, "write {} left plane {} without running GC", i, next.plane);
+                continue;
+            }
             prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
         }
     }
@@ -67,6 +73,40 @@ proptest! {
             prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
         }
     }
+}
+
+/// A plane that GC can do nothing for (no room in its host block, its free pool at the GC
+/// threshold, every page valid) is skipped by the write, and the view says so: the
+/// prediction names the plane the write lands in, not the striping cursor's. Overwriting
+/// only pages that live outside plane 0 fills plane 0 with valid data alone, so it ends up
+/// full and the later writes stripe over planes 1-3 only. (Found as an intermittent
+/// failure of the property test above: the view named the full plane.)
+#[test]
+fn next_write_skips_a_plane_gc_can_do_nothing_for() {
+    let mut f = ftl(1.0);
+    let geo = f.geometry().clone();
+    let plane_of = |f: &Ftl, lpn: u64| geo.plane_of_block(geo.ppa_of(f.mapping.get(lpn).unwrap()).block);
+    let outside: Vec<u64> = (0..f.logical_pages()).filter(|&l| plane_of(&f, l) != 0).collect();
+    let mut ops = Vec::new();
+    let mut landed = Vec::new();
+    for (i, &l) in outside.iter().enumerate() {
+        let next = f.next_host_write(l, WriteAttrs::default());
+        let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
+        assert_eq!(
+            (geo.split_block(ppa.block).0, geo.page_map.page_type(ppa.page)),
+            (next.plane, next.page_type),
+            "write {i}"
+        );
+        landed.push(geo.split_block(ppa.block).0);
+    }
+    // Plane 0 is full: two free blocks (the GC threshold) and not one invalid page.
+    let blocks = &f.blocks[..24];
+    assert_eq!(blocks.iter().filter(|b| b.written == 0).count(), 2);
+    assert!(blocks.iter().all(|b| b.valid == b.written));
+    // It took its share of the first stripes, then nothing.
+    assert!(landed[..8].contains(&0));
+    assert!(!landed[landed.len() - 100..].contains(&0));
+    f.check_invariants().unwrap();
 }
 
 /// One plane of 6 blocks (pages L0 L1 M0 L2 M1 L3 M2 M3) with MSB allocation; writes of
