@@ -159,7 +159,7 @@ fn ages_spreads_and_temperatures_past_their_bounds_name_the_key() {
 }
 
 #[test]
-fn wear_time_scales_and_an_unused_cache_rate_past_their_bounds_name_the_key() {
+fn wear_time_scales_energies_and_unused_keys_past_their_bounds_name_the_key() {
     // Each was accepted: 1e308 initial P/E saturated every block's counter at u32::MAX, a
     // time scale of 1e308 every arrival at the end of the clock; the DRAM rate was not
     // checked while the cache was off.
@@ -185,6 +185,21 @@ fn wear_time_scales_and_an_unused_cache_rate_past_their_bounds_name_the_key() {
             "config key `cache.dram_mb_per_s`: must be a finite rate of at least 1 MB/s, got 0.0",
         ),
         ("[cache]\ndram_mb_per_s = -1.0\n", "config key `cache.dram_mb_per_s`"),
+        // Found by the sweep: run totals of 1e308 µJ a program were infinite (null in JSON);
+        // RBER thresholds of -1 or 1e308 were accepted while BCH was not reading them.
+        (
+            "[ecc.energy]\nprogram_uj = 1e308\n",
+            "config key `ecc.energy.program_uj`: must be between 0 and 1000000 µJ, got 1e308",
+        ),
+        (
+            "[ecc.energy]\ndecode_uj_per_codeword = -1.0\n",
+            "config key `ecc.energy.decode_uj_per_codeword`",
+        ),
+        (
+            "[ecc]\nscheme = \"bch\"\nthresholds = [-1.0]\n",
+            "config key `ecc.thresholds`: must lie in (0, 0.5] and be non-decreasing",
+        ),
+        ("[ecc]\nthresholds = [0.01, 1e308]\n", "config key `ecc.thresholds`"),
     ] {
         let e = build_error(text);
         assert_one_line(&e, starts);
