@@ -557,7 +557,7 @@ impl Ftl {
             let plane = self.striper.next_plane();
             // A plane the view rules out is one GC would leave as it is: skipping it before
             // GC changes nothing, and keeps `next_host_write` exact.
-            if !self.may_take_host_page(plane, slot, hot) {
+            if !self.may_take_host_page(plane, slot, hot, [None; 2]) {
                 continue;
             }
             self.collect_if_needed(plane, 0, now_ns, ops)?;
@@ -589,8 +589,10 @@ impl Ftl {
     /// without running anything first: its chip is one placement takes the page to, and the
     /// plane is not full. Full means no room in the slot's active block, a free pool at or
     /// below the GC threshold and no block GC could reclaim a page from: GC would leave
-    /// such a plane as it is, so [`Ftl::pick_plane`] skips it.
-    fn may_take_host_page(&self, plane: u32, slot: usize, hot: Option<bool>) -> bool {
+    /// such a plane as it is, so [`Ftl::pick_plane`] skips it. `unmapping` names the blocks
+    /// that lose a valid page before the choice (the old copy of the page being written,
+    /// and its backup): a full one among them becomes one GC can reclaim.
+    fn may_take_host_page(&self, plane: u32, slot: usize, hot: Option<bool>, unmapping: [Option<u32>; 2]) -> bool {
         if let Some(hot) = hot {
             let chip = self.geo.plane_locs[plane as usize].chip;
             if !self.cfg.placement.policy().takes_chip(hot, chip) {
@@ -603,10 +605,12 @@ impl Ftl {
             return true;
         }
         let ppb = self.geo.cfg.pages_per_block;
-        let first = (plane * self.geo.cfg.blocks_per_plane) as usize;
-        self.blocks[first..first + self.geo.cfg.blocks_per_plane as usize]
+        let first = plane * self.geo.cfg.blocks_per_plane;
+        let blocks = &self.blocks[first as usize..(first + self.geo.cfg.blocks_per_plane) as usize];
+        blocks
             .iter()
-            .any(|b| b.reclaimable(ppb))
+            .zip(first..)
+            .any(|(b, i)| b.reclaimable(ppb) || (b.status == BlockStatus::Full && unmapping.contains(&Some(i))))
     }
 
     /// Where host page `lpn`, written next with `attrs`, will go (plane, the type of the
@@ -622,9 +626,12 @@ impl Ftl {
             Some(layout) => layout[(lpn % layout.len() as u64) as usize],
             None => {
                 let hot = self.is_hot(lpn);
+                // The write unmaps the page's old copy (and backup) before it picks a plane.
+                let block = |ppn: Option<u64>| ppn.map(|p| self.ppa(p).block);
+                let unmapping = [block(self.mapping.get(lpn)), block(self.backups.get(&lpn).copied())];
                 (0..u64::from(self.geo.planes))
                     .map(|k| self.striper.peek_plane_after(k))
-                    .find(|&p| self.may_take_host_page(p, slot, hot))
+                    .find(|&p| self.may_take_host_page(p, slot, hot, unmapping))
                     .unwrap_or_else(|| self.striper.peek_plane())
             }
         };

@@ -85,24 +85,18 @@ proptest! {
 /// prediction names the plane the write lands in, not the striping cursor's. Overwriting
 /// only pages that live outside plane 0 fills plane 0 with valid data alone, so it ends up
 /// full and the later writes stripe over planes 1-3 only. (Found as an intermittent
-/// failure of the property test above: the view named the full plane.)
+/// failure of the property test above; a second one, the view not counting the page the
+/// write unmaps before it picks a plane, is kept as that test's saved case in
+/// `tests/proptest-regressions/host_view.txt`.)
 #[test]
 fn next_write_skips_a_plane_gc_can_do_nothing_for() {
     let mut f = ftl(1.0);
     let geo = f.geometry().clone();
     let plane_of = |f: &Ftl, lpn: u64| geo.plane_of_block(geo.ppa_of(f.mapping.get(lpn).unwrap()).block);
     let outside: Vec<u64> = (0..f.logical_pages()).filter(|&l| plane_of(&f, l) != 0).collect();
-    let mut ops = Vec::new();
     let mut landed = Vec::new();
-    for (i, &l) in outside.iter().enumerate() {
-        let next = f.next_host_write(l, WriteAttrs::default());
-        let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
-        assert_eq!(
-            (geo.split_block(ppa.block).0, geo.page_map.page_type(ppa.page)),
-            (next.plane, next.page_type),
-            "write {i}"
-        );
-        landed.push(geo.split_block(ppa.block).0);
+    for &l in &outside {
+        write_as_predicted(&mut f, l, &mut landed);
     }
     // Plane 0 is full: two free blocks (the GC threshold) and not one invalid page.
     let blocks = &f.blocks[..24];
@@ -112,6 +106,17 @@ fn next_write_skips_a_plane_gc_can_do_nothing_for() {
     assert!(landed[..8].contains(&0));
     assert!(!landed[landed.len() - 100..].contains(&0));
     f.check_invariants().unwrap();
+}
+
+/// Writes host page `lpn`, checks it lands in the plane, on a page of the type, the view
+/// said, and appends the plane to `landed`.
+fn write_as_predicted(f: &mut Ftl, lpn: u64, landed: &mut Vec<u32>) {
+    let next = f.next_host_write(lpn, WriteAttrs::default());
+    let ppa = f.write(lpn, 1, 0, WriteAttrs::default(), 0, &mut Vec::new()).unwrap();
+    let geo = f.geometry();
+    let at = (geo.split_block(ppa.block).0, geo.page_map.page_type(ppa.page));
+    assert_eq!(at, (next.plane, next.page_type), "write {}", landed.len());
+    landed.push(at.0);
 }
 
 /// One plane of 6 blocks (pages L0 L1 M0 L2 M1 L3 M2 M3) with MSB allocation; writes of
