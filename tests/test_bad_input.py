@@ -192,7 +192,7 @@ def test_usage_errors_are_one_line(argv, needle, capsys, monkeypatch):
     # Accepted before: every block's P/E counter saturated at 2^32 - 1, every arrival at the
     # end of the clock, run energies went infinite; the rest were not read by this config.
     ("aging.initial_pe", 1e308, "config key `aging.initial_pe`: draws up to 1e308 P/E cycles"),
-    ("host.time_scale", 1e308, "config key `host.time_scale`: must be a number above 0 and at most"),
+    ("host.time_scale", 1e308, "config key `host.time_scale`: must be a number above 0"),
     ("ecc.energy.program_uj", 1e308, "config key `ecc.energy.program_uj`: must be between 0 and"),
     ("workload.zipf_theta", 1e308, "config key `workload.zipf_theta`: must be between 0 and 10"),
     ("workload.repeat", 0, "config key `workload.repeat`: must be at least 1"),
