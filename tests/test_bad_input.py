@@ -88,6 +88,26 @@ def test_auto_detection_reports_the_closest_formats_error_with_its_line(small, t
         nandlab.trace_info(t)
 
 
+def test_a_bad_critical_flag_names_the_file_and_line(small, tmp_path):
+    t = tmp_path / "flags.trace"
+    t.write_text("0 0 0 8 0 1\n10 0 8 8 0 yes\n")
+    one_line_error(cli("run", small, "--trace", t, "--set", "host.critical.source=trace", "-q"),
+                   f"{t}:2: field `critical`", "expected 1 (critical) or 0")
+    one_line_error(cli("trace", "info", t), f"{t}:2: field `critical`")
+    with pytest.raises(nandlab.TraceError, match=r":2: field `critical`"):
+        nandlab.trace_info(t)
+
+
+@pytest.mark.parametrize(("overrides", "needle"), [
+    ({"host.critical.source": "flags"}, "host.critical.source"),
+    ({"host.critical.source": "trace", "host.critical.lpn_ranges": [[0, 9]]},
+     "host.critical.lpn_ranges"),
+])
+def test_a_bad_critical_classifier_names_the_key(real_core, overrides, needle):
+    with pytest.raises(nandlab.ConfigError, match=re.escape(needle)):
+        nandlab.check_config(SMALL, overrides)
+
+
 @pytest.mark.parametrize("fmt", ["auto", "disksim", "msr"])
 def test_a_huge_line_is_cut_at_the_cap_not_read_whole(real_core, tmp_path, fmt):
     # 2 GB of NUL bytes and no newline (a sparse file: it takes no disk space).

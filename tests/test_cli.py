@@ -178,10 +178,12 @@ def test_unwritable_out_is_one_line_before_the_run(real_core, cfg_file, tmp_path
 
 def test_trace_info_table_is_complete_and_unit_labelled(real_core, tmp_path):
     t = tmp_path / "t.trace"
-    t.write_text("0 0 0 8 1\n10 0 8 8 0\n")
+    t.write_text("0 0 0 8 1\n10 0 8 8 0 1\n")
     r = invoke("trace", "info", t)
     assert r.exit_code == 0, r.stderr
     out = plain(r.stdout)
+    # The write carries the critical flag (DiskSim's sixth column).
+    assert "writes flagged critical (disksim column 6) 1" in out
     # A read of [0, 4096) and a write of [4096, 8192): two pages, one size bucket
     # [4096, 8191] B holding both requests.
     assert "max offset + size 8.0 KiB" in out

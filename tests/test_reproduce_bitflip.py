@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from nandlab.reproduce import bitflip, paper_000
@@ -94,3 +95,54 @@ def test_cli_registers_reproduce():
     r = CliRunner().invoke(app, ["reproduce", "bitflip", "--help"])
     assert r.exit_code == 0
     assert "--quick" in r.output and "--out" in r.output
+
+
+def test_write_runs_charge_the_flipped_states_program_time(real_core, tmp_path):
+    """The write runs' program-time change on a page whose states are known before and
+    after flipping, against a hand computation from 002 Fig. 8's per-state times.
+
+    Each 4 KiB page: four 512 B units of 0x00 (every cell '00'), two of 0x55 ('01'), two of
+    0xAA ('10'). BitFlip flips the six error-prone units: 0x00 → 0xFF ('11'), 0x55 → 0xAA.
+    Shares before: '00' 1/2, '01' 1/4, '10' 1/4; after: '11' 1/2, '10' 1/2. Times (µs) on
+    the 000 preset: type 0 (002's MSB page) '00'/'01' 539.6, '10'/'11' 380; type 1 (its
+    LSB page) '11' 919, else 1,082.
+    - slowest state: type 0 539.6 → 380, type 1 1,082 → 1,082;
+    - mean: type 0 0.75 · 539.6 + 0.25 · 380 = 499.7 → 380; type 1 1,082 → 1,000.5.
+    """
+    from nandlab.reproduce import bitflip_writes
+    from nandlab.sweeps import run_sweep
+
+    f = tmp_path / "known.bin"
+    f.write_bytes((b"\x00" * 2048 + b"\x55" * 1024 + b"\xaa" * 1024) * 16)
+    files = {"executable": [f]}
+    settings = bitflip.Settings(rbers=[4e-3], references=["baseline"])
+    workloads = [{"name": "w", "paper": True,
+                  "workload": {"name": "w", "requests": 40, "read_fraction": 0.0,
+                               "iops": 50.0, "size_bytes": 4096}}]
+    specs = bitflip.write_specs(files, settings, bitflip.analyse_files(files), workloads)
+    assert list(specs) == ["writes"]
+    spec = specs["writes"]
+    # One plane, so the 40 writes fill pages 0 … 39 of one block: both page types, no GC.
+    spec["set"].update({"device.channels": 1, "device.chips_per_channel": 1,
+                        "device.dies_per_chip": 1, "device.planes_per_die": 1,
+                        "device.blocks_per_plane": 64})
+    table = run_sweep(spec, tmp_path / "writes", progress=False).table
+    rows = bitflip_writes.rows(table)
+    hand = {"slowest": ([539_600, 1_082_000], [380_000, 1_082_000]),
+            "mean": ([499_700, 1_082_000], [380_000, 1_000_500])}
+    for rule, (before, after) in hand.items():
+        rule_runs = table.filter(pl.col("config.timing.pe_time.compose") == rule)
+        got = {c: rule_runs.filter(pl.col("config.codec.kind") == c).row(0, named=True)
+               for c in ("none", "bitflip")}
+        n = list(got["none"]["pe_time.programs_by_page_type"])
+        assert all(n) and n == list(got["bitflip"]["pe_time.programs_by_page_type"])
+        for codec, times in (("none", before), ("bitflip", after)):
+            v = got[codec]["pe_time.program_ns_mean_by_page_type"]
+            assert (json.loads(v) if isinstance(v, str) else list(v)) == times, (rule, codec)
+        expect = (sum(a * k for a, k in zip(after, n, strict=True))
+                  / sum(b * k for b, k in zip(before, n, strict=True)) - 1)
+        m = bitflip_writes.metrics(rows, ["w"])[rule]
+        assert m["by_type"]["executable"]["program"] == pytest.approx(expect, rel=1e-12)
+        assert m["by_workload"]["w"]["program"] == pytest.approx(expect, rel=1e-12)
+        # Flipping never slows a program here; under "slowest" it saves only on type 0.
+        assert expect < 0

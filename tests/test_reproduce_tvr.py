@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from nandlab.reproduce import tvr
+from nandlab.reproduce import paper_002, tvr
 
 
 @pytest.fixture(scope="module")
@@ -16,20 +16,20 @@ def quick_run(quick_reproduction):
 
 
 def test_printed_values_stand_for_their_rounding_interval():
-    assert tvr.printed(1.40, 2) == pytest.approx((1.395, 1.405))
-    assert tvr.printed(37, 0) == (36.5, 37.5)
-    assert tvr.printed(1400, -1) == (1395.0, 1405.0)
+    assert paper_002.printed(1.40, 2) == pytest.approx((1.395, 1.405))
+    assert paper_002.printed(37, 0) == (36.5, 37.5)
+    assert paper_002.printed(1400, -1) == (1395.0, 1405.0)
 
 
 def test_outputs_and_every_claim_in_the_report(real_core, quick_run):
     out, r = quick_run
     report = (out / "report.md").read_text()
-    for label, *_ in tvr.PAPER.values():
+    for label, *_ in paper_002.PAPER.values():
         assert label in report
     for name in ("fig07_program_time_by_state.png", "fig08_program_time_by_page_type.png",
                  "fig09_erase_time.png", "fig11_vth_layouts.png", "ssd_response_reduction.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
-    assert sum(r.counts.values()) == len(tvr.PAPER)
+    assert sum(r.counts.values()) == len(paper_002.PAPER)
     claims = {c["key"]: c for c in json.loads((out / "claims.json").read_text())}
     # §5.2-5.3 follow from Eq. 10-14 (hand-worked in the Rust tests): 22/16 -> 11/8 steps.
     for key in ("steps_msb_before", "steps_lsb_before", "steps_msb_after", "steps_lsb_after",
@@ -49,7 +49,7 @@ def test_runs_charge_the_papers_times(real_core, quick_run):
     # Fig. 10 / Fig. 9: erase 3.1 ms ('01'), 3.3 ms ('11'), 9 ms at the end of life.
     assert pt["01|0|standard"]["erase_ms"] == pytest.approx(3.1, abs=1e-3)
     assert pt["11|0|standard"]["erase_ms"] == pytest.approx(3.3, abs=1e-3)
-    assert pt[f"random|{tvr.END_OF_LIFE_PE}|standard"]["erase_ms"] == pytest.approx(9.0)
+    assert pt[f"random|{paper_002.END_OF_LIFE_PE}|standard"]["erase_ms"] == pytest.approx(9.0)
     # TVR halves every program, whatever the content (11/22 and 8/16).
     for key, v in pt.items():
         if key.endswith("|standard"):

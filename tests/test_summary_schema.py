@@ -54,7 +54,9 @@ RUNS = {
     "feedback": ("004_asymmetric_256mb.toml", {
         **SMALL, "host.replay": "open", "host.queue_depth": 4, "host.scheduler": "feedback",
         "ftl.placement.policy": "msb_critical"}),
-    "bitflip": ("000_bitflip.toml", {**SMALL, "codec.kind": "bitflip"}),
+    # With per-state program times, as `reproduce bitflip`'s write runs.
+    "bitflip": ("000_bitflip.toml", {**SMALL, "codec.kind": "bitflip",
+                                     "timing.pe_time.model": "content"}),
     "suspend": ("demo.toml", {"workload.requests": 1500, "host.suspend.ops": "program_erase"}),
     "hot_reliable": ("001_ldpc_in_ssd.toml", {
         **SMALL, "ftl.placement.policy": "hot_reliable", "ftl.placement.window_requests": 1000,

@@ -282,6 +282,15 @@ def states(
     return json.loads(_native.core().states(files, unit_bytes, mapping))
 
 
+#: LLR scale of the 8-bit fixed-point decoder: 4 quantisation steps per LLR unit, the
+#: scale docs/ldpc.md §2 validates against the f32 decoder.
+FIXED8_LLR_SCALE = 4.0
+
+#: Frames per batch on each array device when ``batch`` is not given: on a GPU thousands
+#: keep it busy (about 1 GB of int16 state per 4096 frames); numpy keeps the CPU path's 128.
+DEVICE_BATCH = {"numpy": 128, "cuda": 4096}
+
+
 def calibrate_ldpc(
     out: str | os.PathLike,
     frames: int | None = None,
@@ -291,19 +300,38 @@ def calibrate_ldpc(
     seed: int | None = None,
     threads: int | None = None,
     progress: ProgressFn | None = None,
+    batch: int | None = None,
+    device: str = "cpu",
+    fixed8: bool = False,
 ) -> dict[str, Any]:
     """Measures the frame error rate of nandlab's rate-8/9 4 KB QC-LDPC code vs RBER for
     each number of extra soft sensing levels; writes ``out`` (CSV, the ladder's curve
     format) and its provenance beside it (JSON). Returns that JSON: ``provenance``,
     ``points`` and each level's tail model (``tails``; rows below a level's lowest failing
-    point carry it and are marked ``extrapolated``)."""
+    point carry it and are marked ``extrapolated``).
+
+    ``device``: ``cpu`` runs the Rust decoders (``f32``, or the 8-bit fixed-point one with
+    ``fixed8``); ``numpy`` or ``cuda`` (CuPy, the ``gpu`` extra) draw and decode each batch
+    of ``batch`` frames with the array decoder of :mod:`nandlab.ldpc_xp`, which is the
+    fixed-point decoder bit for bit (so ``fixed8`` is implied)."""
     d = Path(out)
     if not d.parent.exists():
         raise FileNotFoundError(2, "No such directory", str(d.parent))
+    if batch is not None and batch < 1:
+        raise ConfigError(f"batch {batch}: must be at least 1 frame")
     core = _native.core()
+    on_device = None
+    if device != "cpu":
+        from .ldpc_xp import DeviceMeasure
+
+        on_device = (device, DeviceMeasure(device, *core.ldpc_code()))
+        batch = batch or DEVICE_BATCH[device]
+        fixed8 = True
+    scale = FIXED8_LLR_SCALE if fixed8 else None
     return json.loads(
         core.calibrate_ldpc(
-            str(d), frames, min_failures, levels, rber_grid, seed, threads, progress
+            str(d), frames, min_failures, levels, rber_grid, seed, threads, progress,
+            batch, scale, on_device,
         )
     )
 

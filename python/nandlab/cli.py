@@ -51,6 +51,12 @@ app.add_typer(config_app, name="config")
 app.add_typer(calibrate_app, name="calibrate")
 
 
+class Device(StrEnum):
+    cpu = "cpu"
+    numpy = "numpy"
+    cuda = "cuda"
+
+
 class RequestsOut(StrEnum):
     parquet = "parquet"
     csv = "csv"
@@ -241,6 +247,20 @@ def calibrate_ldpc(
         int | None,
         typer.Option("--jobs", "-j", min=1, help="Worker threads (default: all cores)."),
     ] = None,
+    device: Annotated[
+        Device,
+        typer.Option("--device", help="cpu: the Rust decoders; numpy or cuda (CuPy, "
+                     "pip install 'nandlab[gpu]'): the batched fixed-point array decoder."),
+    ] = Device.cpu,
+    fixed8: Annotated[
+        bool,
+        typer.Option("--fixed8", help="8-bit fixed-point decoder on the CPU (implied by "
+                     "--device numpy/cuda; default f32)."),
+    ] = False,
+    batch: Annotated[
+        int | None,
+        typer.Option("--batch", min=1, help="Frames per batch (cpu and numpy 128, cuda 4096)."),
+    ] = None,
 ) -> None:
     """Measure LDPC frame error rate vs RBER per soft level (the ECC ladder's curves)."""
     with user_errors():
@@ -249,9 +269,11 @@ def calibrate_ldpc(
         rep = ProgressReporter(description="calibrating", delay_s=0.0, unit="points")
         with rep:
             table = api.calibrate_ldpc(out, frames, min_failures, lv, grid, seed, jobs,
-                                       progress=rep)
+                                       progress=rep, batch=batch, device=device.value,
+                                       fixed8=fixed8)
         wall_s = table["provenance"]["wall_s"]
-        typer.echo(f"wrote {out} and {out.with_suffix('.json')} ({wall_s:.0f} s)")
+        on = table["provenance"].get("device", "cpu")
+        typer.echo(f"wrote {out} and {out.with_suffix('.json')} ({wall_s:.0f} s on {on})")
         for t in table.get("tails", []):
             typer.echo(
                 f"k={t['level']}: measured down to RBER {t['anchor_rber']:.3e} (FER "

@@ -179,6 +179,7 @@ def trace_view(path: str, info: Mapping[str, Any]) -> Group:
             "reads / writes / trims",
             " / ".join(fmt_num(info.get(k)) for k in ("reads", "writes", "trims")),
         ),
+        ("writes flagged critical (disksim column 6)", fmt_num(info.get("critical_writes"))),
         ("read ratio (by count)", f"{ratio:.1%}" if isinstance(ratio, int | float) else DASH),
         ("read ratio (by bytes)", f"{bratio:.1%}" if isinstance(bratio, int | float) else DASH),
         ("total bytes (all requests)", fmt_bytes(info.get("total_bytes"))),

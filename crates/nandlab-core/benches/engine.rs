@@ -34,6 +34,7 @@ fn requests(n: u64, logical_bytes: u64) -> Vec<Request> {
                 size_bytes,
                 op,
                 stream: 0,
+                critical: false,
             }
         })
         .collect()

@@ -11,6 +11,7 @@
 //! `min_failures` failures or `max_frames` frames. Every frame draws from its own random
 //! stream (seed, point, frame index), so the table does not depend on the thread count.
 
+use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
@@ -165,6 +166,10 @@ pub struct Provenance {
     pub wall_s: f64,
     /// Worker threads used.
     pub threads: usize,
+    /// The array device that decoded the frames (`numpy`, `cuda`), absent for this
+    /// crate's CPU decoders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
 }
 
 /// A calibration result: provenance and points.
@@ -201,12 +206,23 @@ pub fn pe_for_rber(model: &VthModel, page: usize, retention_s: f64, target: f64)
 /// Runs frames of `setup` until the stopping rule of `cfg` holds (checked after every
 /// `cfg.batch` frames).
 pub fn measure_point(setup: &FrameSetup<'_>, cfg: &CalibrationConfig) -> Tally {
+    let run = |first, count| Ok::<_, Infallible>(setup.run(first, count));
+    measure_point_with(cfg, run).unwrap_or_else(|e| match e {})
+}
+
+/// The stopping rule of `cfg` over batches that `run(first, count)` simulates (frames
+/// `first .. first + count`; at most `cfg.batch` frames per call). The first error of
+/// `run` ends the point.
+pub fn measure_point_with<E>(
+    cfg: &CalibrationConfig,
+    mut run: impl FnMut(u64, u64) -> Result<Tally, E>,
+) -> Result<Tally, E> {
     let mut t = Tally::default();
     while t.frames < cfg.max_frames && t.failures < cfg.min_failures {
         let count = (cfg.batch as u64).min(cfg.max_frames - t.frames);
-        t = t.merge(setup.run(t.frames, count));
+        t = t.merge(run(t.frames, count)?);
     }
-    t
+    Ok(t)
 }
 
 /// Calibrates FER vs RBER on `code` over the MLC channel of `model` (see the module
@@ -215,9 +231,8 @@ pub fn calibrate(
     model: &VthModel,
     code: &QcCode,
     cfg: &CalibrationConfig,
-    mut progress: impl FnMut(&CalibrationPoint),
+    progress: impl FnMut(&CalibrationPoint),
 ) -> CalibrationTable {
-    let start = Instant::now();
     let pool = {
         let mut b = rayon::ThreadPoolBuilder::new();
         if let Some(t) = cfg.threads {
@@ -225,7 +240,37 @@ pub fn calibrate(
         }
         b.build().expect("thread pool")
     };
-    let threads = pool.current_num_threads();
+    let backend = Backend {
+        threads: pool.current_num_threads(),
+        device: None,
+    };
+    let run =
+        |setup: &FrameSetup<'_>, first: u64, count: u64| Ok::<_, Infallible>(pool.install(|| setup.run(first, count)));
+    calibrate_on(model, code, cfg, backend, run, progress).unwrap_or_else(|e| match e {})
+}
+
+/// Where a calibration's frames run, as its provenance records it.
+#[derive(Debug, Clone)]
+pub struct Backend {
+    /// Worker threads.
+    pub threads: usize,
+    /// An array device outside this crate (e.g. `numpy`, `cuda`); `None` = this crate's
+    /// CPU decoders.
+    pub device: Option<String>,
+}
+
+/// [`calibrate`] with the frames of every batch simulated by `run(setup, first, count)`
+/// (frames `first .. first + count` of the point `setup` describes), e.g. on a GPU. The
+/// first error of `run` ends the calibration.
+pub fn calibrate_on<E>(
+    model: &VthModel,
+    code: &QcCode,
+    cfg: &CalibrationConfig,
+    backend: Backend,
+    mut run: impl FnMut(&FrameSetup<'_>, u64, u64) -> Result<Tally, E>,
+    mut progress: impl FnMut(&CalibrationPoint),
+) -> Result<CalibrationTable, E> {
+    let start = Instant::now();
     let encoder =
         (cfg.pipeline == Pipeline::Encode).then(|| Encoder::new(code).expect("code has a systematic encoder"));
     let mut points = Vec::new();
@@ -251,7 +296,7 @@ pub fn calibrate(
                 pipeline: cfg.pipeline,
                 stream_seed,
             };
-            let t = pool.install(|| measure_point(&setup, cfg));
+            let t = measure_point_with(cfg, |first, count| run(&setup, first, count))?;
             let (frames, failures) = (t.frames, t.failures);
             let per_frame = |x: u64| x as f64 / frames.max(1) as f64;
             let (lo, hi) = clopper_pearson(failures, frames, 1.0 - cfg.confidence);
@@ -305,7 +350,8 @@ pub fn calibrate(
         config: cfg.clone(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         wall_s: start.elapsed().as_secs_f64(),
-        threads,
+        threads: backend.threads,
+        device: backend.device,
     };
     let mut table = CalibrationTable {
         provenance,
@@ -314,7 +360,7 @@ pub fn calibrate(
         tails: Vec::new(),
     };
     table.apply_tails();
-    table
+    Ok(table)
 }
 
 /// Column header of the FER table.
@@ -351,10 +397,14 @@ impl CalibrationTable {
             c.seed,
             100.0 * c.confidence
         );
+        let on = match &p.device {
+            Some(d) => format!("on device {d}"),
+            None => format!("on {} threads", p.threads),
+        };
         let _ = writeln!(
             s,
-            "# wall time {:.1} s on {} threads; full provenance in ldpc_fer.json",
-            p.wall_s, p.threads
+            "# wall time {:.1} s {on}; full provenance in ldpc_fer.json",
+            p.wall_s
         );
         self.write_extension_comments(&mut s);
         let _ = writeln!(s, "{CSV_HEADER}");
@@ -484,6 +534,56 @@ mod tests {
         let code = array7();
         let t = measure_point(&setup(&code, &BscChannel::new(1e-6), 4), &cfg(30, 5, 8));
         assert_eq!((t.frames, t.failures, t.iterations), (30, 0, 0));
+    }
+
+    #[test]
+    fn the_first_error_of_a_batch_ends_the_point() {
+        // Batches of 4 up to 12 frames, none failing: the second call errs, so there are
+        // exactly two calls and the error comes back.
+        let mut calls = Vec::new();
+        let r = measure_point_with(&cfg(12, 5, 4), |first, count| {
+            calls.push((first, count));
+            if calls.len() == 2 {
+                return Err("device lost");
+            }
+            Ok(Tally {
+                frames: count,
+                ..Tally::default()
+            })
+        });
+        assert_eq!(r, Err("device lost"));
+        assert_eq!(calls, vec![(0, 4), (4, 4)]);
+    }
+
+    #[test]
+    fn an_outside_backend_fills_the_table_and_is_recorded() {
+        // One point simulated by a closure that fails every frame: batches of 3 until the
+        // 7th failure (3 batches, 9 frames); the provenance and the CSV name the device.
+        let m = VthModel::new(nandlab_core::reliability::vth::VthParams::dong_mlc()).unwrap();
+        let c = CalibrationConfig {
+            levels: vec![0],
+            rber_grid: vec![1e-2],
+            ..cfg(100, 7, 3)
+        };
+        let backend = Backend {
+            threads: 1,
+            device: Some("test".into()),
+        };
+        let mut seen = Vec::new();
+        let run = |s: &FrameSetup<'_>, first: u64, count: u64| {
+            seen.push((s.stream_seed, first));
+            Ok::<_, Infallible>(Tally {
+                frames: count,
+                failures: count,
+                ..Tally::default()
+            })
+        };
+        let t = calibrate_on(&m, &array7(), &c, backend, run, |_| {}).unwrap();
+        assert_eq!((t.points[0].frames, t.points[0].failures), (9, 9));
+        assert_eq!(seen.iter().map(|s| s.1).collect::<Vec<_>>(), vec![0, 3, 6]);
+        assert!(seen.iter().all(|s| s.0 == seen[0].0));
+        assert_eq!(t.provenance.device.as_deref(), Some("test"));
+        assert!(t.to_csv().contains("s on device test;"));
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub mod stratified;
 pub mod table;
 pub mod tail;
 
-pub use calibrate::{calibrate, CalibrationConfig, CalibrationPoint, CalibrationTable};
+pub use calibrate::{calibrate, calibrate_on, Backend, CalibrationConfig, CalibrationPoint, CalibrationTable};
 pub use channel::{BscChannel, Channel, MlcChannel, OperatingPoint, Placement, Sampling};
 pub use code::QcCode;
 pub use decoder::{Arithmetic, DecodeOutcome, DecoderConfig, MinSumDecoder, MinSumRule};

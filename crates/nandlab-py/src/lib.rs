@@ -5,11 +5,13 @@ use nandlab_core::content::{analyse_files, CellMapping};
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_core::workload::{self, TimeUnit, TraceFormat, WorkloadContext};
 use nandlab_core::{NandError, SimConfig, Simulator};
-use nandlab_ldpc::{calibrate, CalibrationConfig, QcCode};
+use nandlab_ldpc::{calibrate, Arithmetic, CalibrationConfig, QcCode};
 use numpy::PyArray1;
 use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+
+mod ldpc;
 
 // The front end's exception hierarchy (`nandlab.errors`): errors of the core are raised as
 // those classes, so one `except nandlab.NandlabError` (or `ConfigError`) catches both.
@@ -140,8 +142,12 @@ fn write_atomic(path: &std::path::Path, text: &str) -> PyResult<()> {
 
 /// Measures LDPC frame error rate vs RBER per soft level (`nandlab calibrate ldpc`) and
 /// writes the table to `out` (CSV) and its provenance beside it (JSON). Returns the JSON.
+/// `fixed8` = LLR scale of the 8-bit fixed-point decoder (default: the `f32` decoder);
+/// `batch` = frames per batch (the stopping rule is checked between batches). With
+/// `device = (name, measure)` every batch is simulated by the Python callback `measure`
+/// (see `ldpc::calibrate_on_device`; the decoder must be fixed8) instead of Rust.
 #[pyfunction]
-#[pyo3(signature = (out, max_frames=None, min_failures=None, levels=None, rber_grid=None, seed=None, threads=None, progress=None))]
+#[pyo3(signature = (out, max_frames=None, min_failures=None, levels=None, rber_grid=None, seed=None, threads=None, progress=None, batch=None, fixed8=None, device=None))]
 #[allow(clippy::too_many_arguments)]
 fn calibrate_ldpc(
     py: Python<'_>,
@@ -153,6 +159,9 @@ fn calibrate_ldpc(
     seed: Option<u64>,
     threads: Option<usize>,
     progress: Option<PyObject>,
+    batch: Option<usize>,
+    fixed8: Option<f32>,
+    device: Option<(String, PyObject)>,
 ) -> PyResult<String> {
     let mut cfg = CalibrationConfig::default();
     if let Some(v) = max_frames {
@@ -176,21 +185,43 @@ fn calibrate_ldpc(
     if let Some(v) = seed {
         cfg.seed = v;
     }
+    if let Some(v) = batch {
+        cfg.batch = v.max(1);
+    }
+    if let Some(llr_scale) = fixed8 {
+        if !(llr_scale > 0.0 && llr_scale.is_finite()) {
+            return Err(ConfigError::new_err(format!(
+                "fixed8 llr_scale {llr_scale}: must be positive"
+            )));
+        }
+        cfg.decoder.arithmetic = Arithmetic::Fixed8 { llr_scale };
+    }
     cfg.threads = threads;
     let total = cfg.levels.len() * cfg.rber_grid.len();
-    let model = VthModel::new(VthParams::dong_mlc()).map_err(err)?;
-    let code = QcCode::rate_8_9_4k();
-    let table = py.allow_threads(|| {
-        let mut done = 0usize;
-        calibrate(&model, &code, &cfg, |_| {
-            done += 1;
-            if let Some(f) = &progress {
-                Python::with_gil(|py| {
-                    let _ = f.call1(py, (done, total));
-                });
+    let mut done = 0usize;
+    let mut tick = || {
+        done += 1;
+        if let Some(f) = &progress {
+            Python::with_gil(|py| {
+                let _ = f.call1(py, (done, total));
+            });
+        }
+    };
+    let table = match &device {
+        Some((name, measure)) => {
+            if fixed8.is_none() {
+                return Err(ConfigError::new_err(format!(
+                    "device {name}: the array decoder is the fixed-point one; give fixed8"
+                )));
             }
-        })
-    });
+            ldpc::calibrate_on_device(py, &cfg, name, measure, tick)?
+        }
+        None => {
+            let model = VthModel::new(VthParams::dong_mlc()).map_err(err)?;
+            let code = QcCode::rate_8_9_4k();
+            py.allow_threads(|| calibrate(&model, &code, &cfg, |_| tick()))
+        }
+    };
     let path = std::path::Path::new(out);
     write_atomic(path, &table.to_csv())?;
     let json = table.to_json();
@@ -223,6 +254,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trace_convert, m)?)?;
     m.add_function(wrap_pyfunction!(states, m)?)?;
     m.add_function(wrap_pyfunction!(calibrate_ldpc, m)?)?;
+    m.add_function(wrap_pyfunction!(ldpc::ldpc_code, m)?)?;
+    m.add_function(wrap_pyfunction!(ldpc::ldpc_coset_law, m)?)?;
+    m.add_function(wrap_pyfunction!(ldpc::ldpc_frames, m)?)?;
+    m.add_function(wrap_pyfunction!(ldpc::ldpc_decode_fixed8, m)?)?;
     m.add_function(wrap_pyfunction!(bch_page_fail, m)?)?;
     Ok(())
 }

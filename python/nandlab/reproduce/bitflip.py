@@ -30,7 +30,7 @@ import polars as pl
 
 from .. import api
 from ..io import atomic_path, atomic_write, write_json
-from . import corpus, msr, paper_000
+from . import bitflip_writes, corpus, msr, paper_000
 from .framework import Analysis, Claim, Context, column
 
 #: The seed-000 device preset, shipped inside the package (`configs/` of the repository
@@ -281,36 +281,67 @@ def read_specs(
     RBER as tags (columns of the results table).
     """
     workloads, notes = _workloads(settings)
-    cases = []
-    for ref in settings.references:
-        for kind, paths in files.items():
-            cf = content_factor(analysis["per_type"][kind]["state_shares"])
-            for rber in settings.rbers:
-                cases.append(
-                    {
-                        "content.files": [str(p) for p in paths],
-                        "reliability.nominal_rber": rber / cf if ref == "baseline" else rber,
-                        "tags": {"reference": ref, "type": kind, "nominal_rber": rber},
-                    }
-                )
+    cases = [
+        _case(kind, paths, analysis, rber, ref)
+        for ref in settings.references
+        for kind, paths in files.items()
+        for rber in settings.rbers
+    ]
+    specs = _specs(("reads", "excerpts"), settings, workloads, cases,
+                   {"codec.kind": ["none", "bitflip"]}, {})
+    return specs, workloads, notes
 
-    def spec(name: str, kind: str, extra: dict[str, Any]) -> dict[str, Any]:
+
+def write_specs(
+    files: dict[str, list[Path]], settings: Settings, analysis: dict[str, Any],
+    workloads: list[dict[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """The write runs (:mod:`.bitflip_writes`): the read runs' workloads and types at the
+    first swept RBER (the headline reading) with content-dependent program time on,
+    codec × composition rule; ``writes`` the stand-ins, ``write_excerpts`` the excerpts."""
+    ref = settings.references[0]
+    cases = [_case(kind, paths, analysis, settings.rbers[0], ref) for kind, paths in files.items()]
+    return _specs(("writes", "write_excerpts"), settings, workloads, cases,
+                  bitflip_writes.grid(), bitflip_writes.overrides())
+
+
+def _case(
+    kind: str, paths: list[Path], analysis: dict[str, Any], rber: float, ref: str
+) -> dict[str, Any]:
+    """One sweep case: file type ``kind`` at swept RBER ``rber`` read as ``ref``, tagged."""
+    cf = content_factor(analysis["per_type"][kind]["state_shares"])
+    return {
+        "content.files": [str(p) for p in paths],
+        "reliability.nominal_rber": rber / cf if ref == "baseline" else rber,
+        "tags": {"reference": ref, "type": kind, "nominal_rber": rber},
+    }
+
+
+def _specs(
+    names: tuple[str, str], settings: Settings, workloads: list[dict[str, Any]],
+    cases: list[dict[str, Any]], grid: dict[str, list[Any]], extra: dict[str, Any],
+) -> dict[str, dict[str, Any]]:
+    """Sweep specs over ``cases`` × ``grid``: ``names[0]`` replays the stand-ins,
+    ``names[1]`` the real excerpts cut at ``settings.requests`` (a separate sweep: the
+    stand-ins' flows leave no other ``workload`` key to set)."""
+
+    def spec(name: str, kind: str, more: dict[str, Any]) -> dict[str, Any]:
         return {
             "name": name,
             "config": str(PRESET),
             "seeds": [settings.seed],
-            "set": {**_base_overrides(), **extra},
+            "set": {**_base_overrides(), **extra, **more},
             "case": cases,
-            "grid": {"codec.kind": ["none", "bitflip"]},
+            "grid": grid,
             kind: [w[kind] for w in workloads if kind in w],
         }
 
     specs = {}
     if any("workload" in w for w in workloads):
-        specs["reads"] = spec("reads", "workload", {})
+        specs[names[0]] = spec(names[0], "workload", {})
     if any("trace" in w for w in workloads):
-        specs["excerpts"] = spec("excerpts", "trace", {"workload.max_requests": settings.requests})
-    return specs, workloads, notes
+        specs[names[1]] = spec(names[1], "trace", {"workload.max_requests": settings.requests})
+    return specs
 
 
 def read_rows(
@@ -600,10 +631,17 @@ def figures(out: Path, analysis: dict[str, Any], m: dict[str, Any]) -> list[str]
 
     # Fig. 15: write latency increase ratio per workload.
     wr = m["write_increase_by_workload"]
+    st = m["write_states"]["slowest"]["by_workload"]
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    ax.bar(range(len(wr)), [v * 100 for v in wr.values()], color="tab:purple")
+    ax.bar([j - 0.2 for j in range(len(wr))], [v * 100 for v in wr.values()], 0.4,
+           color="tab:purple", label="660 µs per page (encoder only)")
+    ax.bar([j + 0.2 for j in range(len(wr))],
+           [st[w]["write"] * 100 if w in st else math.nan for w in wr], 0.4,
+           color="tab:olive", label="program time by cell state (002 §4, slowest cell)")
+    ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(range(len(wr)), list(wr), rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("write latency increase (%)")
+    ax.legend(fontsize=8)
     done(fig, "fig15_write_latency_increase.png")
     return written
 
@@ -710,7 +748,23 @@ def claims(m: dict[str, Any], analysis: dict[str, Any]) -> list[Claim]:
             why=_explain(key, m, analysis),
         )
         for key, (label, lo, hi, where, over) in paper_000.HEADLINES.items()
-    ]
+    ] + [write_states_claim(m)]
+
+
+def write_states_claim(m: dict[str, Any]) -> Claim:
+    """Fig. 15's increase beside the write-latency change with 002's per-state program
+    times (nandlab's extension: 000 charges one time for every page)."""
+    label, lo, hi, where, over = paper_000.HEADLINES["write_latency_increase"]
+    return Claim(
+        key="write_latency_increase_states",
+        label=f"{label}, program time by cell state as seed 002 §4 (nandlab's extension; "
+        f"over {over})",
+        where=where,
+        paper=(lo, hi),
+        nandlab=tuple(m["write_states"]["slowest"]["range_pct"]),
+        margin=CLOSE_MARGIN,
+        why=bitflip_writes.explain(m["write_states"]),
+    )
 
 
 def config_md(settings: Settings, m: dict[str, Any]) -> str:
@@ -901,14 +955,16 @@ def plan(ctx: Context) -> dict[str, dict[str, Any]]:
     specs, workloads, notes = read_specs(files, s, analysis)
     ctx.notes.extend(notes)
     ctx.state.update(files=files, analysis=analysis, workloads=workloads)
-    return specs
+    return {**specs, **write_specs(files, s, analysis, workloads)}
 
 
 def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
-    """Figs. 12–15 and the claims from the read runs' table."""
+    """Figs. 12–15 and the claims from the read runs' table, the write runs' changes."""
     s: Settings = ctx.settings
     files, analysis, workloads = (ctx.state[k] for k in ("files", "analysis", "workloads"))
-    rows = read_rows(pl.concat(list(tables.values()), how="diagonal"), s, files, workloads)
+    reads = [t for name, t in tables.items() if name in ("reads", "excerpts")]
+    writes = [t for name, t in tables.items() if name not in ("reads", "excerpts")]
+    rows = read_rows(pl.concat(reads, how="diagonal"), s, files, workloads)
     _write_csv(ctx.out / "runs.csv", rows)
     by_ref = {
         ref: metrics([r for r in rows if r["reference"] == ref], analysis) for ref in s.references
@@ -928,6 +984,8 @@ def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
         }
         for ref in s.references[1:]
     }
+    m["write_states"] = bitflip_writes.metrics(
+        bitflip_writes.rows(pl.concat(writes, how="diagonal")), m["paper_workloads"])
     m["figures"] = figures(ctx.out, analysis, m)
     m["settings"] = {**asdict(s), "limits": asdict(s.limits)}
     m["notes"] = ctx.notes
@@ -936,7 +994,8 @@ def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
     }
     return Analysis(
         claims=claims(m, analysis),
-        body=body_md(s, analysis, m, workloads, ctx.notes),
+        body=body_md(s, analysis, m, workloads, ctx.notes)
+        + bitflip_writes.body_md(m["write_states"], workloads),
         figures=m["figures"],
         metrics=m,
         config_text=config_md(s, m),

@@ -28,7 +28,7 @@ use aging::AgingConfig;
 use allocator::{PlaneAlloc, Striper};
 pub use cause::Cause;
 pub use config::FtlConfig;
-pub use critical::CriticalConfig;
+pub use critical::{CriticalConfig, CriticalSource};
 use mapping::Mapping;
 pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;

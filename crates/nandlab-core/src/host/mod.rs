@@ -8,6 +8,6 @@ pub mod scheduler;
 pub mod suspend;
 pub mod time_scale;
 
-pub use crate::ftl::CriticalConfig;
+pub use crate::ftl::{CriticalConfig, CriticalSource};
 pub use config::{HostConfig, OutOfRange, ReplayMode};
 pub use request::{Op, Request};

@@ -28,10 +28,14 @@ pub struct Request {
     pub op: Op,
     /// Device / ASU / volume number the trace gives (0 when it has none); kept for filtering.
     pub stream: u32,
+    /// The trace flags it critical (file-system metadata, seed 004): the DiskSim format's
+    /// optional sixth column. Under `host.critical.source = "trace"` or `"both"` a flagged
+    /// write sets the write attribute `critical` on its pages; reads ignore it.
+    pub critical: bool,
 }
 
 impl Request {
-    /// A request from its fields, in declaration order.
+    /// An unflagged request from its fields, in declaration order.
     pub fn new(arrival_ns: u64, offset_bytes: u64, size_bytes: u64, op: Op, stream: u32) -> Self {
         Request {
             arrival_ns,
@@ -39,6 +43,7 @@ impl Request {
             size_bytes,
             op,
             stream,
+            critical: false,
         }
     }
 }

@@ -658,7 +658,8 @@ impl Simulator {
             let lpn = wrap(p, logical);
             match self.cache.as_mut() {
                 Some(cache) => {
-                    let attrs = WriteAttrs::new(self.reqs[slot].req.stream, self.cfg.host.critical.contains(lpn));
+                    let req = self.reqs[slot].req;
+                    let attrs = WriteAttrs::new(req.stream, self.cfg.host.critical.classifies(lpn, req.critical));
                     if let Some(ev) = cache.write(lpn, tag, attrs) {
                         self.write_back(now, slot, ev)?;
                     }
@@ -697,7 +698,7 @@ impl Simulator {
     /// page is done when its program ends.
     fn write_to_flash(&mut self, now: u64, slot: u32, lpn: u64) -> Result<()> {
         let ReqState { id, req, .. } = self.reqs[slot];
-        let attrs = WriteAttrs::new(req.stream, self.cfg.host.critical.contains(lpn));
+        let attrs = WriteAttrs::new(req.stream, self.cfg.host.critical.classifies(lpn, req.critical));
         let (ppa, at_die, t_prog) = self.send_to_flash(now, lpn, id, attrs)?;
         self.events.push(at_die, Event::ProgramStart { req: slot, ppa, t_prog });
         self.send_backup(now, lpn, slot)
@@ -824,7 +825,7 @@ impl Simulator {
                 reads,
                 state: None,
                 rber: 0.0,
-                critical: self.cfg.host.critical.contains(lpn)
+                critical: self.cfg.host.critical.may_hold(lpn)
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
                 units: self.units.read_units(p, bytes) as u16,
                 lpn,

@@ -187,7 +187,7 @@ impl Simulator {
     /// Critical-page reads by page type (`host.critical`), with the backup copies' reads
     /// under a placement that keeps them.
     fn critical_summary(&self) -> Option<CriticalSummary> {
-        if self.cfg.host.critical.lpn_ranges.is_empty() {
+        if !self.cfg.host.critical.is_active() {
             return None;
         }
         let bits = self.cfg.device.cell_type.bits();

@@ -90,6 +90,7 @@ mod tests {
             size_bytes: 4096,
             op: Op::Read,
             stream: 0,
+            critical: false,
         }
     }
 

@@ -50,7 +50,8 @@ pub fn output_format(dst: &str, dst_format: TraceFormat) -> Result<TraceFormat> 
 /// nothing) for a trim, which neither format can express.
 ///
 /// - disksim: `arrival_ns stream lba sectors type`; `lba = offset / 512` (rounded down) and
-///   `sectors` covers every byte of the request (rounded up), type 1 = read, 0 = write.
+///   `sectors` covers every byte of the request (rounded up), type 1 = read, 0 = write; a
+///   request flagged critical gets a sixth field `1`.
 /// - msr: `ticks,nandlab,stream,Read|Write,offset,size,0` with `ticks = arrival_ns / 100`
 ///   (rounded down), offset and size in bytes, response time 0.
 pub fn write_request(w: &mut impl Write, format: TraceFormat, r: &Request) -> std::io::Result<bool> {
@@ -75,7 +76,8 @@ pub fn write_request(w: &mut impl Write, format: TraceFormat, r: &Request) -> st
             let end = r.offset_bytes + r.size_bytes;
             let sectors = end.div_ceil(512) - lba;
             let ty = if r.op == Op::Read { 1 } else { 0 };
-            writeln!(w, "{} {} {} {} {}", r.arrival_ns, r.stream, lba, sectors, ty)?;
+            write!(w, "{} {} {} {} {}", r.arrival_ns, r.stream, lba, sectors, ty)?;
+            writeln!(w, "{}", if r.critical { " 1" } else { "" })?;
         }
     }
     Ok(true)
@@ -95,7 +97,7 @@ pub fn convert_report(src: &str, src_format: TraceFormat, dst: &str, dst_format:
     let src_format = resolve_format(src, src_format)?;
     let reader = TraceReader::open(src, src_format, &TraceOptions::default())?;
     let tmp = format!("{dst}.tmp-{}", std::process::id());
-    let result = write_all(reader, &tmp, dst_format);
+    let result = write_all(reader, src, &tmp, dst_format);
     match result {
         Ok((written, skipped_trims)) => {
             std::fs::rename(&tmp, dst).map_err(|e| {
@@ -116,12 +118,26 @@ pub fn convert_report(src: &str, src_format: TraceFormat, dst: &str, dst_format:
     }
 }
 
-fn write_all(reader: impl Iterator<Item = Result<Request>>, tmp: &str, format: TraceFormat) -> Result<(u64, u64)> {
+/// Writes `reader`'s requests (from trace `src`) into `tmp`. A request flagged critical is an
+/// error for msr, which has no column for the flag.
+fn write_all(
+    reader: impl Iterator<Item = Result<Request>>,
+    src: &str,
+    tmp: &str,
+    format: TraceFormat,
+) -> Result<(u64, u64)> {
     let file = std::fs::File::create(tmp).map_err(|e| NandError::io(tmp, e))?;
     let mut w = BufWriter::with_capacity(256 * 1024, file);
     let (mut written, mut skipped) = (0u64, 0u64);
     for r in reader {
-        if write_request(&mut w, format, &r?).map_err(|e| NandError::io(tmp, e))? {
+        let r = r?;
+        if r.critical && format == TraceFormat::Msr {
+            return Err(NandError::Invalid(format!(
+                "{src}: request {} is flagged critical, which msr cannot carry; convert to disksim",
+                written + skipped + 1
+            )));
+        }
+        if write_request(&mut w, format, &r).map_err(|e| NandError::io(tmp, e))? {
             written += 1;
         } else {
             skipped += 1;
@@ -150,6 +166,7 @@ mod tests {
             size_bytes: 100,
             op: Op::Read,
             stream: 3,
+            critical: false,
         };
         // Bytes 1000..1100 lie in sector 1 only (512..1024) and sector 2 (1024..1536): 2 sectors.
         assert_eq!(line(TraceFormat::Disksim, r), "1234 3 1 2 1\n");
@@ -163,6 +180,8 @@ mod tests {
         assert_eq!(line(TraceFormat::Disksim, w), "1234 3 8 9 0\n");
         assert_eq!(line(TraceFormat::Msr, w), "12,nandlab,3,Write,4096,4097,0\n");
         assert_eq!(line(TraceFormat::Msr, Request { op: Op::Trim, ..r }), "");
+        let flagged = Request { critical: true, ..w };
+        assert_eq!(line(TraceFormat::Disksim, flagged), "1234 3 8 9 0 1\n");
     }
 
     #[test]

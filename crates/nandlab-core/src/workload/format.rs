@@ -17,8 +17,10 @@ pub enum TraceFormat {
     /// Detect the format from the header / first lines (and the file extension on a tie).
     #[default]
     Auto,
-    /// DiskSim / MQSim / SSDsim ASCII: `time dev lba size type` separated by blanks; time in
-    /// ns, `lba` and `size` in 512 B sectors, type `1` = read, `0` = write.
+    /// DiskSim / MQSim / SSDsim ASCII: `time dev lba size type [critical]` separated by
+    /// blanks; time in ns, `lba` and `size` in 512 B sectors, type `1` = read, `0` = write;
+    /// the optional `critical` is `1` for a request of critical data (file-system metadata,
+    /// seed 004) and `0` (or absent) otherwise. Fields past the sixth are ignored.
     Disksim,
     /// MSR Cambridge CSV: `Timestamp,Hostname,Disk,Type,Offset,Size,ResponseTime`; timestamp
     /// in 100 ns ticks (Windows FILETIME), `Type` `Read`/`Write`, offset and size in bytes. A
@@ -179,6 +181,9 @@ pub struct RawRequest {
     pub op: Op,
     /// Device / disk / ASU / LUN / volume number (0 when the format has none).
     pub stream: u32,
+    /// The line's critical flag (the DiskSim format's optional sixth column; false in every
+    /// other format).
+    pub critical: bool,
 }
 
 const SECTOR: u64 = 512;
@@ -208,6 +213,7 @@ fn finish(time_ns: u64, offset_bytes: u64, size_bytes: u64, op: Op, stream: u32)
         size_bytes,
         op,
         stream,
+        critical: false,
     })
 }
 
@@ -233,7 +239,18 @@ pub fn parse_line(format: TraceFormat, line: &[u8], unit_ns: u64) -> FieldResult
                     ))
                 }
             };
-            finish(t, mul(lba, SECTOR, "lba")?, mul(sectors, SECTOR, "size")?, op, dev)
+            let critical = match f.next() {
+                None | Some(b"0") => false,
+                Some(b"1") => true,
+                Some(other) => {
+                    return Err(err(
+                        "critical",
+                        format!("expected 1 (critical) or 0, got `{}`", show(other)),
+                    ))
+                }
+            };
+            let raw = finish(t, mul(lba, SECTOR, "lba")?, mul(sectors, SECTOR, "size")?, op, dev)?;
+            Ok(RawRequest { critical, ..raw })
         }
         TraceFormat::Msr => {
             let mut f = Fields::csv(line);
@@ -516,6 +533,7 @@ mod tests {
             size_bytes,
             op,
             stream,
+            critical: false,
         }
     }
 
@@ -530,11 +548,20 @@ mod tests {
             p(TraceFormat::Disksim, "938513000 4 264719034 16 0"),
             Ok(req(938_513_000, 135_536_145_408, 8192, Op::Write, 4))
         );
-        // Tabs, several blanks, CR and extra fields are fine.
+        // Tabs, several blanks, CR and fields past the sixth are fine.
         assert_eq!(
-            p(TraceFormat::Disksim, "5\t1  2 3 1 99\r"),
+            p(TraceFormat::Disksim, "5\t1  2 3 1 0 99\r"),
             Ok(req(5, 1024, 1536, Op::Read, 1))
         );
+        // The sixth field flags the request critical.
+        assert_eq!(
+            p(TraceFormat::Disksim, "5 1 2 3 0 1"),
+            Ok(RawRequest {
+                critical: true,
+                ..req(5, 1024, 1536, Op::Write, 1)
+            })
+        );
+        assert_eq!(p(TraceFormat::Disksim, "5 1 2 3 0 99").unwrap_err().field, "critical");
         // Millisecond DiskSim traces with a unit override.
         assert_eq!(
             parse_line(TraceFormat::Disksim, b"1.5 0 0 8 1", 1_000_000),

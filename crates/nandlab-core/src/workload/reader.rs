@@ -219,6 +219,7 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                 size_bytes: raw.size_bytes,
                 op: raw.op,
                 stream: raw.stream,
+                critical: raw.critical,
             }));
         }
     }

@@ -42,6 +42,9 @@ pub struct TraceInfo {
     pub writes: u64,
     /// Trim (discard) requests.
     pub trims: u64,
+    /// Write requests the trace flags critical (the DiskSim format's sixth column), which
+    /// `host.critical.source = "trace"` or `"both"` marks critical.
+    pub critical_writes: u64,
     /// reads / requests (by count; 0 for an empty trace).
     pub read_ratio: f64,
     /// Bytes read.
@@ -85,6 +88,7 @@ pub struct TraceInfo {
 pub struct TraceStats {
     requests: u64,
     counts: [u64; 3],
+    critical_writes: u64,
     bytes: [u64; 3],
     hist: [u64; 64],
     pages: FxHashSet<u64>,
@@ -115,6 +119,7 @@ impl Default for TraceStats {
         TraceStats {
             requests: 0,
             counts: [0; 3],
+            critical_writes: 0,
             bytes: [0; 3],
             hist: [0; 64],
             pages: FxHashSet::default(),
@@ -153,6 +158,7 @@ impl TraceStats {
         self.last_ns = r.arrival_ns;
         self.requests += 1;
         self.counts[i] += 1;
+        self.critical_writes += u64::from(r.critical && r.op == Op::Write);
         self.bytes[i] = self.bytes[i].saturating_add(r.size_bytes);
         if r.size_bytes > 0 {
             self.hist[63 - r.size_bytes.leading_zeros() as usize] += 1;
@@ -266,6 +272,7 @@ impl TraceStats {
             reads: self.counts[0],
             writes: self.counts[1],
             trims: self.counts[2],
+            critical_writes: self.critical_writes,
             read_ratio: ratio(self.counts[0], n),
             read_bytes: self.bytes[0],
             write_bytes: self.bytes[1],
@@ -327,11 +334,13 @@ mod tests {
             r(31, (1 << 30) + 4096, 512, Op::Write, 0), // inside the big one
         ];
         let mut s = TraceStats::new();
-        for q in &reqs {
-            s.add(q);
+        for (k, q) in reqs.iter().enumerate() {
+            // Flag the first read and the first write: only the write counts.
+            s.add(&Request { critical: k < 2, ..*q });
         }
         let i = s.finish("", TraceFormat::Disksim, TimeUnit::Ns);
         assert_eq!((i.requests, i.reads, i.writes, i.trims), (6, 3, 2, 1));
+        assert_eq!(i.critical_writes, 1);
         assert_eq!(i.read_ratio, 0.5);
         assert_eq!(i.read_bytes, 4096 + 512 + (8 << 20));
         assert_eq!(i.write_bytes, 8192 + 512);

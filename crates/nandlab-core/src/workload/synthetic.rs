@@ -169,6 +169,7 @@ impl Iterator for Synthetic {
             size_bytes,
             op,
             stream: 0,
+            critical: false,
         }))
     }
 }

@@ -206,6 +206,7 @@ fn preconditioned_critical_pages_start_on_msb_pages_and_stay_there_through_gc() 
     let geo = one_plane_device();
     let critical = CriticalConfig {
         lpn_ranges: vec![[0, 1]],
+        ..Default::default()
     };
     let cfg = cfg(
         0.5,
@@ -245,6 +246,7 @@ fn a_preconditioned_critical_page_keeps_its_flag_through_gc() {
     let geo = one_plane_device();
     let critical = CriticalConfig {
         lpn_ranges: vec![[1, 1]],
+        ..Default::default()
     };
     let cfg = FtlConfig {
         placement: PlacementConfig::default(),
@@ -272,6 +274,7 @@ fn a_fill_without_room_on_msb_pages_is_a_config_error() {
     let geo = one_plane_device();
     let critical = CriticalConfig {
         lpn_ranges: vec![[0, 12]],
+        ..Default::default()
     };
     let cfg = cfg(0.5, 2, RelocationConfig::default(), VictimConfig::default());
     let aging = AgingConfig {
@@ -298,7 +301,7 @@ proptest! {
     ) {
         let geo = tiny_device();
         let relocation = if asym { RelocationConfig::Asymmetric(Asymmetric {}) } else { RelocationConfig::PageOrder(PageOrder {}) };
-        let tenths = CriticalConfig { lpn_ranges: (0..576).step_by(10).map(|l| [l, l]).collect() };
+        let tenths = CriticalConfig { lpn_ranges: (0..576).step_by(10).map(|l| [l, l]).collect(), ..Default::default() };
         let mut f = filled(&geo, &cfg(0.25, 2, relocation, VictimConfig::Weighted(Weighted { weight_valid: 0.5 })), fill_fraction, &tenths);
         let fill_pages = (576.0 * fill_fraction) as u64;
         let mut model: HashMap<u64, u64> = (0..fill_pages).map(|l| (l, 0)).collect();

@@ -306,6 +306,7 @@ fn req(t: u64, lpn: u64, op: Op) -> Request {
         size_bytes: PAGE as u64,
         op,
         stream: 0,
+        critical: false,
     }
 }
 

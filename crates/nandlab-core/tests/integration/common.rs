@@ -66,5 +66,6 @@ pub fn req(op: Op, lpn: u64, arrival_ns: u64) -> Request {
         size_bytes: 4096,
         op,
         stream: 0,
+        critical: false,
     }
 }

@@ -23,6 +23,7 @@ fn stream(n: u64, logical: u64) -> Vec<Request> {
                 size_bytes: pages * 4096,
                 op,
                 stream: 0,
+                critical: false,
             }
         })
         .collect()

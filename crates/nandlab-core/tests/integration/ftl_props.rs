@@ -110,7 +110,7 @@ proptest! {
         let logical = ftl.logical_pages();
         prop_assert_eq!(logical, 576); // 768 * 0.75
         // The fill is classified as the host writes are: every third page critical.
-        let thirds = CriticalConfig { lpn_ranges: (0..logical).step_by(3).map(|l| [l, l]).collect() };
+        let thirds = CriticalConfig { lpn_ranges: (0..logical).step_by(3).map(|l| [l, l]).collect(), ..Default::default() };
         if let Err(e) = ftl.classify_fill(&thirds) {
             // Meta-Cure's copies of a full device's critical pages leave GC no room.
             prop_assert!(backs_up && fill > 0.5 && e.to_string().contains("aging.fill_fraction"), "{}", e);

@@ -23,6 +23,7 @@ fn req(op: Op, size_bytes: u64) -> Request {
         size_bytes,
         op,
         stream: 0,
+        critical: false,
     }
 }
 

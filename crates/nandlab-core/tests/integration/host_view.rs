@@ -41,7 +41,10 @@ proptest! {
 
     /// The view is exact: every write lands in the plane, on a page of the type, it said;
     /// the one exception is a plane whose GC runs for this write and still leaves it no
-    /// room (pages to reclaim, but not a block's worth), which the write then skips.
+    /// room (pages to reclaim, but not a block's worth), which the write then skips. The
+    /// saved cases in `tests/proptest-regressions/host_view.txt` are the two failures
+    /// fixed in `next_host_write`: it named a plane GC could do nothing for (at write 1,184
+    /// of the first), and it did not count the page the write unmaps (write 1,251).
     #[test]
     fn next_write_predicts_where_each_write_lands(lpns in prop::collection::vec(0..576u64, 1..1500)) {
         let mut f = ftl(0.9);
@@ -85,9 +88,7 @@ proptest! {
 /// prediction names the plane the write lands in, not the striping cursor's. Overwriting
 /// only pages that live outside plane 0 fills plane 0 with valid data alone, so it ends up
 /// full and the later writes stripe over planes 1-3 only. (Found as an intermittent
-/// failure of the property test above; a second one, the view not counting the page the
-/// write unmaps before it picks a plane, is kept as that test's saved case in
-/// `tests/proptest-regressions/host_view.txt`.)
+/// failure of the property test above, whose saved cases replay it and a second one.)
 #[test]
 fn next_write_skips_a_plane_gc_can_do_nothing_for() {
     let mut f = ftl(1.0);

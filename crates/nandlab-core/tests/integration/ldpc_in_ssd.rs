@@ -74,6 +74,7 @@ fn hard_fail_share(cfg: SimConfig, n: u64) -> f64 {
             size_bytes: 4096,
             op: Op::Read,
             stream: 0,
+            critical: false,
         })
         .collect();
     let r = sim.run_requests(reqs).unwrap().summary.reliability.unwrap().reads;
@@ -126,6 +127,7 @@ fn idle_interleaved_read(ways: u32, channels: u32, chips_per_channel: u32) -> (u
         size_bytes: 4096,
         op: Op::Read,
         stream: 0,
+        critical: false,
     };
     let out = Simulator::new(cfg).unwrap().run_requests(vec![req]).unwrap();
     let s = &out.summary;
@@ -167,6 +169,7 @@ fn a_request_reading_a_whole_group_senses_its_pages_once() {
             size_bytes: pages * 4096,
             op: Op::Read,
             stream: 0,
+            critical: false,
         };
         let out = Simulator::new(idle_preset(ways))
             .unwrap()
@@ -195,6 +198,7 @@ fn write(arrival_ns: u64, first: u64, pages: u64) -> Request {
         size_bytes: pages * 4096,
         op: Op::Write,
         stream: 0,
+        critical: false,
     }
 }
 
@@ -273,6 +277,7 @@ fn read(arrival_ns: u64, lpn: u64) -> Request {
         size_bytes: 4096,
         op: Op::Read,
         stream: 0,
+        critical: false,
     }
 }
 

@@ -31,4 +31,5 @@ mod refresh_props;
 mod sectors;
 mod suspend;
 mod timing;
+mod trace_critical;
 mod tvr_region;

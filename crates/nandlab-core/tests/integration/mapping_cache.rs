@@ -31,6 +31,7 @@ fn run(extra: &str, reqs: &[(Op, u64)]) -> (Vec<u64>, Value) {
             size_bytes: 4096,
             op,
             stream: 0,
+            critical: false,
         })
         .collect();
     crate::common::replay(&format!("{DEVICE}{extra}"), reqs)
@@ -116,6 +117,7 @@ fn the_pages_of_one_request_share_a_translation_read() {
             size_bytes: 8192,
             op: Op::Read,
             stream: 0,
+            critical: false,
         }],
     );
     assert_eq!(lat, vec![T_R + XFER_SECTOR + 2 * T_R + XFER_PAGE]);

@@ -176,6 +176,7 @@ t = 4
         size_bytes: 4096,
         op,
         stream: 0,
+        critical: false,
     };
     // Writes alternate planes 0, 1, 0, 1: plain pages 10 (plane 0 page 0), 11 (plane 1 page
     // 0), 12 (plane 0 page 1); critical page 0 on plane 1 page 1 (LSB), its backup on plane
@@ -251,6 +252,7 @@ fn preconditioned_critical_pages_start_with_their_backups() {
     let home: Vec<Ppa> = (0..8).map(|l| primary(&f, l)).collect();
     f.classify_fill(&nandlab_core::host::CriticalConfig {
         lpn_ranges: vec![[0, 7]],
+        ..Default::default()
     })
     .unwrap();
     let mut per_plane = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];

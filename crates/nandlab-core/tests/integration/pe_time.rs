@@ -21,6 +21,7 @@ fn writes(n: u64) -> Vec<Request> {
             size_bytes: 4096,
             op: Op::Write,
             stream: 0,
+            critical: false,
         })
         .collect()
 }

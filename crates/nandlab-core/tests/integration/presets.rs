@@ -128,6 +128,7 @@ fn idle_read_ns_of(mut cfg: SimConfig) -> u64 {
         size_bytes,
         op: Op::Read,
         stream: 0,
+        critical: false,
     };
     let out = sim.run_requests(vec![req]).unwrap();
     out.requests.unwrap().latency_ns[0]

@@ -37,6 +37,7 @@ strategy = "{strategy}"
             size_bytes: 4096,
             op: Op::Read,
             stream: 0,
+            critical: false,
         })
         .collect();
     let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
@@ -127,6 +128,7 @@ fn no_ecc_no_decode_time() {
             size_bytes: 4096,
             op: Op::Read,
             stream: 0,
+            critical: false,
         }];
         let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
         (out.requests.unwrap().latency_ns[0], out.summary.energy_uj.decode)
@@ -185,6 +187,7 @@ strategy = "progressive"
                 size_bytes: 4096,
                 op,
                 stream: 0,
+                critical: false,
             }
         })
         .collect();
@@ -260,6 +263,7 @@ fn read_first_pages(text: &str, pages: u64) -> Value {
         size_bytes: pages * 4096,
         op: Op::Read,
         stream: 0,
+        critical: false,
     }];
     Simulator::new(cfg).unwrap().run_requests(r).unwrap().summary.to_json()
 }

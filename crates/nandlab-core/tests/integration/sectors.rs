@@ -27,6 +27,7 @@ fn run(cfg_text: &str, reqs: &[(Op, u64, u64)]) -> (Vec<u64>, Value) {
             size_bytes,
             op,
             stream: 0,
+            critical: false,
         })
         .collect();
     common::replay(&format!("{PAGE}{cfg_text}"), reqs)

@@ -19,6 +19,7 @@ fn req(op: Op, offset_bytes: u64, arrival_ns: u64) -> Request {
         size_bytes: 4096,
         op,
         stream: 0,
+        critical: false,
     }
 }
 
@@ -83,6 +84,7 @@ fn prefilled_data_reads_like_data_written_in_the_run() {
         size_bytes: 65536,
         op: Op::Read,
         stream: 0,
+        critical: false,
     };
     let expected = T_R_LSB + 4 * XFER + DECODE;
     assert_eq!(latencies(FILLED, vec![read]), vec![expected]);

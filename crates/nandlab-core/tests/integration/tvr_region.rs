@@ -17,6 +17,7 @@ fn req(arrival_ns: u64, lpn: u64, op: Op, stream: u32) -> Request {
         size_bytes: 4096,
         op,
         stream,
+        critical: false,
     }
 }
 

@@ -48,7 +48,7 @@ impl<'a> DeviceView<'a> {
 
     /// The attributes the first page of write `req` is programmed with.
     pub fn write_attrs(&self, req: &Request) -> WriteAttrs {
-        WriteAttrs::new(req.stream, self.critical.contains(self.first_lpn(req)))
+        WriteAttrs::new(req.stream, self.critical.classifies(self.first_lpn(req), req.critical))
     }
 
     /// The first logical page of `req`, wrapped into the logical space as the simulator
