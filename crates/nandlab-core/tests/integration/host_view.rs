@@ -135,6 +135,7 @@ fn one_plane() -> (Ftl, CriticalConfig) {
     };
     let critical = CriticalConfig {
         lpn_ranges: vec![[0, 9]],
+        ..Default::default()
     };
     (Ftl::new(&geo, &cfg, &aging, 1).unwrap(), critical)
 }
