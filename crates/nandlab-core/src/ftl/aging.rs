@@ -108,11 +108,11 @@ impl Default for AgingConfig {
 /// Longest retention or idle time accepted, days.
 pub const MAX_DAYS: f64 = 36_500.0;
 
-/// The most P/E cycles the simulator models: ten times the highest endurance NAND is
-/// rated for (SLC, 100,000 cycles), and the end of the endurance estimate's search. A
-/// block's initial wear must lie below it (1e308 used to saturate every block's counter
-/// at u32::MAX).
-pub const MAX_PE_CYCLES: f64 = 1e6;
+/// The most initial P/E cycles accepted: ten times the largest wear in the seed papers
+/// (seed 002 §5.4: its chip's end of life, 1.2469×10⁶ cycles, which the TVR reproduction
+/// starts blocks at) and a hundred times SLC's rated 100,000. 1e308 used to saturate every
+/// block's counter at u32::MAX.
+pub const MAX_PE_CYCLES: f64 = 1e7;
 
 impl AgingConfig {
     /// Checks every field.

@@ -2,13 +2,15 @@
 
 use super::Simulator;
 use crate::error::Result;
-use crate::ftl::aging::MAX_PE_CYCLES;
 use crate::metrics::summary::{
     CacheSummary, CriticalBackup, CriticalSummary, Endurance, EnergySummary, FlashSummary, FlowSummary,
     InterleaveSummary, ReliabilitySummary, RequestCounts, SimSummary, Summary, SuspendSummary, TvrSummary,
 };
 use crate::metrics::LatencyStats;
 use crate::reliability::{model_endurance_pe, ErrorContext};
+
+/// P/E cycles up to which the endurance estimate searches.
+const ENDURANCE_PE_MAX: f64 = 1e6;
 
 impl Simulator {
     pub(super) fn summary(&self, wall_s: f64) -> Result<Summary> {
@@ -168,7 +170,7 @@ impl Simulator {
                         page_type: t,
                         ..ErrorContext::default()
                     };
-                    model_endurance_pe(self.read_path.model(), &ctx, limit, MAX_PE_CYCLES)
+                    model_endurance_pe(self.read_path.model(), &ctx, limit, ENDURANCE_PE_MAX)
                 })
                 .collect(),
         });

@@ -166,12 +166,12 @@ fn wear_time_scales_energies_and_unused_keys_past_their_bounds_name_the_key() {
     for (text, starts) in [
         (
             "[aging.initial_pe]\ndist = \"uniform\"\nlow = 0\nhigh = 1e308\n",
-            "config key `aging.initial_pe`: draws up to 1e308 P/E cycles; the bound is 1000000",
+            "config key `aging.initial_pe`: draws up to 1e308 P/E cycles; the bound is 10000000",
         ),
-        ("[aging]\ninitial_pe = 1000001\n", "config key `aging.initial_pe`"),
-        // A normal draws up to mean + 7.03 sd (its 1 - 1e-12 quantile): 10^5 + 7.03·2·10^5 > 10^6.
+        ("[aging]\ninitial_pe = 10000001\n", "config key `aging.initial_pe`"),
+        // A normal draws up to mean + 7.03 sd (its 1 - 1e-12 quantile): 10^6 + 7.03·2·10^6 > 10^7.
         (
-            "[aging.initial_pe]\ndist = \"normal\"\nmean = 100000\nsd = 200000\n",
+            "[aging.initial_pe]\ndist = \"normal\"\nmean = 1000000\nsd = 2000000\n",
             "config key `aging.initial_pe`: draws up to",
         ),
         (
