@@ -144,7 +144,7 @@ impl AgingConfig {
         self.initial_pe.validate("aging.initial_pe")?;
         // The largest value the distribution draws (a normal's at its 1 - 1e-12 quantile).
         let top = self.initial_pe.quantile(1.0);
-        if !(top <= MAX_PE_CYCLES) {
+        if !(0.0..=MAX_PE_CYCLES).contains(&top) {
             return Err(NandError::config(
                 "aging.initial_pe",
                 format!("draws up to {top:?} P/E cycles; the bound is {MAX_PE_CYCLES}"),
