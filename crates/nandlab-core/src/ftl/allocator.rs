@@ -55,6 +55,12 @@ impl Striper {
         self.plane_at(self.cursor)
     }
 
+    /// Plane index of the page `k` pages after the next one, without advancing.
+    #[inline]
+    pub fn peek_plane_after(&self, k: u64) -> u32 {
+        self.plane_at((self.cursor + k) % self.planes)
+    }
+
     /// The plane of every stripe slot, in slot order.
     pub fn slot_planes(&self) -> Vec<u32> {
         (0..self.planes).map(|k| self.plane_at(k)).collect()
