@@ -209,6 +209,15 @@ def test_usage_errors_are_one_line(argv, needle, capsys, monkeypatch):
     # u32::MAX + 1 wrapped to 0 and passed the check ("the device is full..." followed).
     ("ftl.gc_threshold_blocks", 4294967295,
      "config key `ftl.gc_threshold_blocks`: must be between 1 and 254"),
+    # Accepted before: every block's P/E counter saturated at 2^32 - 1, every arrival at the
+    # end of the clock, run energies went infinite; the rest were not read by this config.
+    ("aging.initial_pe", 1e308, "config key `aging.initial_pe`: draws up to 1e308 P/E cycles"),
+    ("host.time_scale", 1e308, "config key `host.time_scale`: must be a number above 0"),
+    ("ecc.energy.program_uj", 1e308, "config key `ecc.energy.program_uj`: must be between 0 and"),
+    ("workload.zipf_theta", 1e308, "config key `workload.zipf_theta`: must be between 0 and 10"),
+    ("workload.repeat", 0, "config key `workload.repeat`: must be at least 1"),
+    ("workload.hot_fraction", 1.5, "config key `workload.hot_fraction`"),
+    ("cache.dram_mb_per_s", 0, "config key `cache.dram_mb_per_s`: must be a finite rate"),
 ])
 def test_counts_past_their_bound_name_the_key(small, key, value, needle):
     one_line_error(cli("run", small, "--set", f"{key}={value}", "-q"), needle)

@@ -45,6 +45,19 @@ impl CacheConfig {
     /// Checks the values against the device: the cache holds at most as many pages as the
     /// host can address (more could never be used).
     pub fn validate(&self, page_bytes: u64, logical_pages: u64) -> Result<()> {
+        // The DRAM timing is checked with the cache off too: a typo must not wait to be
+        // found until the cache is switched on.
+        // At least 1 MB/s (a 4 KiB page in 4 ms, slower than flash itself); slower rates
+        // only come from typos, and 1e-300 made every DRAM access time overflow.
+        if !(self.dram_mb_per_s.is_finite() && self.dram_mb_per_s >= 1.0) {
+            return Err(NandError::config(
+                "cache.dram_mb_per_s",
+                format!("must be a finite rate of at least 1 MB/s, got {:?}", self.dram_mb_per_s),
+            ));
+        }
+        if self.dram_latency_ns > 1_000_000_000 {
+            return Err(NandError::config("cache.dram_latency_ns", "must be at most 1 s"));
+        }
         if !self.enabled() {
             return Ok(());
         }
@@ -62,12 +75,6 @@ impl CacheConfig {
                     logical_pages * page_bytes
                 ),
             ));
-        }
-        if !(self.dram_mb_per_s.is_finite() && self.dram_mb_per_s > 0.0) {
-            return Err(NandError::config("cache.dram_mb_per_s", "must be a positive number"));
-        }
-        if self.dram_latency_ns > 1_000_000_000 {
-            return Err(NandError::config("cache.dram_latency_ns", "must be at most 1 s"));
         }
         Ok(())
     }

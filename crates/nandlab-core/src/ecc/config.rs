@@ -95,6 +95,9 @@ impl Default for EccConfig {
 /// Most extra levels `last-level` plans for.
 const MAX_LAST_LEVEL_LEVELS: u8 = 32;
 
+/// The most energy one operation may cost, µJ (1 J).
+const MAX_ENERGY_UJ: f64 = 1e6;
+
 fn key(k: &str) -> String {
     format!("ecc.{k}")
 }
@@ -111,23 +114,17 @@ impl EccConfig {
                 "must be smaller than the codeword length in bits",
             ));
         }
-        if self.scheme == Scheme::Ldpc && self.mode == LdpcMode::Threshold {
-            let t = &self.thresholds;
-            if t.len() != usize::from(self.max_extra_levels) + 1 {
-                return Err(NandError::config(
-                    key("thresholds"),
-                    format!(
-                        "needs max_extra_levels + 1 = {} values, hard first",
-                        usize::from(self.max_extra_levels) + 1
-                    ),
-                ));
-            }
-            if t.iter().any(|v| !(v.is_finite() && *v > 0.0)) || t.windows(2).any(|w| w[0] > w[1]) {
-                return Err(NandError::config(
-                    key("thresholds"),
-                    "must be positive and non-decreasing",
-                ));
-            }
+        if self.scheme == Scheme::Ldpc
+            && self.mode == LdpcMode::Threshold
+            && self.thresholds.len() != usize::from(self.max_extra_levels) + 1
+        {
+            return Err(NandError::config(
+                key("thresholds"),
+                format!(
+                    "needs max_extra_levels + 1 = {} values, hard first",
+                    usize::from(self.max_extra_levels) + 1
+                ),
+            ));
         }
         if self.strategy == StrategyKind::LastLevel && self.max_extra_levels > MAX_LAST_LEVEL_LEVELS {
             // One plan per (first level, needed level) is built up front.
@@ -139,18 +136,30 @@ impl EccConfig {
                 ),
             ));
         }
+        // RBER thresholds are checked with another scheme or mode too (a typo must not
+        // hide): an RBER lies in (0, 1/2], 1/2 being a page of random bits.
+        if self.thresholds.iter().any(|v| !(*v > 0.0 && *v <= 0.5)) || self.thresholds.windows(2).any(|w| w[0] > w[1]) {
+            return Err(NandError::config(
+                key("thresholds"),
+                "must lie in (0, 0.5] and be non-decreasing",
+            ));
+        }
         let e = &self.energy;
-        if [
-            e.program_uj,
-            e.sense_hard_uj,
-            e.sense_extra_level_uj,
-            e.transfer_uj_per_4kib,
-            e.decode_uj_per_codeword,
-        ]
-        .iter()
-        .any(|v| !(v.is_finite() && *v >= 0.0))
-        {
-            return Err(NandError::config(key("energy"), "values must be >= 0"));
+        for (name, v) in [
+            ("program_uj", e.program_uj),
+            ("sense_hard_uj", e.sense_hard_uj),
+            ("sense_extra_level_uj", e.sense_extra_level_uj),
+            ("transfer_uj_per_4kib", e.transfer_uj_per_4kib),
+            ("decode_uj_per_codeword", e.decode_uj_per_codeword),
+        ] {
+            // At most 1 J an operation: 10^4 times seed 001's largest (52 µJ a program), and
+            // low enough that run totals stay finite (1e308 made them infinite, null in JSON).
+            if !(0.0..=MAX_ENERGY_UJ).contains(&v) {
+                return Err(NandError::config(
+                    key(&format!("energy.{name}")),
+                    format!("must be between 0 and {MAX_ENERGY_UJ} µJ, got {v:?}"),
+                ));
+            }
         }
         Ok(())
     }

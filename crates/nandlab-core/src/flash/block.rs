@@ -95,4 +95,10 @@ impl BlockState {
             implicit: false,
         }
     }
+
+    /// Whether emptying the block would free at least one page: it is full and not every
+    /// page is valid (the blocks GC may pick from).
+    pub fn reclaimable(&self, pages_per_block: u32) -> bool {
+        self.status == BlockStatus::Full && u32::from(self.valid) < pages_per_block
+    }
 }

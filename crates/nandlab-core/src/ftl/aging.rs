@@ -108,6 +108,12 @@ impl Default for AgingConfig {
 /// Longest retention or idle time accepted, days.
 pub const MAX_DAYS: f64 = 36_500.0;
 
+/// The most initial P/E cycles accepted: ten times the largest wear in the seed papers
+/// (seed 002 §5.4: its chip's end of life, 1.2469×10⁶ cycles, which the TVR reproduction
+/// starts blocks at) and a hundred times SLC's rated 100,000. 1e308 used to saturate every
+/// block's counter at u32::MAX.
+pub const MAX_PE_CYCLES: f64 = 1e7;
+
 impl AgingConfig {
     /// Checks every field.
     pub fn validate(&self) -> Result<()> {
@@ -135,7 +141,16 @@ impl AgingConfig {
                 return Err(NandError::config(key, "must be between -55 and 150 °C"));
             }
         }
-        self.initial_pe.validate("aging.initial_pe")
+        self.initial_pe.validate("aging.initial_pe")?;
+        // The largest value the distribution draws (a normal's at its 1 - 1e-12 quantile).
+        let top = self.initial_pe.quantile(1.0);
+        if !(0.0..=MAX_PE_CYCLES).contains(&top) {
+            return Err(NandError::config(
+                "aging.initial_pe",
+                format!("draws up to {top:?} P/E cycles; the bound is {MAX_PE_CYCLES}"),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -62,6 +62,13 @@ impl Striper {
         self.slots[self.cursor]
     }
 
+    /// Plane index of the page `k` pages after the next one, without advancing.
+    #[inline]
+    pub fn peek_plane_after(&self, k: u64) -> u32 {
+        let planes = self.slots.len() as u64;
+        self.slots[((self.cursor as u64 + k) % planes) as usize]
+    }
+
     /// The plane of every stripe slot, in slot order.
     pub fn slot_planes(&self) -> Vec<u32> {
         self.slots.clone()

@@ -587,20 +587,13 @@ impl Ftl {
     fn pick_plane(&mut self, lpn: u64, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
         let threshold = self.cfg.gc_threshold_blocks as usize;
         let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
-        let hot = self.hot_reads.map(|h| {
-            let w = self
-                .read_window
-                .as_ref()
-                .expect("placement that counts reads has a window");
-            w.predicted(lpn) >= u64::from(h)
-        });
+        let hot = self.is_hot(lpn);
         for _ in 0..self.geo.planes {
             let plane = self.striper.next_plane();
-            if let Some(hot) = hot {
-                let chip = self.geo.plane_locs[plane as usize].chip;
-                if !self.cfg.placement.policy().takes_chip(hot, chip) {
-                    continue;
-                }
+            // A plane the view rules out is one GC would leave as it is: skipping it before
+            // GC changes nothing, and keeps `next_host_write` exact.
+            if !self.may_take_host_page(plane, slot, hot, [None; 2]) {
+                continue;
             }
             self.collect_if_needed(plane, 0, now_ns, ops)?;
             let room = self.next_free_page(plane, slot).is_some();
@@ -615,19 +608,69 @@ impl Ftl {
         ))
     }
 
+    /// Whether `lpn` counts as hot for a placement that keeps hot pages apart (`None`: it
+    /// keeps none apart).
+    fn is_hot(&self, lpn: u64) -> Option<bool> {
+        self.hot_reads.map(|h| {
+            let w = self
+                .read_window
+                .as_ref()
+                .expect("placement that counts reads has a window");
+            w.predicted(lpn) >= u64::from(h)
+        })
+    }
+
+    /// Whether a host page (into `slot`, `hot` as [`Ftl::is_hot`] says) may go to `plane`
+    /// without running anything first: its chip is one placement takes the page to, and the
+    /// plane is not full. Full means no room in the slot's active block, a free pool at or
+    /// below the GC threshold and no block GC could reclaim a page from: GC would leave
+    /// such a plane as it is, so [`Ftl::pick_plane`] skips it. `unmapping` names the blocks
+    /// that lose a valid page before the choice (the old copy of the page being written,
+    /// and its backup): a full one among them becomes one GC can reclaim.
+    fn may_take_host_page(&self, plane: u32, slot: usize, hot: Option<bool>, unmapping: [Option<u32>; 2]) -> bool {
+        if let Some(hot) = hot {
+            let chip = self.geo.plane_locs[plane as usize].chip;
+            if !self.cfg.placement.policy().takes_chip(hot, chip) {
+                return false;
+            }
+        }
+        if self.next_free_page(plane, slot).is_some()
+            || self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize
+        {
+            return true;
+        }
+        let ppb = self.geo.cfg.pages_per_block;
+        let first = plane * self.geo.cfg.blocks_per_plane;
+        let blocks = &self.blocks[first as usize..(first + self.geo.cfg.blocks_per_plane) as usize];
+        blocks
+            .iter()
+            .zip(first..)
+            .any(|(b, i)| b.reclaimable(ppb) || (b.status == BlockStatus::Full && unmapping.contains(&Some(i))))
+    }
+
     /// Where host page `lpn`, written next with `attrs`, will go (plane, the type of the
     /// next free page of its block, and whether placement takes it), as a read-only view
-    /// for the host queue. The plane is the striping cursor's, or the page's own when
-    /// placement lays host pages out by address. Exact unless that plane cannot take the
-    /// write (its GC reclaims nothing) or placement refuses its chip for a hot page, when
-    /// the write moves to a later plane.
+    /// for the host queue. The plane is the page's own when placement lays host pages out
+    /// by address; otherwise the first plane from the striping cursor on that is not ruled
+    /// out (full, or on a chip placement refuses for a hot page), as [`Ftl::pick_plane`]
+    /// skips them. Exact unless GC in that plane runs and still leaves it no room (it had
+    /// pages to reclaim, but not a block's worth), when the write moves to a later plane.
     pub fn next_host_write(&self, lpn: u64, attrs: WriteAttrs) -> NextWrite {
+        let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
         let plane = match &self.host_layout {
             Some(layout) => layout[(lpn % layout.len() as u64) as usize],
-            None => self.striper.peek_plane(),
+            None => {
+                let hot = self.is_hot(lpn);
+                // The write unmaps the page's old copy (and backup) before it picks a plane.
+                let block = |ppn: Option<u64>| ppn.map(|p| self.ppa(p).block);
+                let unmapping = [block(self.mapping.get(lpn)), block(self.backups.get(&lpn).copied())];
+                (0..u64::from(self.geo.planes))
+                    .map(|k| self.striper.peek_plane_after(k))
+                    .find(|&p| self.may_take_host_page(p, slot, hot, unmapping))
+                    .unwrap_or_else(|| self.striper.peek_plane())
+            }
         };
         let placement = self.cfg.placement.policy();
-        let slot = placement.slot(Cause::Host, attrs);
         let page_type = self.next_page_type(plane, slot);
         NextWrite {
             plane,

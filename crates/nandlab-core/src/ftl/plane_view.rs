@@ -1,7 +1,7 @@
 //! What a block-choosing policy (GC victim, wear leveling) sees of one plane: its blocks'
 //! state and when each was last programmed, read-only.
 
-use crate::flash::block::{BlockState, BlockStatus};
+use crate::flash::block::BlockState;
 
 /// The blocks of one plane at one moment.
 pub struct PlaneView<'a> {
@@ -23,7 +23,7 @@ impl PlaneView<'_> {
         self.blocks
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.status == BlockStatus::Full && u32::from(b.valid) < self.pages_per_block)
+            .filter(|(_, b)| b.reclaimable(self.pages_per_block))
     }
 }
 

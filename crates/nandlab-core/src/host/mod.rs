@@ -6,6 +6,7 @@ pub mod interface;
 pub mod request;
 pub mod scheduler;
 pub mod suspend;
+pub mod time_scale;
 
 pub use crate::ftl::{CriticalConfig, CriticalSource};
 pub use config::{HostConfig, OutOfRange, ReplayMode};

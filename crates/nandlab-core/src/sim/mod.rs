@@ -35,7 +35,7 @@ use crate::ftl::mapping_cache::MappingCache;
 use crate::ftl::{BgOp, Ftl};
 use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
-use crate::host::{Op, OutOfRange, ReplayMode, Request};
+use crate::host::{time_scale, Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row, Summary};
 use crate::reliability::TvrData;
 use crate::workload::{self, RequestStream, WorkloadContext};
@@ -302,9 +302,7 @@ impl Simulator {
         let geo = Geometry::new(&cfg.device)?;
         let mut timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)?;
         timing.scale_program_steps(cfg.tvr.program_steps(cfg.device.cell_type.bits())?);
-        if !(cfg.host.time_scale.is_finite() && cfg.host.time_scale > 0.0) {
-            return Err(NandError::config("host.time_scale", "must be a positive number"));
-        }
+        time_scale::validate("host.time_scale", cfg.host.time_scale)?;
         if cfg.host.replay == ReplayMode::Closed && cfg.host.queue_depth == 0 {
             return Err(NandError::config(
                 "host.queue_depth",
@@ -544,11 +542,7 @@ impl Simulator {
 
     fn schedule_arrival(&mut self, stream: &mut RequestStream, now: u64) -> Result<()> {
         if let Some(r) = stream.next().transpose()? {
-            let t = if self.cfg.host.time_scale == 1.0 {
-                r.arrival_ns
-            } else {
-                (r.arrival_ns as f64 * self.cfg.host.time_scale) as u64
-            };
+            let t = time_scale::scale_arrival(r.arrival_ns, self.cfg.host.time_scale, "host.time_scale")?;
             self.pending = Some(r);
             self.events.push(t.max(now), Event::Arrival);
         }

@@ -10,6 +10,7 @@ use super::{open_one, RequestStream, WorkloadConfig, WorkloadContext};
 use crate::engine::rng::mix64;
 use crate::error::{NandError, Result};
 use crate::host::request::Request;
+use crate::host::time_scale;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -76,12 +77,14 @@ impl Flows {
             }
             None => return,
         };
-        let scale = self.scales[i];
-        let arrival_ns = if scale == 1.0 {
-            r.arrival_ns
-        } else {
-            (r.arrival_ns as f64 * scale) as u64
-        };
+        let arrival_ns =
+            match time_scale::scale_arrival(r.arrival_ns, self.scales[i], &format!("workload.flows[{i}].time_scale")) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.error = Some(e);
+                    return;
+                }
+            };
         let r = Request {
             arrival_ns,
             stream: i as u32,

@@ -17,6 +17,7 @@
 
 use crate::error::{NandError, Result};
 pub use crate::host::request::{Op, Request};
+use crate::host::time_scale;
 use serde::{Deserialize, Serialize};
 
 mod amplify;
@@ -245,6 +246,12 @@ impl Default for WorkloadConfig {
     }
 }
 
+/// The largest Zipf exponent accepted. At θ = 10 the first address already takes
+/// 1/ζ(10) = 99.9 % of the accesses (ζ(10) = 1.000995), so a larger θ is the same one-address
+/// workload (YCSB's default is 0.99; web request traces measure 0.64–0.83, Breslau et al.,
+/// INFOCOM 1999).
+pub const MAX_ZIPF_THETA: f64 = 10.0;
+
 fn check_fraction(key: &dyn Fn(&str) -> String, name: &str, v: f64) -> Result<()> {
     if !(0.0..=1.0).contains(&v) {
         return Err(NandError::config(
@@ -307,12 +314,7 @@ impl WorkloadConfig {
                 return Err(NandError::config(format!("{at}.flows"), "a flow cannot hold flows"));
             }
             if let Some(t) = f.time_scale {
-                if !(t.is_finite() && t > 0.0) {
-                    return Err(NandError::config(
-                        format!("{at}.time_scale"),
-                        format!("must be a positive number, got {t}"),
-                    ));
-                }
+                time_scale::validate(&format!("{at}.time_scale"), t)?;
             }
             f.validate_at(&at, ctx)?;
         }
@@ -325,10 +327,32 @@ impl WorkloadConfig {
         if self.read_amplification == 0 {
             return Err(NandError::config(key("read_amplification"), "must be at least 1"));
         }
+        self.check_unconditional(&key)?;
         match self.kind {
             WorkloadKind::Trace => self.validate_trace(&key),
             WorkloadKind::Synthetic => self.check_synthetic(&key, ctx),
         }
+    }
+
+    /// Keys checked whatever the kind and address distribution, even where they are not
+    /// used: a typo in them must not hide until the setting that reads them is switched on.
+    fn check_unconditional(&self, key: &dyn Fn(&str) -> String) -> Result<()> {
+        if self.repeat == 0 {
+            return Err(NandError::config(key("repeat"), "must be at least 1"));
+        }
+        if !(0.0..=MAX_ZIPF_THETA).contains(&self.zipf_theta) {
+            return Err(NandError::config(
+                key("zipf_theta"),
+                format!("must be between 0 and {MAX_ZIPF_THETA}, got {:?}", self.zipf_theta),
+            ));
+        }
+        if !(self.hot_fraction > 0.0 && self.hot_fraction < 1.0) {
+            return Err(NandError::config(
+                key("hot_fraction"),
+                format!("must lie strictly between 0 and 1, got {}", self.hot_fraction),
+            ));
+        }
+        check_fraction(key, "hot_access", self.hot_access)
     }
 
     fn validate_trace(&self, key: &dyn Fn(&str) -> String) -> Result<()> {
@@ -341,9 +365,6 @@ impl WorkloadConfig {
                 ))
             }
         }
-        if self.repeat == 0 {
-            return Err(NandError::config(key("repeat"), "must be at least 1"));
-        }
         if self.max_requests == Some(0) {
             return Err(NandError::config(
                 key("max_requests"),
@@ -355,7 +376,9 @@ impl WorkloadConfig {
 
     /// Checks the synthetic keys of a `[workload]` table (the generators call it).
     fn validate_synthetic(&self, ctx: &WorkloadContext) -> Result<()> {
-        self.check_synthetic(&|k| format!("workload.{k}"), ctx)
+        let key = |k: &str| format!("workload.{k}");
+        self.check_unconditional(&key)?;
+        self.check_synthetic(&key, ctx)
     }
 
     fn check_synthetic(&self, key: &dyn Fn(&str) -> String, ctx: &WorkloadContext) -> Result<()> {
@@ -437,26 +460,6 @@ impl WorkloadConfig {
                 key("iops"),
                 format!("must be a non-negative rate, got {}", self.iops),
             ));
-        }
-        match self.address {
-            AddressDistribution::Uniform => {}
-            AddressDistribution::Zipf => {
-                if !(self.zipf_theta.is_finite() && self.zipf_theta >= 0.0) {
-                    return Err(NandError::config(
-                        key("zipf_theta"),
-                        format!("must be ≥ 0, got {}", self.zipf_theta),
-                    ));
-                }
-            }
-            AddressDistribution::Hotcold => {
-                if !(self.hot_fraction > 0.0 && self.hot_fraction < 1.0) {
-                    return Err(NandError::config(
-                        key("hot_fraction"),
-                        format!("must lie strictly between 0 and 1, got {}", self.hot_fraction),
-                    ));
-                }
-                check_fraction(key, "hot_access", self.hot_access)?;
-            }
         }
         let footprint = self.footprint_bytes.unwrap_or(ctx.logical_bytes);
         if footprint < self.max_size_bytes() {

@@ -4,7 +4,7 @@
 //! write back and send the next non-critical write into the page it would not take.
 
 use nandlab_core::config::AgingConfig;
-use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
+use nandlab_core::flash::block::WriteAttrs;
 use nandlab_core::flash::Geometry;
 use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::placement::{InterleaveGroup, MsbCritical, PlacementConfig};
@@ -39,28 +39,31 @@ fn ftl_on(geo: Geometry, placement: PlacementConfig, fill: f64) -> Ftl {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
-    /// The view is exact: every write lands in the plane, on a page of the type, it said —
-    /// unless, as `next_host_write` documents, that plane could not take it: its GC
-    /// reclaimed nothing and it is down to `gc_threshold_blocks` (2) free blocks, so the
-    /// write went on to the next plane (striping can leave a plane more live data than its
-    /// share; the saved case in `tests/proptest-regressions/host_view.txt` does, at write
-    /// 1,184 of a 0.9-full device).
+    /// The view is exact: every write lands in the plane, on a page of the type, it said;
+    /// the one exception is a plane whose GC runs for this write and still leaves it no
+    /// room (pages to reclaim, but not a block's worth), which the write then skips. The
+    /// saved cases in `tests/proptest-regressions/host_view.txt` are the two failures
+    /// fixed in `next_host_write`: it named a plane GC could do nothing for (at write 1,184
+    /// of the first), and it did not count the page the write unmaps (write 1,251).
     #[test]
     fn next_write_predicts_where_each_write_lands(lpns in prop::collection::vec(0..576u64, 1..1500)) {
         let mut f = ftl(0.9);
         let mut ops = Vec::new();
         let geo = f.geometry().clone();
+        // P/E cycles of a plane's blocks: they grow when GC erases one there.
+        let wear = |f: &Ftl, plane: u32| -> u64 {
+            f.blocks[plane as usize * 24..][..24].iter().map(|b| u64::from(b.pe)).sum()
+        };
         for (i, &l) in lpns.iter().enumerate() {
             let next = f.next_host_write(l, WriteAttrs::default());
+            let worn = wear(&f, next.plane);
             let ppa = f.write(l, 1, 0, WriteAttrs::default(), i as i64, &mut ops).unwrap();
-            if geo.split_block(ppa.block).0 == next.plane {
-                prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
-            } else {
-                let free = (0..geo.blocks)
-                    .filter(|&b| geo.split_block(b).0 == next.plane && f.blocks[b as usize].status == BlockStatus::Free)
-                    .count();
-                prop_assert!(free <= 2, "write {} left plane {} with {} free blocks", i, next.plane, free);
+            if geo.split_block(ppa.block).0 != next.plane {
+                let why = format!("write {i} left plane {} without running GC there", next.plane);
+                prop_assert!(wear(&f, next.plane) > worn, "{}", why);
+                continue;
             }
+            prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
         }
     }
 
@@ -78,6 +81,43 @@ proptest! {
             prop_assert_eq!(geo.page_map.page_type(ppa.page), next.page_type);
         }
     }
+}
+
+/// A plane that GC can do nothing for (no room in its host block, its free pool at the GC
+/// threshold, every page valid) is skipped by the write, and the view says so: the
+/// prediction names the plane the write lands in, not the striping cursor's. Overwriting
+/// only pages that live outside plane 0 fills plane 0 with valid data alone, so it ends up
+/// full and the later writes stripe over planes 1-3 only. (Found as an intermittent
+/// failure of the property test above, whose saved cases replay it and a second one.)
+#[test]
+fn next_write_skips_a_plane_gc_can_do_nothing_for() {
+    let mut f = ftl(1.0);
+    let geo = f.geometry().clone();
+    let plane_of = |f: &Ftl, lpn: u64| geo.plane_of_block(geo.ppa_of(f.mapping.get(lpn).unwrap()).block);
+    let outside: Vec<u64> = (0..f.logical_pages()).filter(|&l| plane_of(&f, l) != 0).collect();
+    let mut landed = Vec::new();
+    for &l in &outside {
+        write_as_predicted(&mut f, l, &mut landed);
+    }
+    // Plane 0 is full: two free blocks (the GC threshold) and not one invalid page.
+    let blocks = &f.blocks[..24];
+    assert_eq!(blocks.iter().filter(|b| b.written == 0).count(), 2);
+    assert!(blocks.iter().all(|b| b.valid == b.written));
+    // It took its share of the first stripes, then nothing.
+    assert!(landed[..8].contains(&0));
+    assert!(!landed[landed.len() - 100..].contains(&0));
+    f.check_invariants().unwrap();
+}
+
+/// Writes host page `lpn`, checks it lands in the plane, on a page of the type, the view
+/// said, and appends the plane to `landed`.
+fn write_as_predicted(f: &mut Ftl, lpn: u64, landed: &mut Vec<u32>) {
+    let next = f.next_host_write(lpn, WriteAttrs::default());
+    let ppa = f.write(lpn, 1, 0, WriteAttrs::default(), 0, &mut Vec::new()).unwrap();
+    let geo = f.geometry();
+    let at = (geo.split_block(ppa.block).0, geo.page_map.page_type(ppa.page));
+    assert_eq!(at, (next.plane, next.page_type), "write {}", landed.len());
+    landed.push(at.0);
 }
 
 /// One plane of 6 blocks (pages L0 L1 M0 L2 M1 L3 M2 M3) with MSB allocation; writes of
