@@ -25,45 +25,53 @@ pub struct Striper {
     dims: [u32; 4],
     /// Order of the levels, fastest-varying first (indices into `dims`).
     order: [usize; 4],
-    cursor: u64,
-    planes: u64,
+    /// The plane of each stripe slot ([`Striper::plane_at`]), worked out once: every host
+    /// page asks.
+    slots: Vec<u32>,
+    cursor: usize,
 }
 
 impl Striper {
     /// A striper over `channels x chips x dies x planes` in `order`.
     pub fn new(dims: [u32; 4], order: [usize; 4]) -> Self {
-        let planes = dims.iter().map(|&d| u64::from(d)).product();
-        Striper {
+        let planes: u64 = dims.iter().map(|&d| u64::from(d)).product();
+        let mut s = Striper {
             dims,
             order,
+            slots: Vec::new(),
             cursor: 0,
-            planes,
-        }
+        };
+        s.slots = (0..planes).map(|k| s.plane_at(k)).collect();
+        s
     }
 
     /// Plane index of the next page and advance.
     #[inline]
     pub fn next_plane(&mut self) -> u32 {
         let plane = self.peek_plane();
-        self.cursor = (self.cursor + 1) % self.planes;
+        self.cursor += 1;
+        if self.cursor == self.slots.len() {
+            self.cursor = 0;
+        }
         plane
     }
 
     /// Plane index of the next page, without advancing.
     #[inline]
     pub fn peek_plane(&self) -> u32 {
-        self.plane_at(self.cursor)
+        self.slots[self.cursor]
     }
 
     /// Plane index of the page `k` pages after the next one, without advancing.
     #[inline]
     pub fn peek_plane_after(&self, k: u64) -> u32 {
-        self.plane_at((self.cursor + k) % self.planes)
+        let planes = self.slots.len() as u64;
+        self.slots[((self.cursor as u64 + k) % planes) as usize]
     }
 
     /// The plane of every stripe slot, in slot order.
     pub fn slot_planes(&self) -> Vec<u32> {
-        (0..self.planes).map(|k| self.plane_at(k)).collect()
+        self.slots.clone()
     }
 
     /// Plane index of slot `k` (`0 <= k < planes`) of a stripe: the plane the `k`-th page

@@ -149,6 +149,10 @@ pub struct Ftl {
     read_window: Option<ReadWindow>,
     /// Whether placement places by read heat (cached: asked for every page).
     places_by_heat: bool,
+    /// Whether placement may refuse a page type ([`Placement::may_refuse`], cached).
+    may_refuse: bool,
+    /// Whether placement keeps backup copies ([`Placement::backs_up`], cached).
+    backs_up: bool,
     /// Reads in the window from which placement takes a host page for hot
     /// ([`Placement::takes_chip`]).
     hot_reads: Option<u32>,
@@ -176,7 +180,8 @@ impl Ftl {
             [d.channels, d.chips_per_channel, d.dies_per_chip, d.planes_per_die],
             order,
         );
-        if cfg.placement.policy().backs_up() && geo.planes < 2 {
+        let backs_up = cfg.placement.policy().backs_up();
+        if backs_up && geo.planes < 2 {
             return Err(NandError::config(
                 "ftl.placement.policy",
                 "keeps a backup copy on another plane, but the device has one plane",
@@ -187,6 +192,7 @@ impl Ftl {
         let heat_window = cfg.placement.policy().window_requests();
         let hot_reads = cfg.placement.policy().hot_reads();
         let places_by_heat = cfg.placement.policy().places_by_heat();
+        let may_refuse = cfg.placement.policy().may_refuse();
         let read_window = heat_window
             .or(cfg.refresh_targets.policy().window_requests())
             .map(ReadWindow::new);
@@ -210,6 +216,8 @@ impl Ftl {
             refresh_opened: vec![0; geo.planes as usize],
             read_window,
             places_by_heat,
+            may_refuse,
+            backs_up,
             hot_reads,
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),
@@ -553,8 +561,10 @@ impl Ftl {
         };
         let ppa = self.place(plane, Cause::Host, meta, None)?;
         self.stats.host_programs += 1;
-        if let Some(to) = self.cfg.placement.policy().backup_plane(attrs, plane, self.geo.planes) {
-            self.write_backup(to, meta, now_ns, ops)?;
+        if self.backs_up {
+            if let Some(to) = self.cfg.placement.policy().backup_plane(attrs, plane, self.geo.planes) {
+                self.write_backup(to, meta, now_ns, ops)?;
+            }
         }
         Ok(ppa)
     }
@@ -732,7 +742,7 @@ impl Ftl {
     fn place(&mut self, plane: u32, cause: Cause, meta: PageMeta, into: Option<u32>) -> Result<Ppa> {
         let ppb = self.geo.cfg.pages_per_block;
         let (slot, page_reads) = self.slot_for(plane, cause, &meta);
-        let may_refuse = self.cfg.placement.policy().may_refuse();
+        let may_refuse = self.may_refuse;
         let (block, page) = loop {
             let (block, page) = match into.and_then(|b| self.free_page_in(b)) {
                 Some(next) => next,

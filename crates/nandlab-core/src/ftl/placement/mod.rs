@@ -79,7 +79,8 @@ pub trait Placement {
     }
 
     /// The plane of the backup copy of a host page written with `attrs` into `plane`, on a
-    /// device of `planes` planes; `None`: no copy. Must differ from `plane`.
+    /// device of `planes` planes; `None`: no copy. Must differ from `plane`. Asked only
+    /// when [`Placement::backs_up`].
     fn backup_plane(&self, _attrs: WriteAttrs, _plane: u32, _planes: u32) -> Option<u32> {
         None
     }
