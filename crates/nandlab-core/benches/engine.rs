@@ -28,14 +28,7 @@ fn requests(n: u64, logical_bytes: u64) -> Vec<Request> {
             let size_bytes = pages * 4096;
             let offset_bytes = (h % (logical_bytes / 4096 - 16)) * 4096;
             let op = if h % 100 < 89 { Op::Read } else { Op::Write };
-            Request {
-                arrival_ns: i * 50_000,
-                offset_bytes,
-                size_bytes,
-                op,
-                stream: 0,
-                critical: false,
-            }
+            Request::new(i * 50_000, offset_bytes, size_bytes, op, 0)
         })
         .collect()
 }

@@ -84,14 +84,7 @@ mod tests {
     use crate::host::Op;
 
     fn req(i: u64) -> Request {
-        Request {
-            arrival_ns: i,
-            offset_bytes: i * 4096,
-            size_bytes: 4096,
-            op: Op::Read,
-            stream: 0,
-            critical: false,
-        }
+        Request::new(i, i * 4096, 4096, Op::Read, 0)
     }
 
     #[test]

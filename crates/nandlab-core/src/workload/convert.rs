@@ -160,14 +160,7 @@ mod tests {
 
     #[test]
     fn writes_lines() {
-        let r = Request {
-            arrival_ns: 1234,
-            offset_bytes: 1000,
-            size_bytes: 100,
-            op: Op::Read,
-            stream: 3,
-            critical: false,
-        };
+        let r = Request::new(1234, 1000, 100, Op::Read, 3);
         // Bytes 1000..1100 lie in sector 1 only (512..1024) and sector 2 (1024..1536): 2 sectors.
         assert_eq!(line(TraceFormat::Disksim, r), "1234 3 1 2 1\n");
         assert_eq!(line(TraceFormat::Msr, r), "12,nandlab,3,Read,1000,100,0\n");

@@ -163,14 +163,7 @@ impl Iterator for Synthetic {
             0
         };
         self.cursor = (offset_bytes + size_bytes).div_ceil(self.alignment) * self.alignment;
-        Some(Ok(Request {
-            arrival_ns,
-            offset_bytes,
-            size_bytes,
-            op,
-            stream: 0,
-            critical: false,
-        }))
+        Some(Ok(Request::new(arrival_ns, offset_bytes, size_bytes, op, 0)))
     }
 }
 

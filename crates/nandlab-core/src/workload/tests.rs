@@ -204,22 +204,8 @@ fn excerpt_details_match_the_raw_lines() {
     assert_eq!(
         got,
         vec![
-            Request {
-                arrival_ns: 0,
-                offset_bytes: 280_605_840 * 512,
-                size_bytes: 1024,
-                op: Op::Read,
-                stream: 0,
-                critical: false,
-            },
-            Request {
-                arrival_ns: 97_900_000,
-                offset_bytes: 287_641_400 * 512,
-                size_bytes: 65536,
-                op: Op::Read,
-                stream: 0,
-                critical: false,
-            },
+            Request::new(0, 280_605_840 * 512, 1024, Op::Read, 0),
+            Request::new(97_900_000, 287_641_400 * 512, 65536, Op::Read, 0),
         ]
     );
     // MSR hm_0: the first line `0 128166385295514663,hm,0,Write,9056014336,2048,2833`, the
@@ -232,14 +218,7 @@ fn excerpt_details_match_the_raw_lines() {
     .unwrap();
     assert_eq!(
         r.next().unwrap().unwrap(),
-        Request {
-            arrival_ns: 0,
-            offset_bytes: 9_056_014_336,
-            size_bytes: 2048,
-            op: Op::Write,
-            stream: 0,
-            critical: false,
-        }
+        Request::new(0, 9_056_014_336, 2048, Op::Write, 0)
     );
     assert_eq!(r.next().unwrap().unwrap().arrival_ns, 21_500);
     assert_eq!(r.base_ns(), Some(128_166_385_295_514_663 * 100));

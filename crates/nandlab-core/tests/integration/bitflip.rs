@@ -300,14 +300,7 @@ scheme = "ldpc"
 }
 
 fn req(t: u64, lpn: u64, op: Op) -> Request {
-    Request {
-        arrival_ns: t,
-        offset_bytes: lpn * PAGE as u64,
-        size_bytes: PAGE as u64,
-        op,
-        stream: 0,
-        critical: false,
-    }
+    Request::new(t, lpn * PAGE as u64, PAGE as u64, op, 0)
 }
 
 const BITFLIP: &str = "[codec]\nkind = \"bitflip\"\n";

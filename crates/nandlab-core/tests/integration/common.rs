@@ -60,12 +60,5 @@ pub fn replay(cfg_text: &str, reqs: Vec<Request>) -> (Vec<u64>, serde_json::Valu
 
 /// A 4 KiB request of logical page `lpn` (4 KiB pages) arriving at `arrival_ns`.
 pub fn req(op: Op, lpn: u64, arrival_ns: u64) -> Request {
-    Request {
-        arrival_ns,
-        offset_bytes: lpn * 4096,
-        size_bytes: 4096,
-        op,
-        stream: 0,
-        critical: false,
-    }
+    Request::new(arrival_ns, lpn * 4096, 4096, op, 0)
 }

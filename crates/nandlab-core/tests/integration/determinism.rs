@@ -17,14 +17,7 @@ fn stream(n: u64, logical: u64) -> Vec<Request> {
             // A hot 5 % of the space gets most writes, so GC has work to do.
             let span = if h.is_multiple_of(3) { logical } else { logical / 20 };
             let offset_bytes = ((h >> 8) % (span / 4096 - 8)) * 4096;
-            Request {
-                arrival_ns: i * 20_000,
-                offset_bytes,
-                size_bytes: pages * 4096,
-                op,
-                stream: 0,
-                critical: false,
-            }
+            Request::new(i * 20_000, offset_bytes, pages * 4096, op, 0)
         })
         .collect()
 }

@@ -17,14 +17,7 @@ fn latency(cfg_text: &str, r: Request) -> u64 {
 }
 
 fn req(op: Op, size_bytes: u64) -> Request {
-    Request {
-        arrival_ns: 0,
-        offset_bytes: 0,
-        size_bytes,
-        op,
-        stream: 0,
-        critical: false,
-    }
+    Request::new(0, 0, size_bytes, op, 0)
 }
 
 #[test]

@@ -68,13 +68,14 @@ fn hard_fail_share(cfg: SimConfig, n: u64) -> f64 {
     let pages = sim.logical_bytes() / 4096;
     // A multiplicative hash spreads the reads over every chip.
     let reqs = (0..n)
-        .map(|i| Request {
-            arrival_ns: i * 1_000_000,
-            offset_bytes: (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % pages) * 4096,
-            size_bytes: 4096,
-            op: Op::Read,
-            stream: 0,
-            critical: false,
+        .map(|i| {
+            Request::new(
+                i * 1_000_000,
+                (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % pages) * 4096,
+                4096,
+                Op::Read,
+                0,
+            )
         })
         .collect();
     let r = sim.run_requests(reqs).unwrap().summary.reliability.unwrap().reads;
@@ -121,14 +122,7 @@ fn idle_interleaved_read(ways: u32, channels: u32, chips_per_channel: u32) -> (u
     cfg.device.channels = channels;
     cfg.device.chips_per_channel = chips_per_channel;
     let dies = f64::from(cfg.device.channels * chips_per_channel * cfg.device.dies_per_chip);
-    let req = Request {
-        arrival_ns: 0,
-        offset_bytes: 0,
-        size_bytes: 4096,
-        op: Op::Read,
-        stream: 0,
-        critical: false,
-    };
+    let req = Request::new(0, 0, 4096, Op::Read, 0);
     let out = Simulator::new(cfg).unwrap().run_requests(vec![req]).unwrap();
     let s = &out.summary;
     let die_busy = s.flash.die_utilization * s.sim.simulated_ns as f64 * dies;
@@ -163,14 +157,7 @@ fn an_interleaved_read_senses_every_part_and_moves_a_share_of_each() {
 fn a_request_reading_a_whole_group_senses_its_pages_once() {
     // Latency of one read of `pages` pages from LPN 0 on the idle 001 preset.
     let lat = |ways: u32, pages: u64| {
-        let req = Request {
-            arrival_ns: 0,
-            offset_bytes: 0,
-            size_bytes: pages * 4096,
-            op: Op::Read,
-            stream: 0,
-            critical: false,
-        };
+        let req = Request::new(0, 0, pages * 4096, Op::Read, 0);
         let out = Simulator::new(idle_preset(ways))
             .unwrap()
             .run_requests(vec![req])
@@ -192,14 +179,7 @@ fn a_request_reading_a_whole_group_senses_its_pages_once() {
 
 /// A write of `pages` pages from logical page `first`.
 fn write(arrival_ns: u64, first: u64, pages: u64) -> Request {
-    Request {
-        arrival_ns,
-        offset_bytes: first * 4096,
-        size_bytes: pages * 4096,
-        op: Op::Write,
-        stream: 0,
-        critical: false,
-    }
+    Request::new(arrival_ns, first * 4096, pages * 4096, Op::Write, 0)
 }
 
 #[test]
@@ -271,14 +251,7 @@ fn interleaving_needs_its_placement_and_no_cache() {
 
 /// A 4 KiB read of logical page `lpn` arriving at `arrival_ns`.
 fn read(arrival_ns: u64, lpn: u64) -> Request {
-    Request {
-        arrival_ns,
-        offset_bytes: lpn * 4096,
-        size_bytes: 4096,
-        op: Op::Read,
-        stream: 0,
-        critical: false,
-    }
+    Request::new(arrival_ns, lpn * 4096, 4096, Op::Read, 0)
 }
 
 #[test]

@@ -25,14 +25,7 @@ fn run(extra: &str, reqs: &[(Op, u64)]) -> (Vec<u64>, Value) {
     let reqs = reqs
         .iter()
         .enumerate()
-        .map(|(i, &(op, lpn))| Request {
-            arrival_ns: i as u64 * 10_000_000,
-            offset_bytes: lpn * 4096,
-            size_bytes: 4096,
-            op,
-            stream: 0,
-            critical: false,
-        })
+        .map(|(i, &(op, lpn))| Request::new(i as u64 * 10_000_000, lpn * 4096, 4096, op, 0))
         .collect();
     crate::common::replay(&format!("{DEVICE}{extra}"), reqs)
 }
@@ -111,14 +104,7 @@ fn the_pages_of_one_request_share_a_translation_read() {
     // miss waits for page 0's translation read; then both data pages take turns on the die.
     let (lat, s) = crate::common::replay(
         &format!("{DEVICE}[ftl.mapping_cache]\ncapacity_bytes = 8\n"),
-        vec![Request {
-            arrival_ns: 0,
-            offset_bytes: 0,
-            size_bytes: 8192,
-            op: Op::Read,
-            stream: 0,
-            critical: false,
-        }],
+        vec![Request::new(0, 0, 8192, Op::Read, 0)],
     );
     assert_eq!(lat, vec![T_R + XFER_SECTOR + 2 * T_R + XFER_PAGE]);
     let m = &s["mapping_cache"];

@@ -170,14 +170,7 @@ t = 4
 "#,
         scale[0], scale[1]
     );
-    let req = |ms: u64, lpn: u64, op: Op| Request {
-        arrival_ns: ms * 1_000_000,
-        offset_bytes: lpn * 4096,
-        size_bytes: 4096,
-        op,
-        stream: 0,
-        critical: false,
-    };
+    let req = |ms: u64, lpn: u64, op: Op| Request::new(ms * 1_000_000, lpn * 4096, 4096, op, 0);
     // Writes alternate planes 0, 1, 0, 1: plain pages 10 (plane 0 page 0), 11 (plane 1 page
     // 0), 12 (plane 0 page 1); critical page 0 on plane 1 page 1 (LSB), its backup on plane
     // 0 page 2 (MSB). Then one read of page 0 on an idle device.

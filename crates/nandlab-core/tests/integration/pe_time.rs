@@ -15,14 +15,7 @@ const XFER: u64 = 20_480;
 /// `n` one-page writes to LPN 0 … n−1, 10 ms apart (each on an idle die).
 fn writes(n: u64) -> Vec<Request> {
     (0..n)
-        .map(|i| Request {
-            arrival_ns: i * 10_000_000,
-            offset_bytes: i * 4096,
-            size_bytes: 4096,
-            op: Op::Write,
-            stream: 0,
-            critical: false,
-        })
+        .map(|i| Request::new(i * 10_000_000, i * 4096, 4096, Op::Write, 0))
         .collect()
 }
 

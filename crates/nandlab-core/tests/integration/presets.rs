@@ -122,14 +122,7 @@ fn idle_read_ns_of(mut cfg: SimConfig) -> u64 {
     cfg.aging.initial_pe = Distribution::Constant(0.0);
     let size_bytes = u64::from(cfg.device.page_size_bytes);
     let sim = Simulator::new(cfg).unwrap();
-    let req = Request {
-        arrival_ns: 0,
-        offset_bytes: 0,
-        size_bytes,
-        op: Op::Read,
-        stream: 0,
-        critical: false,
-    };
+    let req = Request::new(0, 0, size_bytes, Op::Read, 0);
     let out = sim.run_requests(vec![req]).unwrap();
     out.requests.unwrap().latency_ns[0]
 }

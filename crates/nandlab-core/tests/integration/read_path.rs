@@ -31,14 +31,7 @@ strategy = "{strategy}"
     let cfg = SimConfig::from_toml_str(&text).unwrap();
     let reqs: Vec<Request> = reqs
         .iter()
-        .map(|&(t, lpn)| Request {
-            arrival_ns: t,
-            offset_bytes: lpn * 4096,
-            size_bytes: 4096,
-            op: Op::Read,
-            stream: 0,
-            critical: false,
-        })
+        .map(|&(t, lpn)| Request::new(t, lpn * 4096, 4096, Op::Read, 0))
         .collect();
     let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
     let rows = out.requests.unwrap().latencies_by_arrival();
@@ -122,14 +115,7 @@ fn last_level_starts_where_the_block_last_decoded() {
 fn no_ecc_no_decode_time() {
     let read = |text: &str| {
         let cfg = SimConfig::from_toml_str(&format!("[aging]\nfill_fraction = 1.0\n{text}")).unwrap();
-        let reqs = vec![Request {
-            arrival_ns: 0,
-            offset_bytes: 0,
-            size_bytes: 4096,
-            op: Op::Read,
-            stream: 0,
-            critical: false,
-        }];
+        let reqs = vec![Request::new(0, 0, 4096, Op::Read, 0)];
         let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
         (out.requests.unwrap().latency_ns[0], out.summary.energy_uj.decode)
     };
@@ -181,14 +167,7 @@ strategy = "progressive"
         .map(|i| {
             let h = nandlab_core::engine::rng::mix64(i);
             let op = if h.is_multiple_of(3) { Op::Read } else { Op::Write };
-            Request {
-                arrival_ns: i * 1_000,
-                offset_bytes: (h >> 8) % (pages / 8) * 4096,
-                size_bytes: 4096,
-                op,
-                stream: 0,
-                critical: false,
-            }
+            Request::new(i * 1_000, (h >> 8) % (pages / 8) * 4096, 4096, op, 0)
         })
         .collect();
     let out = sim.run_requests(reqs).unwrap();
@@ -257,14 +236,7 @@ scheme = "ldpc"
 /// The summary of one read of logical pages `0..pages` at time 0 on the device of `text`.
 fn read_first_pages(text: &str, pages: u64) -> Value {
     let cfg = SimConfig::from_toml_str(text).unwrap();
-    let r = vec![Request {
-        arrival_ns: 0,
-        offset_bytes: 0,
-        size_bytes: pages * 4096,
-        op: Op::Read,
-        stream: 0,
-        critical: false,
-    }];
+    let r = vec![Request::new(0, 0, pages * 4096, Op::Read, 0)];
     Simulator::new(cfg).unwrap().run_requests(r).unwrap().summary.to_json()
 }
 

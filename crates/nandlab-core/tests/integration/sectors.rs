@@ -20,14 +20,9 @@ fn run(cfg_text: &str, reqs: &[(Op, u64, u64)]) -> (Vec<u64>, Value) {
     let reqs = reqs
         .iter()
         .enumerate()
-        .map(|(i, &(op, offset_bytes, size_bytes))| Request {
-            // One at a time on the idle device.
-            arrival_ns: i as u64 * 10_000_000,
-            offset_bytes,
-            size_bytes,
-            op,
-            stream: 0,
-            critical: false,
+        // One at a time on the idle device.
+        .map(|(i, &(op, offset_bytes, size_bytes))| {
+            Request::new(i as u64 * 10_000_000, offset_bytes, size_bytes, op, 0)
         })
         .collect();
     common::replay(&format!("{PAGE}{cfg_text}"), reqs)

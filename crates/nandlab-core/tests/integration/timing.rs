@@ -13,14 +13,7 @@ const T_R_LSB: u64 = 41_000;
 const T_PROG_LSB: u64 = 121_000;
 
 fn req(op: Op, offset_bytes: u64, arrival_ns: u64) -> Request {
-    Request {
-        arrival_ns,
-        offset_bytes,
-        size_bytes: 4096,
-        op,
-        stream: 0,
-        critical: false,
-    }
+    Request::new(arrival_ns, offset_bytes, 4096, op, 0)
 }
 
 /// Runs `reqs` on the default device; latencies in arrival order (ties: first done first).
@@ -78,14 +71,7 @@ fn prefilled_data_reads_like_data_written_in_the_run() {
     // A 64 KiB read of LPNs 0..16: stripe slots 0..16 put 4 pages on each of the 4
     // channels, each on its own die (chips x dies), all at page 0 (LSB). The 16 senses
     // overlap; each channel then moves 4 pages; the last decode ends after the 4th.
-    let read = Request {
-        arrival_ns: 0,
-        offset_bytes: 0,
-        size_bytes: 65536,
-        op: Op::Read,
-        stream: 0,
-        critical: false,
-    };
+    let read = Request::new(0, 0, 65536, Op::Read, 0);
     let expected = T_R_LSB + 4 * XFER + DECODE;
     assert_eq!(latencies(FILLED, vec![read]), vec![expected]);
     // The same 16 pages written by the host on an empty device, then read when idle.

@@ -11,14 +11,7 @@ use serde_json::Value;
 const XFER: u64 = 20_480;
 
 fn req(arrival_ns: u64, lpn: u64, op: Op, stream: u32) -> Request {
-    Request {
-        arrival_ns,
-        offset_bytes: lpn * 4096,
-        size_bytes: 4096,
-        op,
-        stream,
-        critical: false,
-    }
+    Request::new(arrival_ns, lpn * 4096, 4096, op, stream)
 }
 
 /// One-page writes to LPN 0 … 95, 10 ms apart; write `i` on stream `i mod 2`.
