@@ -107,8 +107,13 @@ impl Timing {
                 )),
             }
         };
-        if !(cfg.bus_rate_mb_s.is_finite() && cfg.bus_rate_mb_s > 0.0) {
-            return Err(NandError::config("timing.bus_rate_mb_s", "must be a positive number"));
+        // At least 1 MB/s, like the DRAM rate: ONFI's slowest mode moves 20 MB/s, and a rate
+        // near 0 made a page's bus time overflow the clock (a silently wrong run).
+        if !(cfg.bus_rate_mb_s.is_finite() && cfg.bus_rate_mb_s >= 1.0) {
+            return Err(NandError::config(
+                "timing.bus_rate_mb_s",
+                format!("must be a finite rate of at least 1 MB/s, got {:?}", cfg.bus_rate_mb_s),
+            ));
         }
         if !(1..=MAX_DECODERS_PER_CHANNEL).contains(&cfg.decoders_per_channel) {
             return Err(NandError::config(

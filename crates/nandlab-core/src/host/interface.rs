@@ -78,10 +78,15 @@ impl InterfaceConfig {
                 "must be between 1 and 32",
             ));
         }
-        if !(self.pcie_lane_gb_per_s.is_finite() && self.pcie_lane_gb_per_s > 0.0) {
+        // At least 0.001 GB/s (1 MB/s; PCIe 1.0 carries 0.25 GB/s a lane): a rate near 0 made
+        // a request's link time overflow the clock (a silently wrong run).
+        if !(self.pcie_lane_gb_per_s.is_finite() && self.pcie_lane_gb_per_s >= 0.001) {
             return Err(NandError::config(
                 "host.interface.pcie_lane_gb_per_s",
-                "must be a positive number",
+                format!(
+                    "must be a finite rate of at least 0.001 GB/s, got {:?}",
+                    self.pcie_lane_gb_per_s
+                ),
             ));
         }
         if !(1..=4096).contains(&self.tlp_max_payload_bytes) {

@@ -185,6 +185,17 @@ fn wear_time_scales_energies_and_unused_keys_past_their_bounds_name_the_key() {
             "config key `cache.dram_mb_per_s`: must be a finite rate of at least 1 MB/s, got 0.0",
         ),
         ("[cache]\ndram_mb_per_s = -1.0\n", "config key `cache.dram_mb_per_s`"),
+        // A rate near 0 (1e-300) ran and wrapped the clock: a page's bus time, a request's
+        // link time saturated u64 and the sums after them wrapped.
+        (
+            "[timing]\nbus_rate_mb_s = 1e-300\n",
+            "config key `timing.bus_rate_mb_s`: must be a finite rate of at least 1 MB/s, got 1e-300",
+        ),
+        ("[timing]\nbus_rate_mb_s = 0.99\n", "config key `timing.bus_rate_mb_s`"),
+        (
+            "[host.interface]\nprotocol = \"nvme\"\npcie_lane_gb_per_s = 1e-300\n",
+            "config key `host.interface.pcie_lane_gb_per_s`: must be a finite rate of at least 0.001 GB/s, got 1e-300",
+        ),
         // Found by the sweep: run totals of 1e308 µJ a program were infinite (null in JSON);
         // RBER thresholds of -1 or 1e308 were accepted while BCH was not reading them.
         (
