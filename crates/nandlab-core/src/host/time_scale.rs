@@ -10,7 +10,7 @@ pub const MAX_TIME_SCALE: f64 = 1e6;
 
 /// The end of the simulation clock: the FTL keeps times as signed 64-bit ns (2^63 ns,
 /// about 292 years).
-const CLOCK_END_NS: f64 = 9_223_372_036_854_775_808.0;
+pub(crate) const CLOCK_END_NS: f64 = 9_223_372_036_854_775_808.0;
 
 /// Checks time scale `v` of config key `key`: a number in (0, [`MAX_TIME_SCALE`]].
 pub fn validate(key: &str, v: f64) -> Result<()> {

@@ -6,6 +6,7 @@ use super::{AddressDistribution, WorkloadConfig, WorkloadContext};
 use crate::engine::rng::{component, stream_rng, SimRng};
 use crate::error::{NandError, Result};
 use crate::host::request::{Op, Request};
+use crate::host::time_scale::CLOCK_END_NS;
 use rand::distr::weighted::WeightedIndex;
 use rand::distr::Distribution;
 use rand::Rng;
@@ -136,6 +137,14 @@ impl Iterator for Synthetic {
             }
         }
         self.first = false;
+        if self.t_ns >= CLOCK_END_NS {
+            // A rate near 0 (1e-300) put every arrival after the first at the clock's end.
+            self.remaining = 0;
+            return Some(Err(NandError::config(
+                "workload.iops",
+                "arrivals pass the end of the clock (2^63 ns, about 292 years): the rate is too low for this many requests",
+            )));
+        }
         let arrival_ns = self.t_ns as u64;
         if matches!(self.end_ns, Some(end) if arrival_ns >= end) {
             self.remaining = 0;
@@ -229,6 +238,25 @@ mod tests {
         let reqs = gen(&cfg, 2);
         let trims = reqs.iter().filter(|r| r.op == Op::Trim).count() as u64;
         assert!(within_binomial(trims, 100_000, 0.1, 5.0), "{trims}");
+    }
+
+    #[test]
+    fn a_rate_that_runs_past_the_clock_is_an_error_naming_iops() {
+        // 1e-300 IOPS: the second arrival is ~1e309 ns away (2^63 ns is the clock's end);
+        // it used to land every later request at u64::MAX with latency 0.
+        let cfg = WorkloadConfig {
+            iops: 1e-300,
+            requests: Some(3),
+            ..Default::default()
+        };
+        let mut g = Synthetic::new(&cfg, &ctx(1)).unwrap();
+        assert_eq!(g.next().unwrap().unwrap().arrival_ns, 0);
+        let e = g.next().unwrap().unwrap_err().to_string();
+        assert!(
+            e.starts_with("config key `workload.iops`: arrivals pass the end of the clock"),
+            "{e}"
+        );
+        assert!(g.next().is_none());
     }
 
     #[test]
