@@ -3,6 +3,7 @@
 
 pub mod memory;
 pub mod queue;
+pub mod ring;
 pub mod rng;
 pub mod slab;
 
