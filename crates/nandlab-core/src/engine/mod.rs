@@ -3,7 +3,6 @@
 
 pub mod memory;
 pub mod queue;
-pub mod ring;
 pub mod rng;
 pub mod slab;
 

@@ -15,16 +15,12 @@
 //! quarter of the replay time; here the sifted element stays in registers and the key is
 //! one `u128` compare.
 
-use super::ring::Ring;
+use std::collections::VecDeque;
 
 /// Time-ordered queue of events of type `E`.
 pub struct EventQueue<E: Copy> {
     /// `(key, event)` in increasing key order.
-    run: Ring<(u128, E)>,
-    /// Time of the run's last event (stays when the run empties: simulated time does not go
-    /// back, so what is pushed after it was popped is no earlier, and were it earlier, the
-    /// heap would order it).
-    run_last: u64,
+    run: VecDeque<(u128, E)>,
     /// `(key, event)`, a binary min-heap on the key.
     heap: Vec<(u128, E)>,
     next_seq: u64,
@@ -33,8 +29,7 @@ pub struct EventQueue<E: Copy> {
 impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
-            run: Ring::default(),
-            run_last: 0,
+            run: VecDeque::new(),
             heap: Vec::new(),
             next_seq: 0,
         }
@@ -50,11 +45,9 @@ impl<E: Copy> EventQueue<E> {
         self.next_seq += 1;
         // `key`'s sequence number is the largest yet, so it follows every pending key of
         // its time or earlier.
-        if time_ns >= self.run_last {
-            self.run_last = time_ns;
-            self.run.push_back((key, event));
-        } else {
-            self.heap_push(key, event);
+        match self.run.back() {
+            Some(last) if (last.0 >> 64) as u64 > time_ns => self.heap_push(key, event),
+            _ => self.run.push_back((key, event)),
         }
     }
 
