@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 mod amplify;
 pub mod background;
 pub mod convert;
+mod disksim_fast;
 pub mod flows;
 pub mod format;
 pub mod iometer;
