@@ -655,6 +655,7 @@ impl Simulator {
         }
         let logical = self.ftl.logical_pages();
         let tag = self.reqs[slot].id;
+        let leaves = self.units.leaves(first, last, bytes);
         for p in first..=last {
             let lpn = wrap(p, logical);
             match self.cache.as_mut() {
@@ -668,7 +669,7 @@ impl Simulator {
                     self.finish_page(slot, end);
                 }
                 None => {
-                    let left = self.units.write_leaves(p, bytes);
+                    let left = leaves.at(p);
                     match (left > 0 && self.ftl.is_mapped(lpn))
                         .then(|| self.ftl.read(lpn))
                         .flatten()
@@ -807,6 +808,7 @@ impl Simulator {
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
         let mut cache_hits = 0;
+        let units = self.units.reads(first, last, bytes);
         for p in first..=last {
             let lpn = wrap(p, logical);
             if let Some(cache) = self.cache.as_mut() {
@@ -828,7 +830,7 @@ impl Simulator {
                 rber: 0.0,
                 critical: self.cfg.host.critical.may_hold(lpn)
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
-                units: self.units.read_units(p, bytes) as u16,
+                units: units.at(p) as u16,
                 lpn,
                 ready,
             });
