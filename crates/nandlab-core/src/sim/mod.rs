@@ -260,8 +260,8 @@ pub struct Simulator {
     /// Background work done so far, per cause.
     background: background::Work,
     read_path: ReadPath,
-    /// Scratch list of a read request's pages (`None`: unmapped).
-    read_batch: Vec<Option<PendingRead>>,
+    /// Scratch list of a read request's mapped pages.
+    read_batch: Vec<PendingRead>,
     retries: Slab<Retry>,
     backup_reads: Slab<PageRead>,
     /// Writes to parts of interleaved groups waiting for the groups' old data.
@@ -809,6 +809,8 @@ impl Simulator {
         pages.clear();
         let mut cache_hits = 0;
         let units = self.units.reads(first, last, bytes);
+        // Whether any page may hold a critical page, asked once per request.
+        let critical = self.cfg.host.critical.is_active();
         for p in first..=last {
             let lpn = wrap(p, logical);
             if let Some(cache) = self.cache.as_mut() {
@@ -822,37 +824,38 @@ impl Simulator {
                 }
             }
             let ready = self.translate(now, lpn, false);
-            let page = self.ftl.read(lpn).map(|(ppa, reads)| PendingRead {
+            let Some((ppa, reads)) = self.ftl.read(lpn) else {
+                // An unmapped page is done when its mapping entry is known (now, without a
+                // mapping cache; the mapped pages finish only from later events).
+                self.finish_page(slot, ready);
+                continue;
+            };
+            pages.push(PendingRead {
                 ppa,
                 loc: self.geo.loc_of_block(ppa.block),
                 reads,
                 state: None,
                 rber: 0.0,
-                critical: self.cfg.host.critical.may_hold(lpn)
+                critical: critical
+                    && self.cfg.host.critical.may_hold(lpn)
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
                 units: units.at(p) as u16,
                 lpn,
                 ready,
             });
-            if page.is_none() && ready > now {
-                // An unmapped page is done when its mapping entry says so.
-                self.finish_page(slot, ready);
-                continue;
-            }
-            pages.push(page);
         }
         if self.read_path.enabled {
-            for p in pages.iter_mut().flatten() {
+            for p in pages.iter_mut() {
                 p.state = self.page_state(p.ppa, p.loc.chip, p.reads);
             }
-            for p in pages.iter_mut().flatten() {
+            for p in pages.iter_mut() {
                 if let Some(st) = &p.state {
                     p.rber = self.read_path.rber(st, now)?;
                 }
             }
         }
         if self.tvr.is_some() {
-            for p in pages.iter().flatten() {
+            for p in &pages {
                 let tvr = self.is_tvr(p.ppa);
                 let age_s = self.read_path.retention_s(self.ftl.program_ns(p.ppa), now);
                 let rber = p.state.map(|_| p.rber);
@@ -867,11 +870,7 @@ impl Simulator {
         // group update senses them once (`group_write.rs`). (group, sensing ns, its end)
         let ways = u64::from(self.cfg.ecc.interleave.ways);
         let mut shared: Option<(u64, u64, u64)> = None;
-        for page in &pages {
-            let Some(p) = page else {
-                self.finish_page(slot, now);
-                continue;
-            };
+        for p in &pages {
             let (ppa, loc) = (p.ppa, p.loc);
             let (verdict, extra, backup) = match &p.state {
                 Some(st) => {
