@@ -912,7 +912,8 @@ impl Simulator {
             // Sensing starts once the mapping entry is known.
             let sense_ns = self.sense_ns(&read);
             if ways == 1 {
-                self.start_read(p.ready, slot, read, sense_ns, backup);
+                // Not interleaved: the one part is the mapped page.
+                self.sense_first(Parts::One(loc), p.ready, slot, read, sense_ns, backup);
                 continue;
             }
             match shared {
@@ -963,9 +964,15 @@ impl Simulator {
     /// ([`Simulator::sense_ns`]); `backup` follows it. Returns when the sensing ends.
     #[inline(always)]
     fn start_read(&mut self, now: u64, req: u32, r: PageRead, sense_ns: u64, backup: u32) -> u64 {
-        let sensed = self
-            .parts(r.ppa, r.loc)
-            .sense(&mut self.backend, self.suspension.as_mut(), now, sense_ns);
+        let parts = self.parts(r.ppa, r.loc);
+        self.sense_first(parts, now, req, r, sense_ns, backup)
+    }
+
+    /// [`Simulator::start_read`] of a read whose codeword's parts are `parts` (a caller
+    /// that knows them already skips working them out: every page read starts here).
+    #[inline(always)]
+    fn sense_first(&mut self, parts: Parts, now: u64, req: u32, r: PageRead, sense_ns: u64, backup: u32) -> u64 {
+        let sensed = parts.sense(&mut self.backend, self.suspension.as_mut(), now, sense_ns);
         self.read_sensed(sensed, req, r, backup);
         sensed
     }
