@@ -294,6 +294,10 @@ pub struct Simulator {
     /// Requests the device holds at once (`host.queue_depth`, bounded by the interface's
     /// command queue); 0 = unbounded.
     device_depth: u32,
+    /// Reads need none of the per-page features: no DRAM cache, no mapping cache, no
+    /// critical pages, no judged reads, no TVR regions, no interleaved codewords
+    /// ([`Simulator::issue_reads`] asks once per request).
+    plain_reads: bool,
 }
 
 impl Simulator {
@@ -370,7 +374,15 @@ impl Simulator {
         let mapping_cache = translation::build(&cfg.ftl.mapping_cache, &ftl, &geo)?;
         cfg.host.suspend.validate()?;
         let suspension = suspend::Suspension::new(&cfg.host.suspend, geo.dies);
+        let tvr = TvrData::new(&cfg.tvr);
+        let plain_reads = cache.is_none()
+            && mapping_cache.is_none()
+            && !cfg.host.critical.is_active()
+            && !read_path.enabled
+            && tvr.is_none()
+            && cfg.ecc.interleave.is_off();
         Ok(Simulator {
+            plain_reads,
             device_depth,
             suspension,
             mapping_cache,
@@ -380,7 +392,7 @@ impl Simulator {
             dram_page_ns,
             dram_free_ns: 0,
             host_link: HostLink::new(&cfg.host.interface)?,
-            tvr: TvrData::new(&cfg.tvr),
+            tvr,
             units: Units::new(read_path.planner.units_per_page(), page_bytes),
             read_path,
             read_batch: Vec::new(),
@@ -804,16 +816,37 @@ impl Simulator {
     /// their block records are cache misses that then overlap), the pages' RBERs, then each
     /// read's verdict and sensing.
     fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
+        // One branch per request: reads that need none of the per-page features take the
+        // passes compiled without them.
+        if self.plain_reads {
+            self.issue_reads_as::<true>(now, slot, first, last, bytes)
+        } else {
+            self.issue_reads_as::<false>(now, slot, first, last, bytes)
+        }
+    }
+
+    /// [`Simulator::issue_reads`], with the per-page features compiled out when `PLAIN`
+    /// (`plain_reads`: the request's pages ask no cache, mapping cache, critical-page,
+    /// judging, TVR or interleaving question).
+    #[inline(always)]
+    fn issue_reads_as<const PLAIN: bool>(
+        &mut self,
+        now: u64,
+        slot: u32,
+        first: u64,
+        last: u64,
+        bytes: (u64, u64),
+    ) -> Result<()> {
         let logical = self.ftl.logical_pages();
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
         let mut cache_hits = 0;
         let units = self.units.reads(first, last, bytes);
         // Whether any page may hold a critical page, asked once per request.
-        let critical = self.cfg.host.critical.is_active();
+        let critical = !PLAIN && self.cfg.host.critical.is_active();
         for p in first..=last {
             let lpn = wrap(p, logical);
-            if let Some(cache) = self.cache.as_mut() {
+            if let Some(cache) = self.cache.as_mut().filter(|_| !PLAIN) {
                 let (hit, evicted) = cache.read(lpn);
                 if let Some(ev) = evicted {
                     self.write_back(now, slot, ev)?;
@@ -823,7 +856,7 @@ impl Simulator {
                     continue;
                 }
             }
-            let ready = self.translate(now, lpn, false);
+            let ready = if PLAIN { now } else { self.translate(now, lpn, false) };
             let Some((ppa, reads)) = self.ftl.read(lpn) else {
                 // An unmapped page is done when its mapping entry is known (now, without a
                 // mapping cache; the mapped pages finish only from later events).
@@ -844,7 +877,7 @@ impl Simulator {
                 ready,
             });
         }
-        if self.read_path.enabled {
+        if !PLAIN && self.read_path.enabled {
             for p in pages.iter_mut() {
                 p.state = self.page_state(p.ppa, p.loc.chip, p.reads);
             }
@@ -854,7 +887,7 @@ impl Simulator {
                 }
             }
         }
-        if self.tvr.is_some() {
+        if !PLAIN && self.tvr.is_some() {
             for p in &pages {
                 let tvr = self.is_tvr(p.ppa);
                 let age_s = self.read_path.retention_s(self.ftl.program_ns(p.ppa), now);
@@ -872,7 +905,7 @@ impl Simulator {
         let mut shared: Option<(u64, u64, u64)> = None;
         for p in &pages {
             let (ppa, loc) = (p.ppa, p.loc);
-            let (verdict, extra, backup) = match &p.state {
+            let (verdict, extra, backup) = match p.state.as_ref().filter(|_| !PLAIN) {
                 Some(st) => {
                     let plan = self.read_path.judge(p.rber, st);
                     let failed = self.read_path.uncorrectable(plan);
@@ -894,7 +927,7 @@ impl Simulator {
                 }
                 None => (Verdict::Unjudged, 0, NO_BACKUP),
             };
-            if p.critical {
+            if !PLAIN && p.critical {
                 let page_type = usize::from(self.geo.page_map.page_type(ppa.page));
                 self.counters.critical_reads[page_type] += 1;
                 if let Some(b) = self.ftl.backup_of(p.lpn) {
@@ -911,7 +944,7 @@ impl Simulator {
             };
             // Sensing starts once the mapping entry is known.
             let sense_ns = self.sense_ns(&read);
-            if ways == 1 {
+            if PLAIN || ways == 1 {
                 // Not interleaved: the one part is the mapped page.
                 self.sense_first(Parts::One(loc), p.ready, slot, read, sense_ns, backup);
                 continue;
