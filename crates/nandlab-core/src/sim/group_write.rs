@@ -95,7 +95,7 @@ impl Simulator {
                 let old = (keep > 0 && self.ftl.is_mapped(lpn))
                     .then(|| self.ftl.read(lpn))
                     .flatten()
-                    .map(|(ppa, _)| (ppa, keep));
+                    .map(|old| (old.ppa, keep));
                 let program = covered || old.is_some();
                 g.members[g.n] = Member { lpn, old, program };
                 g.n += 1;

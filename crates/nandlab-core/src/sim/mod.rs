@@ -686,7 +686,7 @@ impl Simulator {
                         .then(|| self.ftl.read(lpn))
                         .flatten()
                     {
-                        Some((ppa, _)) => self.read_for_merge(now, slot, lpn, ppa, left as u16),
+                        Some(old) => self.read_for_merge(now, slot, lpn, old.ppa, left as u16),
                         None => self.write_to_flash(now, slot, lpn)?,
                     }
                 }
@@ -857,15 +857,16 @@ impl Simulator {
                 }
             }
             let ready = if PLAIN { now } else { self.translate(now, lpn, false) };
-            let Some((ppa, reads)) = self.ftl.read(lpn) else {
+            let Some(sensed) = self.ftl.read(lpn) else {
                 // An unmapped page is done when its mapping entry is known (now, without a
                 // mapping cache; the mapped pages finish only from later events).
                 self.finish_page(slot, ready);
                 continue;
             };
+            let (ppa, reads) = (sensed.ppa, sensed.reads);
             pages.push(PendingRead {
                 ppa,
-                loc: self.geo.loc_of_block(ppa.block),
+                loc: self.geo.plane_locs[sensed.plane as usize],
                 reads,
                 state: None,
                 rber: 0.0,
@@ -970,10 +971,11 @@ impl Simulator {
     /// Judges the read of `lpn`'s backup copy (`units` of it) after its primary was
     /// uncorrectable at `now`, and whether it fails too; `None` when it has no copy.
     fn judge_backup(&mut self, now: u64, lpn: u64, units: u16) -> Result<Option<(PageRead, bool)>> {
-        let Some((ppa, reads)) = self.ftl.read_backup(lpn) else {
+        let Some(sensed) = self.ftl.read_backup(lpn) else {
             return Ok(None);
         };
-        let loc = self.geo.loc_of_block(ppa.block);
+        let (ppa, reads) = (sensed.ppa, sensed.reads);
+        let loc = self.geo.plane_locs[sensed.plane as usize];
         let Some(st) = self.page_state(ppa, loc.chip, reads) else {
             return Ok(None);
         };
