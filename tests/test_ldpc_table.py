@@ -7,7 +7,8 @@ the power law through the lowest failing point with the slope of a weighted leas
 fit of ln FER on ln RBER (numpy) over the three lowest failing points. The model must be
 continuous with the measured points, monotone, inside every zero-failure row's bound, and
 reach the 1e-15 of seed 001 §2.2. A level with rows from error-count strata
-(``stratified``) takes its tail from the line through the lowest two of them; those rows are
+(``stratified``) takes its tail from the line through the lowest two of them, or, with one,
+through it and the lowest Monte Carlo row above it with at least 10 failures; those rows are
 recomputed from the strata in the JSON sidecar (the binomial sum over the measured error
 counts, geometric between them).
 """
@@ -27,6 +28,7 @@ TABLE = ROOT / "crates" / "nandlab-core" / "data" / "ldpc_fer.csv"
 SIDECAR = TABLE.with_suffix(".json")
 ALPHA = 0.05
 FIT_POINTS = 3
+PARTNER_FAILURES = 10
 
 
 def rows() -> list[dict]:
@@ -74,28 +76,36 @@ def clopper_pearson(x: int, n: int) -> tuple[float, float]:
 
 
 def anchors(levels: list[dict]) -> list[dict]:
-    """The rows a level's tail is drawn through: its two lowest stratified rows, or its
-    lowest failing Monte Carlo rows."""
+    """The rows a level's tail is drawn through: its two lowest stratified rows; with one,
+    that row and the lowest Monte Carlo row above it with at least PARTNER_FAILURES
+    failures; else its lowest failing Monte Carlo rows."""
     strata = [r for r in levels if r["stratified"]]
     if len(strata) >= 2:
         return strata[:2]
+    if strata:
+        partner = [r for r in levels if not r["stratified"] and r["rber"] > strata[0]["rber"]
+                   and PARTNER_FAILURES <= r["failures"] < r["frames"]]
+        if partner:
+            return [strata[0], partner[0]]
     return [r for r in levels if 0 < r["failures"] < r["frames"]][:FIT_POINTS]
 
 
-def tail(levels: list[dict]) -> tuple[float, float, float]:
-    """(anchor rber, anchor fer, slope) recomputed from a level's measured rows."""
-    strata = [r for r in levels if r["stratified"]]
-    if len(strata) >= 2:
-        a, b = strata[:2]
-        return a["rber"], a["fer"], math.log(b["fer"] / a["fer"]) / math.log(b["rber"] / a["rber"])
-    failing = anchors(levels)
-    assert len(failing) >= 2
-    x = np.log([r["rber"] for r in failing])
-    p = np.array([r["failures"] / r["frames"] for r in failing])
-    w = np.array([r["failures"] for r in failing]) / (1 - p)
+def tail(levels: list[dict]) -> tuple[float, float, float, float]:
+    """(anchor rber, anchor fer, slope, reach) recomputed from a level's measured rows; the
+    zero-failure rows below the reach carry the model."""
+    drawn = anchors(levels)
+    if drawn[0]["stratified"]:
+        a, b = drawn
+        fb = b["fer"] if b["stratified"] else b["failures"] / b["frames"]
+        slope = math.log(fb / a["fer"]) / math.log(b["rber"] / a["rber"])
+        return a["rber"], a["fer"], slope, b["rber"]
+    assert len(drawn) >= 2
+    x = np.log([r["rber"] for r in drawn])
+    p = np.array([r["failures"] / r["frames"] for r in drawn])
+    w = np.array([r["failures"] for r in drawn]) / (1 - p)
     slope = np.polyfit(x, np.log(p), 1, w=np.sqrt(w))[0]
-    a = failing[0]
-    return a["rber"], a["failures"] / a["frames"], float(slope)
+    a = drawn[0]
+    return a["rber"], a["failures"] / a["frames"], float(slope), a["rber"]
 
 
 def test_rows_carry_frames_and_failures_matching_their_bounds():
@@ -126,15 +136,16 @@ def test_rows_carry_frames_and_failures_matching_their_bounds():
 @pytest.mark.parametrize("level", range(7))
 def test_tail_model_recomputed_from_the_measured_rows(level):
     levels = by_level()[level]
-    r0, f0, s = tail(levels)
+    r0, f0, s, reach = tail(levels)
     assert s > 0
     below = [r for r in levels if r["rber"] < r0]
     assert below, "the model must cover rows below the measured range"
+    assert all(r["failures"] == 0 and not r["stratified"] for r in below)
     for r in levels:
-        # Exactly the zero-failure rows below the anchor carry the model.
-        assert r["extrapolated"] == (r["rber"] < r0), r
-    for r in below:
-        assert r["failures"] == 0 and not r["stratified"]
+        # Exactly the zero-failure rows below the reach carry the model.
+        on_model = r["failures"] == 0 and not r["stratified"] and r["rber"] < reach
+        assert r["extrapolated"] == on_model, r
+    for r in (r for r in levels if r["extrapolated"]):
         want = f0 * (r["rber"] / r0) ** s
         assert abs(r["fer"] / want - 1) < 1e-4, (r, want)
         # The model agrees with the measurement it replaces: inside its 95 % bound.
@@ -144,7 +155,7 @@ def test_tail_model_recomputed_from_the_measured_rows(level):
 @pytest.mark.parametrize("level", range(7))
 def test_tail_is_continuous_and_monotone_and_reaches_1e15(level):
     levels = by_level()[level]
-    r0, f0, s = tail(levels)
+    r0, f0, s, _ = tail(levels)
     # Continuous: the model passes through the anchor's measured FER, and the power law
     # stays within a factor 4 of the other fitted points (not inside their intervals: the
     # measured waterfall curves, its local slope steepening towards low RBER).
@@ -206,3 +217,20 @@ def test_stratified_rows_recomputed_from_their_strata():
         assert abs(measured / (est["fer"] * (1 - est["modelled_share"])) - 1) < 1e-6, (p, measured)
         row = csv_rows[(p["level"], round(p["rber"], 12))]
         assert row["stratified"] and abs(row["fer"] / est["fer"] - 1) < 1e-6, row
+
+
+def test_stratified_levels_are_monotone_within_their_bounds():
+    """Every level with stratified rows: each such row inside its monotone bounds, and the
+    level's FER strictly increasing from its lowest row up to the row its tail is drawn
+    through (the model rows, the stratified ones and the measured ones between), so the
+    ladder reads no step and no dip there."""
+    lv = by_level()
+    levels = [k for k, rs in lv.items() if any(r["stratified"] for r in rs)]
+    assert 0 in levels and len(levels) > 1, "hard and at least one soft level are stratified"
+    for k in levels:
+        rs = lv[k]
+        for r in (r for r in rs if r["stratified"]):
+            assert 0 < r["fer_lo"] <= r["fer"] <= r["fer_hi"], r
+        top = anchors(rs)[1]["rber"]
+        fers = [r["fer"] for r in rs if r["rber"] <= top]
+        assert all(a < b for a, b in zip(fers, fers[1:], strict=False)), (k, fers)

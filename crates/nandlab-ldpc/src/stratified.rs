@@ -16,8 +16,8 @@
 //!
 //! How the strata combine ([`combine`]):
 //! * **point estimate**: `f̂` is interpolated geometrically between strata that saw
-//!   failures; below the lowest of them it is extended with the log-slope of the lowest
-//!   two (in the waterfall `ln f(w)` bends down as `w` falls, so the line over-estimates),
+//!   failures; below the lowest of them it is extended with the log-slope from it to the
+//!   first failing stratum above with a higher rate (in the waterfall `ln f(w)` bends down as `w` falls, so the line over-estimates),
 //!   capped by the upper bound below (a stratum that saw no failure caps it); the share of the estimate that comes from that extension is reported
 //!   (`modelled_share`) — a point is measured when it is small;
 //! * **upper bound**: `f(w)` does not fall as errors are added (a monotone decoder), so
@@ -87,12 +87,12 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
     s.sort_by_key(|s| s.errors);
     let failing: Vec<Stratum> = s.iter().copied().filter(|s| s.failures > 0).collect();
     let lowest = *failing.first()?;
-    // ln f per extra error below the lowest failing stratum (∞: nothing below it).
-    let slope = match failing.get(1) {
-        Some(next) if next.fer() > lowest.fer() => {
-            (next.fer().ln() - lowest.fer().ln()) / (next.errors - lowest.errors) as f64
-        }
-        _ => f64::INFINITY,
+    // ln f per extra error below the lowest failing stratum: towards the first failing
+    // stratum above it with a higher rate (the lowest strata often hold one failure each,
+    // and a flat pair says nothing about f below them); ∞, nothing below, when none is.
+    let slope = match failing.iter().find(|s| s.fer() > lowest.fer()) {
+        Some(next) => (next.fer().ln() - lowest.fer().ln()) / (next.errors - lowest.errors) as f64,
+        None => f64::INFINITY,
     };
     // Upper bound: the smallest bound of the strata at or above `w` (bounds are one-sided,
     // so `clopper_pearson` gets 2·alpha).
@@ -310,6 +310,17 @@ mod tests {
         // The bound at w = 5 and 15 is the stratum above's: hi(10) and hi(20).
         let hi10 = clopper_pearson(10, 1000, 0.1).1;
         assert!((e.fer_hi - hi10).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_flat_lowest_pair_takes_the_slope_to_the_first_higher_stratum() {
+        // f(10) = f(11) = 1e-3 (one failure each), f(14) = 4e-3: below 10 the line falls by
+        // ln 4 per 4 errors, so f(6) = 1e-3 / 4 (not 0, as a slope from the flat pair would
+        // say), all of it modelled; the cap, hi(10) ≈ 4.7e-3, is above it.
+        let strata = [S::new(10, 1000, 1), S::new(11, 1000, 1), S::new(14, 1000, 4)];
+        let e = combine(6, 1.0, &strata, 0.05).unwrap();
+        assert!((e.fer - 2.5e-4).abs() < 1e-15, "{e:?}");
+        assert_eq!(e.modelled_share, 1.0);
     }
 
     #[test]

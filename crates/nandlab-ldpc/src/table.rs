@@ -19,6 +19,12 @@ use crate::tail::{Measured, TailModel};
 /// share); further down the level's tail model takes over.
 pub const MAX_MODELLED_SHARE: f64 = 0.1;
 
+/// A level with one stratified point draws its tail through it and the lowest Monte Carlo
+/// point above it with at least this many failures (the extension runs' stopping count:
+/// with 10 failures the 95 % Clopper–Pearson interval is 0.48 … 1.84 times the estimate,
+/// with 1 failure 0.025 … 5.6 times; the partner is then often several grid steps up).
+pub const PARTNER_FAILURES: u64 = 10;
+
 /// A run pooled into a table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Extension {
@@ -128,51 +134,66 @@ impl CalibrationTable {
         set
     }
 
-    /// Fits each level's [`TailModel`] and gives the points below its anchor without a
+    /// Fits each level's [`TailModel`] and gives the points below its reach without a
     /// failure or a stratified estimate the model's FER, marked `extrapolated`
     /// (`fer_lo`/`fer_hi` stay the measurement's interval); stratified points get their
-    /// estimate. A level with two or more stratified points takes the line through the
-    /// lowest two ([`TailModel::through`]); any other fits its Monte Carlo points
-    /// ([`TailModel::fit`]).
+    /// estimate. See [`CalibrationTable::tail_of`] for which model a level takes.
     pub fn apply_tails(&mut self) {
         let mut levels: Vec<usize> = self.points.iter().map(|p| p.level).collect();
         levels.sort_unstable();
         levels.dedup();
-        self.tails = levels
-            .iter()
-            .filter_map(|&l| {
-                let mut strata: Vec<(f64, f64)> = self
-                    .points
-                    .iter()
-                    .filter(|p| p.level == l)
-                    .filter_map(|p| p.stratified.map(|s| (p.rber, s.estimate.fer)))
-                    .collect();
-                strata.sort_by(|a, b| a.0.total_cmp(&b.0));
-                if let [lower, upper, ..] = strata[..] {
-                    return TailModel::through(l, lower, upper);
-                }
-                let measured: Vec<Measured> = self
-                    .points
-                    .iter()
-                    .filter(|p| p.level == l)
-                    .map(|p| Measured {
-                        rber: p.rber,
-                        frames: p.frames,
-                        failures: p.failures,
-                    })
-                    .collect();
-                TailModel::fit(l, &measured)
-            })
-            .collect();
+        let fitted: Vec<(TailModel, f64)> = levels.iter().filter_map(|&l| self.tail_of(l)).collect();
         for p in &mut self.points {
-            let tail = self.tails.iter().find(|t| t.level == p.level);
-            p.extrapolated = p.failures == 0 && p.stratified.is_none() && tail.is_some_and(|t| p.rber < t.anchor_rber);
+            let tail = fitted.iter().find(|t| t.0.level == p.level);
+            p.extrapolated = p.failures == 0 && p.stratified.is_none() && tail.is_some_and(|t| p.rber < t.1);
             p.fer = match (tail, p.stratified) {
                 (_, Some(s)) => s.estimate.fer,
-                (Some(t), None) if p.extrapolated => t.fer(p.rber),
+                (Some(t), None) if p.extrapolated => t.0.fer(p.rber),
                 _ => p.failures as f64 / p.frames.max(1) as f64,
             };
         }
+        self.tails = fitted.into_iter().map(|t| t.0).collect();
+    }
+
+    /// Level `level`'s tail model and its reach (the RBER below which zero-failure rows
+    /// take the model). Two or more stratified points: the line through the lowest two
+    /// ([`TailModel::through`]), reaching up to the upper one. One stratified point: the
+    /// line through it and the lowest Monte Carlo point above it with at least
+    /// [`PARTNER_FAILURES`] failures, reaching up to that point (so zero-failure rows
+    /// between them lie on the line). Otherwise the fit of its Monte Carlo points
+    /// ([`TailModel::fit`]), reaching up to its anchor.
+    fn tail_of(&self, level: usize) -> Option<(TailModel, f64)> {
+        let rows = || self.points.iter().filter(move |p| p.level == level);
+        let mut strata: Vec<(f64, f64)> = rows()
+            .filter_map(|p| p.stratified.map(|s| (p.rber, s.estimate.fer)))
+            .collect();
+        strata.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let partner = |lower: (f64, f64)| {
+            rows()
+                .filter(|p| p.stratified.is_none() && p.rber > lower.0)
+                .filter(|p| p.failures >= PARTNER_FAILURES && p.failures < p.frames)
+                .map(|p| (p.rber, p.failures as f64 / p.frames as f64))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+        };
+        let upper = match strata[..] {
+            [_, upper, ..] => Some(upper),
+            [only] => partner(only),
+            [] => None,
+        };
+        if let (Some(&lower), Some(upper)) = (strata.first(), upper) {
+            return TailModel::through(level, lower, upper).map(|t| (t, upper.0));
+        }
+        let measured: Vec<Measured> = rows()
+            .map(|p| Measured {
+                rber: p.rber,
+                frames: p.frames,
+                failures: p.failures,
+            })
+            .collect();
+        TailModel::fit(level, &measured).map(|t| {
+            let reach = t.anchor_rber;
+            (t, reach)
+        })
     }
 
     /// `#` lines describing the extensions and tail models (part of [`Self::to_csv`]).
@@ -221,8 +242,9 @@ impl CalibrationTable {
         }
         let _ = writeln!(
             s,
-            "# extrapolated=1: no failure measured; fer = f0*(rber/r0)^s, r0 = lowest failing rber, s = weighted ln-ln fit over the {} lowest failing points, or, for a level with stratified rows, the line through its two lowest (docs/ldpc.md)",
-            crate::tail::FIT_POINTS
+            "# extrapolated=1: no failure measured; fer = f0*(rber/r0)^s, r0 = lowest failing rber, s = weighted ln-ln fit over the {} lowest failing points, or, for a level with stratified rows, the line through its two lowest (with one: through it and the lowest row above it with >= {} failures; zero-failure rows between lie on the line) (docs/ldpc.md)",
+            crate::tail::FIT_POINTS,
+            PARTNER_FAILURES
         );
         for t in &self.tails {
             let _ = writeln!(
@@ -273,14 +295,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn strata_set_the_points_of_their_law_and_carry_the_tail() {
-        // Frames of n = 20 bits; f(w) = min(1, 10^-(8 − w/2)) measured at every w (nothing
-        // modelled). Points at 5e-3 and 6e-3 share the strata's law (LLR ±5); 4e-3 and
-        // 1e-2 do not (±4): 1e-2 keeps its Monte Carlo tally, and 4e-3 (no failure, below
-        // the stratified points) lies on the line through them.
+    /// A table of frames of n = 20 bits at `points`, nothing pooled in yet.
+    fn table(points: Vec<CalibrationPoint>) -> CalibrationTable {
         let cfg = CalibrationConfig::default();
-        let mut t = CalibrationTable {
+        CalibrationTable {
             provenance: Provenance {
                 code: "test".into(),
                 n: 20,
@@ -295,16 +313,16 @@ mod tests {
                 threads: 1,
                 device: None,
             },
-            points: vec![
-                point(4e-3, 1000, 0),
-                point(5e-3, 1000, 0),
-                point(6e-3, 1000, 0),
-                point(1e-2, 1000, 10),
-            ],
+            points,
             extensions: Vec::new(),
             tails: Vec::new(),
             strata_runs: Vec::new(),
-        };
+        }
+    }
+
+    /// f(w) = min(1, 10^-(8 − w/2)) measured at every w of n = 20 (nothing modelled), on
+    /// the law of a BSC at 5e-3 with LLR ±5.
+    fn strata_run() -> (Vec<Stratum>, StrataRun) {
         let strata: Vec<Stratum> = (0..=20)
             .map(|w| Stratum {
                 errors: w,
@@ -321,6 +339,21 @@ mod tests {
             strata: strata.clone(),
             wall_s: 1.0,
         };
+        (strata, run)
+    }
+
+    #[test]
+    fn strata_set_the_points_of_their_law_and_carry_the_tail() {
+        // Points at 5e-3 and 6e-3 share the strata's law (LLR ±5); 4e-3 and 1e-2 do not
+        // (±4): 1e-2 keeps its Monte Carlo tally, and 4e-3 (no failure, below the
+        // stratified points) lies on the line through them.
+        let mut t = table(vec![
+            point(4e-3, 1000, 0),
+            point(5e-3, 1000, 0),
+            point(6e-3, 1000, 0),
+            point(1e-2, 1000, 10),
+        ]);
+        let (strata, run) = strata_run();
         let same = |r: f64| (4.5e-3..8e-3).contains(&r);
         let set = t.add_strata(run, |p| bsc_law(p.rber, if same(p.rber) { 5.0 } else { 4.0 }));
         assert_eq!(set, vec![5e-3, 6e-3]);
@@ -343,5 +376,39 @@ mod tests {
         assert!((tail.slope - slope).abs() < 1e-9);
         let want = fer(5e-3) * 0.8f64.powf(slope);
         assert!(rows[0].extrapolated && !rows[0].stratified && (rows[0].fer / want - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn one_stratified_point_draws_the_tail_through_the_lowest_well_measured_point_above() {
+        // Only 5e-3 shares the strata's law. Above it: 6e-3 with no failure, 7e-3 with 3
+        // (too few to draw a line through), 8e-3 with 20/1000 = 2e-2 (the partner). The
+        // tail is the line through (5e-3, F) and (8e-3, 2e-2), F the strata's FER at 5e-3:
+        // 4e-3 below and 6e-3 between lie on it, 7e-3 keeps its measurement.
+        let mut t = table(vec![
+            point(4e-3, 1000, 0),
+            point(5e-3, 1000, 0),
+            point(6e-3, 1000, 0),
+            point(7e-3, 1000, 3),
+            point(8e-3, 1000, 20),
+        ]);
+        let (strata, run) = strata_run();
+        let set = t.add_strata(run, |p| bsc_law(p.rber, if p.rber == 5e-3 { 5.0 } else { 4.0 }));
+        assert_eq!(set, vec![5e-3]);
+        let f = combine(20, 5e-3, &strata, 0.05).unwrap().fer;
+        let slope = (2e-2 / f).ln() / (8e-3f64 / 5e-3).ln();
+        let tail = &t.tails[0];
+        assert_eq!((tail.anchor_rber, tail.fit_rbers.clone()), (5e-3, vec![5e-3, 8e-3]));
+        assert!((tail.slope / slope - 1.0).abs() < 1e-12 && (tail.anchor_fer / f - 1.0).abs() < 1e-12);
+        let rows = crate::calibrate::parse_fer_csv(&t.to_csv()).unwrap();
+        let on_line = |r: f64| f * (r / 5e-3).powf(slope);
+        for i in [0, 2] {
+            let r = &rows[i];
+            assert!(r.extrapolated && (r.fer / on_line(r.rber) - 1.0).abs() < 1e-6, "{r:?}");
+        }
+        assert!(rows[1].stratified && (rows[1].fer / f - 1.0).abs() < 1e-6);
+        assert!(!rows[3].extrapolated && rows[3].fer == 3e-3 && rows[4].fer == 2e-2);
+        // Monotone and continuous: each row above the last, the line meets the partner.
+        assert!(rows.windows(2).all(|w| w[0].fer < w[1].fer), "{rows:?}");
+        assert!((on_line(8e-3) / 2e-2 - 1.0).abs() < 1e-12);
     }
 }

@@ -144,14 +144,22 @@ impl Backend {
     #[inline]
     pub fn decode(&mut self, ch: u32, ready_ns: u64, dur_ns: u64) -> Slot {
         let k = self.decoders_per_channel;
-        let pool = &mut self.decoders[ch as usize * k..(ch as usize + 1) * k];
-        let (i, _) = pool
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, &f)| f)
-            .expect("at least one decoder");
-        let start = ready_ns.max(pool[i]);
-        pool[i] = start + dur_ns;
+        // Every page read comes here; with one decoder per channel there is nothing to pick.
+        let i = if k == 1 {
+            ch as usize
+        } else {
+            let first = ch as usize * k;
+            let pool = &self.decoders[first..first + k];
+            let (i, _) = pool
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, &f)| f)
+                .expect("at least one decoder");
+            first + i
+        };
+        let free = &mut self.decoders[i];
+        let start = ready_ns.max(*free);
+        *free = start + dur_ns;
         Slot {
             start,
             end: start + dur_ns,
@@ -201,6 +209,13 @@ mod tests {
         assert_eq!(b.decode(0, 0, 8).start, 0);
         assert_eq!(b.decode(0, 0, 8).start, 0);
         assert_eq!(b.decode(0, 0, 8).start, 8);
+        // Channel 1's two decoders are its own: free at 0, then at 0 again, then at 8.
+        assert_eq!([0, 0, 0].map(|_| b.decode(1, 0, 8).start), [0, 0, 8]);
         assert!(b.die_idle_at(0, 0));
+        // One decoder per channel: a channel's decodes queue behind each other only.
+        let mut one = Backend::new(1, 2, 1, true);
+        assert_eq!(one.decode(1, 5, 8), Slot { start: 5, end: 13 });
+        assert_eq!(one.decode(1, 0, 8), Slot { start: 13, end: 21 });
+        assert_eq!(one.decode(0, 0, 8), Slot { start: 0, end: 8 });
     }
 }

@@ -65,6 +65,19 @@ pub enum BgOp {
     },
 }
 
+/// A page a host read senses: where it is and its block's reads since erase, this one
+/// included (read disturb).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SensedPage {
+    /// The page.
+    pub ppa: Ppa,
+    /// Its block's plane (worked out anyway to count the read: the caller need not divide
+    /// again).
+    pub plane: u32,
+    /// Reads of its block since erase, this one included.
+    pub reads: u32,
+}
+
 /// Where the next host page will go: what a host-queue scheduler may see of placement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NextWrite {
@@ -267,6 +280,12 @@ impl Ftl {
     #[inline]
     fn read_slot(&self, block: u32) -> usize {
         let (plane, index) = self.geo.split_block(block);
+        self.read_slot_at(plane, index)
+    }
+
+    /// [`Ftl::read_slot`] of block `index` of `plane`.
+    #[inline]
+    fn read_slot_at(&self, plane: u32, index: u32) -> usize {
         (index * self.geo.planes + self.mapping.slot_of_plane(plane)) as usize
     }
 
@@ -291,10 +310,10 @@ impl Ftl {
         self.mapping.get(lpn).is_some()
     }
 
-    /// Physical page of `lpn` for a host read, and its block's reads since erase counting
-    /// this one (read disturb), or `None` if it holds no data.
+    /// The page a host read of `lpn` senses, its read counted against its block (read
+    /// disturb), or `None` if `lpn` holds no data.
     #[inline(always)]
-    pub fn read(&mut self, lpn: u64) -> Option<(Ppa, u32)> {
+    pub fn read(&mut self, lpn: u64) -> Option<SensedPage> {
         match self.mapping.get(lpn) {
             Some(ppn) => {
                 if self.read_window.is_some() {
@@ -318,9 +337,9 @@ impl Ftl {
         }
     }
 
-    /// Physical page of `lpn`'s backup copy and its block's reads since erase counting this
-    /// read, or `None` if it has no copy (a read after the primary was uncorrectable).
-    pub fn read_backup(&mut self, lpn: u64) -> Option<(Ppa, u32)> {
+    /// The page a read of `lpn`'s backup copy senses, counted as [`Ftl::read`] counts, or
+    /// `None` if it has no copy (a read after the primary was uncorrectable).
+    pub fn read_backup(&mut self, lpn: u64) -> Option<SensedPage> {
         let ppn = *self.backups.get(&lpn)?;
         Some(self.sense(ppn))
     }
@@ -335,17 +354,18 @@ impl Ftl {
     }
 
     /// Counts a host read of physical page `ppn` against its block (read disturb, the
-    /// refresh trigger); returns the page and its block's reads since erase.
+    /// refresh trigger).
     #[inline(always)]
-    fn sense(&mut self, ppn: u64) -> (Ppa, u32) {
+    fn sense(&mut self, ppn: u64) -> SensedPage {
         let ppa = self.ppa(ppn);
-        let slot = self.read_slot(ppa.block);
+        let (plane, index) = self.geo.split_block(ppa.block);
+        let slot = self.read_slot_at(plane, index);
         self.block_reads[slot] += 1;
         let reads = self.block_reads[slot];
         if reads >= self.refresh_min_reads {
             self.consider_refresh(ppa.block, reads);
         }
-        (ppa, reads)
+        SensedPage { ppa, plane, reads }
     }
 
     /// Moves `lpn` onto a chip placement takes hot pages to, when placement keeps hot pages

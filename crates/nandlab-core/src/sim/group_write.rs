@@ -78,6 +78,7 @@ impl Simulator {
         let ways = u64::from(self.cfg.ecc.interleave.ways);
         let logical = self.ftl.logical_pages();
         let whole = self.read_path.planner.units_per_page() as u16;
+        let leaves = self.units.leaves(first, last, bytes);
         for (p0, lpn0, len) in group_runs(first, last, ways, logical) {
             let base = lpn0 - lpn0 % ways;
             let mut g = GroupWrite {
@@ -87,14 +88,14 @@ impl Simulator {
             for lpn in base..(base + ways).min(logical) {
                 let covered = (lpn0..lpn0 + len).contains(&lpn);
                 let keep = if covered {
-                    self.units.write_leaves(p0 + lpn - lpn0, bytes) as u16
+                    leaves.at(p0 + lpn - lpn0) as u16
                 } else {
                     whole
                 };
                 let old = (keep > 0 && self.ftl.is_mapped(lpn))
                     .then(|| self.ftl.read(lpn))
                     .flatten()
-                    .map(|(ppa, _)| (ppa, keep));
+                    .map(|old| (old.ppa, keep));
                 let program = covered || old.is_some();
                 g.members[g.n] = Member { lpn, old, program };
                 g.n += 1;

@@ -260,8 +260,8 @@ pub struct Simulator {
     /// Background work done so far, per cause.
     background: background::Work,
     read_path: ReadPath,
-    /// Scratch list of a read request's pages (`None`: unmapped).
-    read_batch: Vec<Option<PendingRead>>,
+    /// Scratch list of a read request's mapped pages.
+    read_batch: Vec<PendingRead>,
     retries: Slab<Retry>,
     backup_reads: Slab<PageRead>,
     /// Writes to parts of interleaved groups waiting for the groups' old data.
@@ -294,6 +294,10 @@ pub struct Simulator {
     /// Requests the device holds at once (`host.queue_depth`, bounded by the interface's
     /// command queue); 0 = unbounded.
     device_depth: u32,
+    /// Reads need none of the per-page features: no DRAM cache, no mapping cache, no
+    /// critical pages, no judged reads, no TVR regions, no interleaved codewords
+    /// ([`Simulator::issue_reads`] asks once per request).
+    plain_reads: bool,
 }
 
 impl Simulator {
@@ -370,7 +374,15 @@ impl Simulator {
         let mapping_cache = translation::build(&cfg.ftl.mapping_cache, &ftl, &geo)?;
         cfg.host.suspend.validate()?;
         let suspension = suspend::Suspension::new(&cfg.host.suspend, geo.dies);
+        let tvr = TvrData::new(&cfg.tvr);
+        let plain_reads = cache.is_none()
+            && mapping_cache.is_none()
+            && !cfg.host.critical.is_active()
+            && !read_path.enabled
+            && tvr.is_none()
+            && cfg.ecc.interleave.is_off();
         Ok(Simulator {
+            plain_reads,
             device_depth,
             suspension,
             mapping_cache,
@@ -380,7 +392,7 @@ impl Simulator {
             dram_page_ns,
             dram_free_ns: 0,
             host_link: HostLink::new(&cfg.host.interface)?,
-            tvr: TvrData::new(&cfg.tvr),
+            tvr,
             units: Units::new(read_path.planner.units_per_page(), page_bytes),
             read_path,
             read_batch: Vec::new(),
@@ -655,6 +667,7 @@ impl Simulator {
         }
         let logical = self.ftl.logical_pages();
         let tag = self.reqs[slot].id;
+        let leaves = self.units.leaves(first, last, bytes);
         for p in first..=last {
             let lpn = wrap(p, logical);
             match self.cache.as_mut() {
@@ -668,12 +681,12 @@ impl Simulator {
                     self.finish_page(slot, end);
                 }
                 None => {
-                    let left = self.units.write_leaves(p, bytes);
+                    let left = leaves.at(p);
                     match (left > 0 && self.ftl.is_mapped(lpn))
                         .then(|| self.ftl.read(lpn))
                         .flatten()
                     {
-                        Some((ppa, _)) => self.read_for_merge(now, slot, lpn, ppa, left as u16),
+                        Some(old) => self.read_for_merge(now, slot, lpn, old.ppa, left as u16),
                         None => self.write_to_flash(now, slot, lpn)?,
                     }
                 }
@@ -803,13 +816,37 @@ impl Simulator {
     /// their block records are cache misses that then overlap), the pages' RBERs, then each
     /// read's verdict and sensing.
     fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
+        // One branch per request: reads that need none of the per-page features take the
+        // passes compiled without them.
+        if self.plain_reads {
+            self.issue_reads_as::<true>(now, slot, first, last, bytes)
+        } else {
+            self.issue_reads_as::<false>(now, slot, first, last, bytes)
+        }
+    }
+
+    /// [`Simulator::issue_reads`], with the per-page features compiled out when `PLAIN`
+    /// (`plain_reads`: the request's pages ask no cache, mapping cache, critical-page,
+    /// judging, TVR or interleaving question).
+    #[inline(always)]
+    fn issue_reads_as<const PLAIN: bool>(
+        &mut self,
+        now: u64,
+        slot: u32,
+        first: u64,
+        last: u64,
+        bytes: (u64, u64),
+    ) -> Result<()> {
         let logical = self.ftl.logical_pages();
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
         let mut cache_hits = 0;
+        let units = self.units.reads(first, last, bytes);
+        // Whether any page may hold a critical page, asked once per request.
+        let critical = !PLAIN && self.cfg.host.critical.is_active();
         for p in first..=last {
             let lpn = wrap(p, logical);
-            if let Some(cache) = self.cache.as_mut() {
+            if let Some(cache) = self.cache.as_mut().filter(|_| !PLAIN) {
                 let (hit, evicted) = cache.read(lpn);
                 if let Some(ev) = evicted {
                     self.write_back(now, slot, ev)?;
@@ -819,38 +856,40 @@ impl Simulator {
                     continue;
                 }
             }
-            let ready = self.translate(now, lpn, false);
-            let page = self.ftl.read(lpn).map(|(ppa, reads)| PendingRead {
+            let ready = if PLAIN { now } else { self.translate(now, lpn, false) };
+            let Some(sensed) = self.ftl.read(lpn) else {
+                // An unmapped page is done when its mapping entry is known (now, without a
+                // mapping cache; the mapped pages finish only from later events).
+                self.finish_page(slot, ready);
+                continue;
+            };
+            let (ppa, reads) = (sensed.ppa, sensed.reads);
+            pages.push(PendingRead {
                 ppa,
-                loc: self.geo.loc_of_block(ppa.block),
+                loc: self.geo.plane_locs[sensed.plane as usize],
                 reads,
                 state: None,
                 rber: 0.0,
-                critical: self.cfg.host.critical.may_hold(lpn)
+                critical: critical
+                    && self.cfg.host.critical.may_hold(lpn)
                     && self.ftl.page_meta(ppa).is_some_and(|m| m.attrs.critical()),
-                units: self.units.read_units(p, bytes) as u16,
+                units: units.at(p) as u16,
                 lpn,
                 ready,
             });
-            if page.is_none() && ready > now {
-                // An unmapped page is done when its mapping entry says so.
-                self.finish_page(slot, ready);
-                continue;
-            }
-            pages.push(page);
         }
-        if self.read_path.enabled {
-            for p in pages.iter_mut().flatten() {
+        if !PLAIN && self.read_path.enabled {
+            for p in pages.iter_mut() {
                 p.state = self.page_state(p.ppa, p.loc.chip, p.reads);
             }
-            for p in pages.iter_mut().flatten() {
+            for p in pages.iter_mut() {
                 if let Some(st) = &p.state {
                     p.rber = self.read_path.rber(st, now)?;
                 }
             }
         }
-        if self.tvr.is_some() {
-            for p in pages.iter().flatten() {
+        if !PLAIN && self.tvr.is_some() {
+            for p in &pages {
                 let tvr = self.is_tvr(p.ppa);
                 let age_s = self.read_path.retention_s(self.ftl.program_ns(p.ppa), now);
                 let rber = p.state.map(|_| p.rber);
@@ -865,13 +904,9 @@ impl Simulator {
         // group update senses them once (`group_write.rs`). (group, sensing ns, its end)
         let ways = u64::from(self.cfg.ecc.interleave.ways);
         let mut shared: Option<(u64, u64, u64)> = None;
-        for page in &pages {
-            let Some(p) = page else {
-                self.finish_page(slot, now);
-                continue;
-            };
+        for p in &pages {
             let (ppa, loc) = (p.ppa, p.loc);
-            let (verdict, extra, backup) = match &p.state {
+            let (verdict, extra, backup) = match p.state.as_ref().filter(|_| !PLAIN) {
                 Some(st) => {
                     let plan = self.read_path.judge(p.rber, st);
                     let failed = self.read_path.uncorrectable(plan);
@@ -893,7 +928,7 @@ impl Simulator {
                 }
                 None => (Verdict::Unjudged, 0, NO_BACKUP),
             };
-            if p.critical {
+            if !PLAIN && p.critical {
                 let page_type = usize::from(self.geo.page_map.page_type(ppa.page));
                 self.counters.critical_reads[page_type] += 1;
                 if let Some(b) = self.ftl.backup_of(p.lpn) {
@@ -910,8 +945,9 @@ impl Simulator {
             };
             // Sensing starts once the mapping entry is known.
             let sense_ns = self.sense_ns(&read);
-            if ways == 1 {
-                self.start_read(p.ready, slot, read, sense_ns, backup);
+            if PLAIN || ways == 1 {
+                // Not interleaved: the one part is the mapped page.
+                self.sense_first(Parts::One(loc), p.ready, slot, read, sense_ns, backup);
                 continue;
             }
             match shared {
@@ -935,10 +971,11 @@ impl Simulator {
     /// Judges the read of `lpn`'s backup copy (`units` of it) after its primary was
     /// uncorrectable at `now`, and whether it fails too; `None` when it has no copy.
     fn judge_backup(&mut self, now: u64, lpn: u64, units: u16) -> Result<Option<(PageRead, bool)>> {
-        let Some((ppa, reads)) = self.ftl.read_backup(lpn) else {
+        let Some(sensed) = self.ftl.read_backup(lpn) else {
             return Ok(None);
         };
-        let loc = self.geo.loc_of_block(ppa.block);
+        let (ppa, reads) = (sensed.ppa, sensed.reads);
+        let loc = self.geo.plane_locs[sensed.plane as usize];
         let Some(st) = self.page_state(ppa, loc.chip, reads) else {
             return Ok(None);
         };
@@ -962,9 +999,15 @@ impl Simulator {
     /// ([`Simulator::sense_ns`]); `backup` follows it. Returns when the sensing ends.
     #[inline(always)]
     fn start_read(&mut self, now: u64, req: u32, r: PageRead, sense_ns: u64, backup: u32) -> u64 {
-        let sensed = self
-            .parts(r.ppa, r.loc)
-            .sense(&mut self.backend, self.suspension.as_mut(), now, sense_ns);
+        let parts = self.parts(r.ppa, r.loc);
+        self.sense_first(parts, now, req, r, sense_ns, backup)
+    }
+
+    /// [`Simulator::start_read`] of a read whose codeword's parts are `parts` (a caller
+    /// that knows them already skips working them out: every page read starts here).
+    #[inline(always)]
+    fn sense_first(&mut self, parts: Parts, now: u64, req: u32, r: PageRead, sense_ns: u64, backup: u32) -> u64 {
+        let sensed = parts.sense(&mut self.backend, self.suspension.as_mut(), now, sense_ns);
         self.read_sensed(sensed, req, r, backup);
         sensed
     }

@@ -61,9 +61,7 @@ impl Units {
     }
 
     /// Units of page `p` a read of request bytes `start..end` moves.
-    #[inline]
-    pub fn read_units(&self, p: u64, (start, end): (u64, u64)) -> u32 {
-        // Every page read comes here; all but a request's end pages are whole.
+    fn read_units(&self, p: u64, (start, end): (u64, u64)) -> u32 {
         if self.covers(p, start, end) {
             return self.per_page;
         }
@@ -72,12 +70,21 @@ impl Units {
 
     /// Units of page `p` a write of request bytes `start..end` leaves (its
     /// read-modify-write reads them when the page holds data).
-    #[inline]
-    pub fn write_leaves(&self, p: u64, (start, end): (u64, u64)) -> u32 {
+    fn write_leaves(&self, p: u64, (start, end): (u64, u64)) -> u32 {
         if self.covers(p, start, end) {
             return 0;
         }
         self.left(self.span(p, start, end))
+    }
+
+    /// Units a read of request bytes `bytes` (pages `first..=last`) moves of each page.
+    pub fn reads(&self, first: u64, last: u64, bytes: (u64, u64)) -> PerPage {
+        PerPage::new(first, last, self.per_page, |p| self.read_units(p, bytes))
+    }
+
+    /// Units a write of request bytes `bytes` (pages `first..=last`) leaves of each page.
+    pub fn leaves(&self, first: u64, last: u64, bytes: (u64, u64)) -> PerPage {
+        PerPage::new(first, last, 0, |p| self.write_leaves(p, bytes))
     }
 
     /// Whether request bytes `start..end` cover page `p` whole.
@@ -85,6 +92,42 @@ impl Units {
     fn covers(&self, p: u64, start: u64, end: u64) -> bool {
         let base = p * self.page_bytes;
         start <= base && end >= base + self.page_bytes
+    }
+}
+
+/// A request's unit count for each of its pages `first..=last`, worked out once per
+/// request: only the first and last pages can be partial (every page between starts after
+/// the request's first byte and ends before its last), so the pages between share one count.
+#[derive(Debug, Clone, Copy)]
+pub struct PerPage {
+    first: u64,
+    last: u64,
+    at_first: u32,
+    at_last: u32,
+    between: u32,
+}
+
+impl PerPage {
+    fn new(first: u64, last: u64, between: u32, at: impl Fn(u64) -> u32) -> Self {
+        PerPage {
+            first,
+            last,
+            at_first: at(first),
+            at_last: at(last),
+            between,
+        }
+    }
+
+    /// The count of page `p` (`first <= p <= last`). Every page of a request comes here.
+    #[inline(always)]
+    pub fn at(&self, p: u64) -> u32 {
+        if p == self.first {
+            self.at_first
+        } else if p == self.last {
+            self.at_last
+        } else {
+            self.between
+        }
     }
 }
 
@@ -118,5 +161,17 @@ mod tests {
         assert_eq!(r, [4, 16, 8]);
         let w: Vec<u32> = (0..3).map(|p| s.write_leaves(p, (6144, 20480))).collect();
         assert_eq!(w, [12, 0, 8]);
+        // Worked out once per request, the same counts.
+        let (reads, leaves) = (s.reads(0, 2, (6144, 20480)), s.leaves(0, 2, (6144, 20480)));
+        assert_eq!([0, 1, 2].map(|p| reads.at(p)), [4, 16, 8]);
+        assert_eq!([0, 1, 2].map(|p| leaves.at(p)), [12, 0, 8]);
+        // Five pages, the end pages whole: every page 16 to read, none left by a write.
+        let whole = s.reads(3, 7, (3 * 8192, 8 * 8192));
+        assert_eq!((3..=7).map(|p| whole.at(p)).collect::<Vec<_>>(), [16; 5]);
+        let none = s.leaves(3, 7, (3 * 8192, 8 * 8192));
+        assert!((3..=7).all(|p| none.at(p) == 0));
+        // One page, bytes 100..600 of page 4: sectors 0 and 1 read; 16 left by a write.
+        let one = (4 * 8192 + 100, 4 * 8192 + 600);
+        assert_eq!((s.reads(4, 4, one).at(4), s.leaves(4, 4, one).at(4)), (2, 16));
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! - [`format`]: the trace formats ([`TraceFormat`]), their time units ([`TimeUnit`]), the
 //!   per-line parsers and format detection;
-//! - [`reader`]: [`TraceReader`] (one file, constant memory) and [`RepeatedTrace`];
+//! - [`reader`]: [`TraceReader`] (one file, constant memory);
+//! - [`repeat`]: [`RepeatedTrace`] (a trace replayed back to back, parsed once when it fits);
 //! - [`synthetic`]: the IOMeter/fio-like generator (`generator = "mix"`), with
 //!   [`iometer`] (segments with the exact random ratio) and [`sensor`] (files written in
 //!   rotation) built on it;
@@ -23,11 +24,13 @@ use serde::{Deserialize, Serialize};
 mod amplify;
 pub mod background;
 pub mod convert;
+mod disksim_fast;
 pub mod flows;
 pub mod format;
 pub mod iometer;
 pub mod parse;
 pub mod reader;
+pub mod repeat;
 pub mod sensor;
 pub mod stats;
 pub mod synthetic;
@@ -40,7 +43,8 @@ pub use convert::{convert, convert_report, ConvertReport};
 pub use flows::Flows;
 pub use format::{detect_format, TimeUnit, TraceFormat};
 pub use iometer::Iometer;
-pub use reader::{RepeatedTrace, TraceOptions, TraceReader};
+pub use reader::{TraceOptions, TraceReader};
+pub use repeat::RepeatedTrace;
 pub use sensor::Sensor;
 pub use stats::{trace_info, SizeBucket, TraceInfo, TraceStats};
 pub use synthetic::Synthetic;

@@ -1,7 +1,8 @@
 //! Streaming trace readers: one reused line buffer, constant memory, times rebased so the
 //! first request arrives at 0.
 
-use super::format::{parse_line, resolve_format, TimeUnit, TraceFormat};
+use super::disksim_fast;
+use super::format::{parse_line, resolve_format, RawRequest, TimeUnit, TraceFormat};
 use super::parse::trim;
 use crate::error::{NandError, Result};
 use crate::host::request::Request;
@@ -145,14 +146,23 @@ impl<R: BufRead> TraceReader<R> {
     }
 }
 
-impl<R: BufRead> Iterator for TraceReader<R> {
-    type Item = Result<Request>;
-
-    fn next(&mut self) -> Option<Result<Request>> {
-        if self.done || self.emitted >= self.limit {
-            return None;
+impl<R: BufRead> TraceReader<R> {
+    /// The next content line's request, time not yet rebased; `None` at the end of the
+    /// input. A plain DiskSim line past the first content line is read in place from the
+    /// input's buffer ([`disksim_fast`]); any other line is copied out and parsed field by
+    /// field, with the same value or the error naming the field.
+    #[inline]
+    fn next_raw(&mut self, unit_ns: u64) -> Option<Result<RawRequest>> {
+        if self.seen_content && self.format == TraceFormat::Disksim {
+            // A read error here is met again, and reported, by `read_until` below.
+            if let Ok(buf) = self.src.fill_buf() {
+                if let Some((raw, n)) = disksim_fast::line(buf, unit_ns) {
+                    self.src.consume(n);
+                    self.line_no += 1;
+                    return Some(Ok(raw));
+                }
+            }
         }
-        let unit_ns = self.unit.ns();
         loop {
             self.buf.clear();
             match self
@@ -161,19 +171,12 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                 .take(MAX_LINE_BYTES + 1)
                 .read_until(b'\n', &mut self.buf)
             {
-                Ok(0) => {
-                    self.done = true;
-                    return (self.emitted == 0).then(|| Err(self.no_requests()));
-                }
+                Ok(0) => return None,
                 Ok(_) => {}
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(NandError::io(&self.name, e)));
-                }
+                Err(e) => return Some(Err(NandError::io(&self.name, e))),
             }
             self.line_no += 1;
             if self.buf.len() as u64 > MAX_LINE_BYTES {
-                self.done = true;
                 return Some(Err(long_line(&self.name, self.line_no)));
             }
             let mut line = trim(&self.buf);
@@ -191,11 +194,31 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                     continue;
                 }
             }
-            let raw = match parse_line(self.format, line, unit_ns) {
-                Ok(r) => r,
-                Err(e) => {
+            return Some(
+                parse_line(self.format, line, unit_ns).map_err(|e| NandError::parse(&self.name, self.line_no, e)),
+            );
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for TraceReader<R> {
+    type Item = Result<Request>;
+
+    fn next(&mut self) -> Option<Result<Request>> {
+        if self.done || self.emitted >= self.limit {
+            return None;
+        }
+        let unit_ns = self.unit.ns();
+        loop {
+            let raw = match self.next_raw(unit_ns) {
+                Some(Ok(raw)) => raw,
+                Some(Err(e)) => {
                     self.done = true;
-                    return Some(Err(NandError::parse(&self.name, self.line_no, e)));
+                    return Some(Err(e));
+                }
+                None => {
+                    self.done = true;
+                    return (self.emitted == 0).then(|| Err(self.no_requests()));
                 }
             };
             if let Some(s) = self.stream {
@@ -221,108 +244,6 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                 stream: raw.stream,
                 critical: raw.critical,
             }));
-        }
-    }
-}
-
-/// A trace file replayed `copies` times back to back; copy k is shifted by k × (the trace's
-/// duration + its mean inter-arrival gap). The file is re-read for each copy, so memory
-/// stays constant.
-pub struct RepeatedTrace {
-    path: String,
-    format: TraceFormat,
-    opts: TraceOptions,
-    copies: u64,
-    copy: u64,
-    cur: TraceReader<BufReader<File>>,
-    count: u64,
-    last_ns: u64,
-    max_ns: u64,
-    period_ns: u64,
-    done: bool,
-}
-
-impl RepeatedTrace {
-    /// Opens `path` to be replayed `copies` (≥ 1) times.
-    pub fn open(path: &str, format: TraceFormat, opts: &TraceOptions, copies: u64) -> Result<Self> {
-        let format = resolve_format(path, format)?;
-        let cur = TraceReader::open(path, format, opts)?;
-        Ok(RepeatedTrace {
-            path: path.to_string(),
-            format,
-            opts: *opts,
-            copies: copies.max(1),
-            copy: 0,
-            cur,
-            count: 0,
-            last_ns: 0,
-            max_ns: 0,
-            period_ns: 0,
-            done: false,
-        })
-    }
-
-    /// The shift between copies once the first copy has been read (duration + mean gap).
-    pub fn period_ns(&self) -> Option<u64> {
-        (self.copy > 0).then_some(self.period_ns)
-    }
-}
-
-impl Iterator for RepeatedTrace {
-    type Item = Result<Request>;
-
-    fn next(&mut self) -> Option<Result<Request>> {
-        loop {
-            if self.done {
-                return None;
-            }
-            match self.cur.next() {
-                Some(Ok(r)) => {
-                    if self.copy == 0 {
-                        self.count += 1;
-                        self.last_ns = r.arrival_ns;
-                        self.max_ns = self.max_ns.max(r.arrival_ns);
-                    }
-                    return Some(Ok(r));
-                }
-                Some(Err(e)) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-                None => {
-                    // The first copy has requests: a trace without any ends in an error.
-                    if self.copy == 0 {
-                        let mean_gap = if self.count > 1 {
-                            self.last_ns / (self.count - 1)
-                        } else {
-                            0
-                        };
-                        self.period_ns = self.max_ns.saturating_add(mean_gap);
-                    }
-                    self.copy += 1;
-                    if self.copy >= self.copies {
-                        self.done = true;
-                        return None;
-                    }
-                    let shift = match self.period_ns.checked_mul(self.copy) {
-                        Some(s) => s,
-                        None => {
-                            self.done = true;
-                            return Some(Err(NandError::Invalid(format!(
-                                "{}: repeating the trace {} times overflows 64 bits of ns",
-                                self.path, self.copies
-                            ))));
-                        }
-                    };
-                    match TraceReader::open(&self.path, self.format, &self.opts) {
-                        Ok(r) => self.cur = r.with_shift(shift),
-                        Err(e) => {
-                            self.done = true;
-                            return Some(Err(e));
-                        }
-                    }
-                }
-            }
         }
     }
 }
@@ -506,27 +427,41 @@ mod tests {
         assert!(got[0].is_ok());
     }
 
-    #[test]
-    fn repeat_shifts_copies_by_duration_plus_mean_gap() {
-        let dir = std::env::temp_dir().join(format!("nandlab-wl-repeat-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("r.trace");
-        // Arrivals 0, 10, 40 ns: duration 40, mean gap 40 / 2 = 20 → period 60 ns.
-        std::fs::write(&path, "100 0 0 1 1\n110 0 1 1 0\n140 0 2 1 1\n").unwrap();
-        let p = path.to_str().unwrap();
-        let rep = RepeatedTrace::open(p, TraceFormat::Auto, &TraceOptions::default(), 3).unwrap();
-        let got: Vec<u64> = rep.map(|x| x.unwrap().arrival_ns).collect();
-        assert_eq!(got, vec![0, 10, 40, 60, 70, 100, 120, 130, 160]);
-        let opts = TraceOptions {
-            max_requests: Some(2),
-            ..Default::default()
-        };
-        // Two requests per copy: 0, 10 → duration 10, gap 10, period 20.
-        let got: Vec<u64> = RepeatedTrace::open(p, TraceFormat::Disksim, &opts, 2)
-            .unwrap()
-            .map(|x| x.unwrap().arrival_ns)
-            .collect();
-        assert_eq!(got, vec![0, 10, 20, 30]);
-        std::fs::remove_dir_all(&dir).unwrap();
+    /// Everything a reader yields — values, errors, their line numbers — as strings.
+    fn read_with_capacity(text: &[u8], capacity: usize, opts: &TraceOptions) -> Vec<String> {
+        let src = std::io::BufReader::with_capacity(capacity, Cursor::new(text.to_vec()));
+        TraceReader::from_reader("p.trace", src, TraceFormat::Disksim, opts)
+            .map(|r| match r {
+                Ok(q) => format!("{q:?}"),
+                Err(e) => e.to_string(),
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 500, ..Default::default() })]
+
+        /// A one-byte buffer never holds a whole line, so it reads every line the general
+        /// way: any buffer size gives the same stream, plain lines (read in place) mixed
+        /// with comments, blank, CRLF, decimal, long and bad lines.
+        #[test]
+        fn the_in_place_path_reads_as_the_general_one(
+            lines in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[0-9]{1,6} [0-9] [0-9]{1,9} [0-9]{1,4} [01]( [01])?",
+                    "[0-9]{1,3}(\\.[0-9]{0,3})?[ \t]{1,2}[0-9]{1,2} [0-9]{1,4}\t[0-9]{1,3} [01]\r?",
+                    "[0-9 \t\r.x#-]{0,24}",
+                ],
+                1..30,
+            ),
+            capacity in 2usize..96,
+            unit in proptest::prop_oneof![proptest::prelude::Just(None), proptest::prelude::Just(Some(TimeUnit::Ms))],
+        ) {
+            let text = lines.join("\n").into_bytes();
+            let opts = TraceOptions { time_unit: unit, ..Default::default() };
+            let want = read_with_capacity(&text, 1, &opts);
+            proptest::prop_assert_eq!(&read_with_capacity(&text, capacity, &opts), &want);
+            proptest::prop_assert_eq!(&read_with_capacity(&text, BUF_BYTES, &opts), &want);
+        }
     }
 }

@@ -89,8 +89,8 @@ fn a_refreshed_blocks_hot_pages_are_spread() {
     // first window (predicted 4 and 4: no window has completed), and the 8th read makes
     // block 0 due.
     let mut f = ftl(1000, Some(8));
-    let block = f.read(0).unwrap().0.block;
-    assert_eq!(f.read(1).unwrap().0.block, block);
+    let block = f.read(0).unwrap().ppa.block;
+    assert_eq!(f.read(1).unwrap().ppa.block, block);
     for _ in 0..3 {
         f.read(0).unwrap();
         f.read(1).unwrap();
@@ -102,7 +102,7 @@ fn a_refreshed_blocks_hot_pages_are_spread() {
     // Pages in block order: lpn 0 (hot, 4) → the refresh block (its own; tie with the
     // unopened hot block at 0), lpn 1 (hot, 4) → the hot block (0 < 4), lpns 2-7 (cold) →
     // the refresh block. The two hot pages no longer share a block.
-    let at = |f: &mut Ftl, l: u64| f.read(l).unwrap().0.block;
+    let at = |f: &mut Ftl, l: u64| f.read(l).unwrap().ppa.block;
     let (b0, b1) = (at(&mut f, 0), at(&mut f, 1));
     assert!(b0 != b1 && b0 != block && b1 != block);
     assert!((2..8).all(|l| at(&mut f, l) == b0));

@@ -34,7 +34,7 @@ fn free_pool(f: &Ftl, plane: u32) -> Vec<(u32, u32)> {
 
 /// Reads `lpn` until its block's reads reach 10 and refreshes it.
 fn refresh_block_of(f: &mut Ftl, lpn: u64) {
-    while f.read(lpn).unwrap().1 < 10 {}
+    while f.read(lpn).unwrap().reads < 10 {}
     let before = f.stats().refresh_erases;
     f.refresh_due(0, &mut Vec::new()).unwrap();
     assert_eq!(f.stats().refresh_erases, before + 1);
@@ -51,11 +51,11 @@ fn baseline_opens_its_refresh_blocks_across_the_wear() {
         PlacementConfig::ByCause(ByCause {}),
     );
     let mut f = aged_ftl(10, &aging(), &policies, WearLevelingConfig::None(NoLeveling {}));
-    let first = f.read(0).unwrap().0.block;
+    let first = f.read(0).unwrap().ppa.block;
     let plane = f.geometry().plane_of_block(first);
     let pool = free_pool(&f, plane);
     refresh_block_of(&mut f, 0);
-    assert_eq!(f.read(0).unwrap().0.block, pool[0].1);
+    assert_eq!(f.read(0).unwrap().ppa.block, pool[0].1);
     let pool = free_pool(&f, plane);
     assert_eq!(pool.len(), 15);
     // A page of another full block of the plane.
@@ -66,7 +66,7 @@ fn baseline_opens_its_refresh_blocks_across_the_wear() {
         .unwrap();
     let lpn = f.page_meta(Ppa { block: other, page: 0 }).unwrap().lpn;
     refresh_block_of(&mut f, lpn);
-    assert_eq!(f.read(lpn).unwrap().0.block, pool[7].1);
+    assert_eq!(f.read(lpn).unwrap().ppa.block, pool[7].1);
     f.check_invariants().unwrap();
 }
 
@@ -89,7 +89,7 @@ fn badr_opens_destinations_across_the_wear_and_gives_the_less_worn_the_hot_pages
     let (lo, hi) = (pool[0], pool[8]);
     // Pages 0-3 of lpn 0's block read 1, 5, 3 and 1 times: due at 10.
     let (_, owners) = refresh_after_reads_5_3_1(&mut f);
-    let to: Vec<u32> = owners.iter().map(|&l| f.read(l).unwrap().0.block).collect();
+    let to: Vec<u32> = owners.iter().map(|&l| f.read(l).unwrap().ppa.block).collect();
     // Seed 1's draws, the inputs of the hand computation: P/E 23 (block 13) and 1943
     // (block 20).
     assert_eq!((lo, hi), ((23, 13), (1943, 20)));

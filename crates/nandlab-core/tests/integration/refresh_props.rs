@@ -86,7 +86,7 @@ fn refresh_fires_at_exactly_the_threshold_and_resets_the_count() {
 fn fires_at_the_threshold(targets: &Policies) {
     let mut f = ftl(5, 1.0, targets);
     let mut ops = Vec::new();
-    let (ppa, _) = f.read(0).unwrap();
+    let ppa = f.read(0).unwrap().ppa;
     let block = ppa.block;
     let pe = f.pe_cycles(block);
     // 3 more reads: 4 < 5, nothing happens.
@@ -97,13 +97,13 @@ fn fires_at_the_threshold(targets: &Policies) {
     assert_eq!((f.stats().refresh_erases, f.block_reads(block)), (0, 4));
     assert!(ops.is_empty());
     // The 5th read triggers it: the block's 8 valid pages move, it is erased once.
-    assert_eq!(f.read(0).unwrap().1, 5);
+    assert_eq!(f.read(0).unwrap().reads, 5);
     f.refresh_due(20, &mut ops).unwrap();
     assert_eq!(f.stats().refresh_erases, 1);
     assert_eq!(f.stats().refresh_page_moves, PPB);
     assert_eq!(f.pe_cycles(block), pe + 1);
     assert_eq!(f.block_reads(block), 0);
-    let moved = f.read(0).unwrap().0;
+    let moved = f.read(0).unwrap().ppa;
     assert_ne!(moved.block, block);
     // 8 page moves (copyback by default), 1 erase, all for refresh.
     assert_eq!(ops.len(), PPB as usize + 1);
@@ -121,7 +121,7 @@ fn a_block_a_refresh_left_open_is_refreshed_at_the_threshold() {
     // refresh moves 3 pages into a fresh block, which stays open (3 of 8 pages written)
     // while it is read: it too is refreshed when its reads reach 5.
     let mut f = ftl(5, 1.0, &all_targets(2, 80_000)[0]);
-    let block = f.read(0).unwrap().0.block;
+    let block = f.read(0).unwrap().ppa.block;
     let owners: Vec<u64> = (0..PPB as u32)
         .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
         .collect();
@@ -134,7 +134,7 @@ fn a_block_a_refresh_left_open_is_refreshed_at_the_threshold() {
     let mut ops = Vec::new();
     f.refresh_due(0, &mut ops).unwrap();
     assert_eq!((f.stats().refresh_erases, f.stats().refresh_page_moves), (1, 3));
-    let open = f.read(0).unwrap().0.block;
+    let open = f.read(0).unwrap().ppa.block;
     let st = &f.blocks[open as usize];
     assert_eq!((st.status, st.written), (BlockStatus::Open, 3));
     let pe = f.pe_cycles(open);
@@ -145,12 +145,12 @@ fn a_block_a_refresh_left_open_is_refreshed_at_the_threshold() {
     f.refresh_due(10, &mut ops).unwrap();
     assert_eq!((f.stats().refresh_erases, f.block_reads(open)), (1, 4));
     // The 5th: its 3 pages move on, it is erased (its 5 unwritten pages with it).
-    assert_eq!(f.read(0).unwrap().1, 5);
+    assert_eq!(f.read(0).unwrap().reads, 5);
     f.refresh_due(20, &mut ops).unwrap();
     assert_eq!((f.stats().refresh_erases, f.stats().refresh_page_moves), (2, 6));
     assert_eq!((f.pe_cycles(open), f.block_reads(open)), (pe + 1, 0));
     assert_eq!(f.blocks[open as usize].status, BlockStatus::Free);
-    let now = f.read(0).unwrap().0.block;
+    let now = f.read(0).unwrap().ppa.block;
     assert!(now != open && now != block);
     f.check_invariants().unwrap();
 }
@@ -213,7 +213,8 @@ proptest! {
                     let before = f.stats().refresh_erases;
                     match f.read(l) {
                         None => prop_assert!(!model.contains_key(&l)),
-                        Some((Ppa { block, .. }, reads)) => {
+                        Some(sensed) => {
+                            let (block, reads) = (sensed.ppa.block, sensed.reads);
                             let pe = f.pe_cycles(block);
                             f.refresh_due(now, &mut ops).unwrap();
                             let fired = f.stats().refresh_erases - before;
@@ -290,12 +291,12 @@ fn dr_spreads_a_refreshed_block_by_hand() {
     let mut f = ftl(10, 1.0, &targets);
     let (block, owners) = refresh_after_reads_5_3_1(&mut f);
     let (a, b, c) = (owners[1], owners[2], owners[3]);
-    let at = |f: &mut Ftl, lpn: u64| f.read(lpn).unwrap().0.block;
+    let at = |f: &mut Ftl, lpn: u64| f.read(lpn).unwrap().ppa.block;
     let (ba, bb, bc, b0) = (at(&mut f, a), at(&mut f, b), at(&mut f, c), at(&mut f, 0));
     assert_ne!(ba, block);
     assert_ne!(ba, bb);
     assert_eq!((bc, b0), (bb, bb));
-    let in_block = |f: &mut Ftl, blk: u32| owners.iter().filter(|&&l| f.read(l).unwrap().0.block == blk).count();
+    let in_block = |f: &mut Ftl, blk: u32| owners.iter().filter(|&&l| f.read(l).unwrap().ppa.block == blk).count();
     assert_eq!((in_block(&mut f, ba), in_block(&mut f, bb)), (5, 3));
     f.check_invariants().unwrap();
 }
@@ -304,7 +305,7 @@ fn dr_spreads_a_refreshed_block_by_hand() {
 /// and 1 times, 10 reads in all, and runs the refresh that makes due at 10 reads; returns
 /// the block and its pages' owners (page order).
 pub(crate) fn refresh_after_reads_5_3_1(f: &mut Ftl) -> (u32, Vec<u64>) {
-    let block = f.read(0).unwrap().0.block;
+    let block = f.read(0).unwrap().ppa.block;
     let owners: Vec<u64> = (0..PPB as u32)
         .map(|page| f.page_meta(Ppa { block, page }).unwrap().lpn)
         .collect();
