@@ -17,9 +17,10 @@
 //! How the strata combine ([`combine`]):
 //! * **point estimate**: `f̂` is interpolated geometrically between strata that saw
 //!   failures; below the lowest of them it is extended with the log-slope from it to the
-//!   first failing stratum above with a higher rate (in the waterfall `ln f(w)` bends down as `w` falls, so the line over-estimates),
-//!   capped by the upper bound below (a stratum that saw no failure caps it); the share of the estimate that comes from that extension is reported
-//!   (`modelled_share`) — a point is measured when it is small;
+//!   first failing stratum above with a higher rate (in the waterfall `ln f(w)` bends down
+//!   as `w` falls, so the line over-estimates), capped by the upper bound below (a stratum
+//!   that saw no failure caps it); the share of the estimate that comes from that extension
+//!   is reported (`modelled_share`) — a point is measured when it is small;
 //! * **upper bound**: `f(w)` does not fall as errors are added (a monotone decoder), so
 //!   `f(w) ≤ hi(w_j)` for every stratum `w_j ≥ w`, with `hi` the stratum's one-sided
 //!   Clopper–Pearson bound; above the highest stratum `f ≤ 1`. Summing per-stratum bounds
