@@ -93,6 +93,7 @@ fn main() {
         seeds: if strata.is_empty() { Vec::new() } else { vec![seed] },
         strata: Vec::new(),
         wall_s: t.elapsed().as_secs_f64(),
+        device: None,
     };
     run.pool(StrataRun {
         seeds: Vec::new(),
@@ -113,7 +114,7 @@ fn main() {
         eprintln!("  w={:4} frames={:7} failures={:5}", s.errors, s.frames, s.failures);
     }
     let shipped = parse_fer_csv(include_str!("../../nandlab-core/data/ldpc_fer.csv")).expect("shipped table");
-    let mut points = Vec::new();
+    let mut laws = Vec::new();
     for &rber in &rbers {
         let law = if rber == rbers[0] { first.clone() } else { law_at(rber) };
         let est = run.estimate(code.n(), &law, 1.0 - base.confidence);
@@ -144,7 +145,7 @@ fn main() {
                 if r.extrapolated { ", tail model" } else { "" }
             )),
         );
-        points.push(serde_json::json!({"rber": rber, "law_rber": law.error_probability(), "estimate": est.ok()}));
+        laws.push((rber, law));
     }
     eprintln!(
         "{:.0} s measuring, {:.0} s pooled in all",
@@ -152,7 +153,8 @@ fn main() {
         run.wall_s
     );
     if let Some(path) = out {
-        let text = serde_json::to_string_pretty(&serde_json::json!({"run": run, "points": points})).expect("json");
+        let points: Vec<(f64, &CosetLaw)> = laws.iter().map(|(r, l)| (*r, l)).collect();
+        let text = run.out_json(code.n(), &points, 1.0 - base.confidence);
         std::fs::write(&path, text).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
     }
 }

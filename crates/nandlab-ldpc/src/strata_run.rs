@@ -30,6 +30,11 @@ pub struct StrataRun {
     pub strata: Vec<Stratum>,
     /// Wall-clock seconds the pooled runs took in all.
     pub wall_s: f64,
+    /// Where the strata were measured (`numpy`, `cuda`), absent for the Rust CPU tool, so
+    /// files written before the field existed read and rewrite unchanged. Pooled runs may
+    /// mix devices: they draw from one law and decode with one decoder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
 }
 
 impl StrataRun {
@@ -84,6 +89,7 @@ impl StrataRun {
         self.strata.sort_by_key(|s| s.errors);
         self.seeds.extend(other.seeds);
         self.wall_s += other.wall_s;
+        self.device = pooled_device(self.device.take(), other.device);
         Ok(())
     }
 
@@ -99,6 +105,34 @@ impl StrataRun {
         }
         combine(n, law.error_probability(), &self.strata, alpha).ok_or_else(|| "no stratum failed".to_string())
     }
+
+    /// The `ldpc_stratified --out` document: the run and, per `(rber, law)` point, its
+    /// estimate (`null` where refused).
+    pub fn out_json(&self, n: usize, points: &[(f64, &CosetLaw)], alpha: f64) -> String {
+        let points: Vec<serde_json::Value> = points
+            .iter()
+            .map(|&(rber, law)| {
+                let est = self.estimate(n, law, alpha).ok();
+                serde_json::json!({"rber": rber, "law_rber": law.error_probability(), "estimate": est})
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({"run": self, "points": points})).expect("json")
+    }
+}
+
+/// The devices of two pooled runs: one when they agree, else every device once, sorted and
+/// joined by `+` (the CPU tool's absent device reads `cpu`).
+fn pooled_device(a: Option<String>, b: Option<String>) -> Option<String> {
+    if a == b {
+        return a;
+    }
+    let mut all: Vec<&str> = [&a, &b]
+        .iter()
+        .flat_map(|d| d.as_deref().unwrap_or("cpu").split('+'))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    Some(all.join("+"))
 }
 
 #[cfg(test)]
@@ -126,6 +160,7 @@ mod tests {
             seeds: vec![seed],
             strata,
             wall_s: 1.0,
+            device: None,
         }
     }
 
@@ -144,6 +179,39 @@ mod tests {
         let mut other = run(3, vec![]);
         other.input_law = InputLaw::new(&bsc_law(0.01, 6.0), other.decoder.arithmetic);
         assert!(a.pool(other).is_err(), "±24 is not ±20");
+        assert_eq!(a.device, None, "CPU runs pool without a device");
+    }
+
+    #[test]
+    fn pooling_records_every_device_once() {
+        let mut a = run(1, vec![S::new(5, 100, 1)]);
+        let on = |seed: u64, device: &str| StrataRun {
+            device: Some(device.into()),
+            ..run(seed, vec![S::new(5, 10, 1)])
+        };
+        a.pool(on(2, "cuda")).unwrap();
+        assert_eq!(a.device.as_deref(), Some("cpu+cuda"));
+        a.pool(on(3, "cuda")).unwrap();
+        a.pool(on(4, "numpy")).unwrap();
+        assert_eq!(a.device.as_deref(), Some("cpu+cuda+numpy"));
+        let mut g = on(5, "cuda");
+        g.pool(on(6, "cuda")).unwrap();
+        assert_eq!(g.device.as_deref(), Some("cuda"));
+    }
+
+    #[test]
+    fn device_is_omitted_when_absent_and_kept_when_present() {
+        let r = run(1, vec![S::new(5, 100, 1)]);
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(!text.contains("device"), "{text}");
+        assert_eq!(serde_json::from_str::<StrataRun>(&text).unwrap(), r);
+        let g = StrataRun {
+            device: Some("cuda".into()),
+            ..r
+        };
+        let text = serde_json::to_string(&g).unwrap();
+        assert!(text.contains(r#""device":"cuda""#), "{text}");
+        assert_eq!(serde_json::from_str::<StrataRun>(&text).unwrap(), g);
     }
 
     #[test]

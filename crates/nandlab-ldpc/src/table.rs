@@ -338,6 +338,7 @@ mod tests {
             seeds: vec![7],
             strata: strata.clone(),
             wall_s: 1.0,
+            device: None,
         };
         (strata, run)
     }

@@ -1,14 +1,19 @@
 //! LDPC bindings for the array decoders of `nandlab.ldpc_xp` (numpy on the CPU, CuPy on a
 //! GPU): the code's structure, the channel's per-bit law and deterministic frames, the Rust
-//! fixed-point decoder's results on given frames (to test the array decoder bit for bit),
-//! and calibration with each batch of frames simulated by a Python callback.
+//! decoders' results on given frames (to test the array decoder bit for bit), calibration
+//! with each batch of frames simulated by a Python callback, and error-count strata
+//! (measured by Rust for comparison, or written as `ldpc_stratified --out` files).
 
 use nandlab_core::engine::rng::stream_rng;
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_ldpc::calibrate::{pe_for_rber, CalibrationTable};
+use nandlab_ldpc::decoder::decode_frames;
+use nandlab_ldpc::input_law::InputLaw;
+use nandlab_ldpc::strata_run::StrataRun;
+use nandlab_ldpc::stratified::measure_stratum;
 use nandlab_ldpc::{
     calibrate_on, Arithmetic, Backend, CalibrationConfig, Channel, DecoderConfig, FixedDecoder, FrameSetup, MlcChannel,
-    OperatingPoint, QcCode, Sampling, Tally,
+    OperatingPoint, QcCode, Sampling, Stratum, Tally,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -20,16 +25,15 @@ fn code_of(z: usize, shifts: &[Vec<Option<u32>>]) -> PyResult<QcCode> {
     QcCode::new(z, shifts).map_err(|e| ConfigError::new_err(format!("LDPC code: {e}")))
 }
 
-/// A fixed-point decoder's settings from their JSON (`DecoderConfig`) and its LLR scale.
-fn fixed8_config(decoder_json: &str) -> PyResult<(DecoderConfig, f32)> {
+/// Decoder settings from their JSON (`DecoderConfig`); a fixed8 one needs a positive scale.
+fn decoder_config(decoder_json: &str) -> PyResult<DecoderConfig> {
     let cfg: DecoderConfig =
         serde_json::from_str(decoder_json).map_err(|e| ConfigError::new_err(format!("decoder settings: {e}")))?;
     match cfg.arithmetic {
-        Arithmetic::Fixed8 { llr_scale } if llr_scale > 0.0 => Ok((cfg, llr_scale)),
-        a => Err(ConfigError::new_err(format!(
-            "decoder settings: arithmetic must be fixed8 with a positive llr_scale (got {})",
-            a.label()
-        ))),
+        Arithmetic::Fixed8 { llr_scale } if llr_scale <= 0.0 || !llr_scale.is_finite() => Err(ConfigError::new_err(
+            format!("decoder settings: fixed8 needs a positive llr_scale (got {llr_scale})"),
+        )),
+        _ => Ok(cfg),
     }
 }
 
@@ -101,13 +105,13 @@ pub fn ldpc_frames(
     PyArray1::from_vec(py, llr).reshape([count, n])
 }
 
-/// Decodes frames (`llr`: `frames × n` float32 channel LLRs) with the Rust 8-bit
-/// fixed-point decoder on the code `(z, shifts)`; `decoder_json` is a `DecoderConfig`
-/// whose arithmetic is `fixed8`. Returns per frame whether it converged, its iterations
-/// and its decisions (`frames × n`, 0/1).
+/// Decodes frames (`llr`: `frames × n` float32 channel LLRs) with the Rust decoder that
+/// `decoder_json` (a `DecoderConfig`) names on the code `(z, shifts)`: the `f32`
+/// `MinSumDecoder` or the 8-bit `FixedDecoder`. Returns per frame whether it converged, its
+/// iterations and its decisions (`frames × n`, 0/1).
 #[pyfunction]
 #[allow(clippy::type_complexity)]
-pub fn ldpc_decode_fixed8<'py>(
+pub fn ldpc_decode<'py>(
     py: Python<'py>,
     z: usize,
     shifts: Vec<Vec<Option<u32>>>,
@@ -119,7 +123,7 @@ pub fn ldpc_decode_fixed8<'py>(
     Bound<'py, PyArray2<u8>>,
 )> {
     let code = code_of(z, &shifts)?;
-    let (cfg, scale) = fixed8_config(decoder_json)?;
+    let cfg = decoder_config(decoder_json)?;
     let llr = llr.as_array();
     let (frames, n) = llr.dim();
     if n != code.n() {
@@ -129,9 +133,12 @@ pub fn ldpc_decode_fixed8<'py>(
         )));
     }
     let rows: Vec<Vec<f32>> = llr.outer_iter().map(|r| r.to_vec()).collect();
-    let out = py.allow_threads(|| {
-        let refs: Vec<&[f32]> = rows.iter().map(Vec::as_slice).collect();
-        FixedDecoder::new(&code, cfg, scale).decode(&refs)
+    let out = py.allow_threads(|| match cfg.arithmetic {
+        Arithmetic::F32 => decode_frames(&code, cfg, &rows),
+        Arithmetic::Fixed8 { llr_scale } => {
+            let refs: Vec<&[f32]> = rows.iter().map(Vec::as_slice).collect();
+            FixedDecoder::new(&code, cfg, llr_scale).decode(&refs)
+        }
     });
     let converged = out.iter().map(|(o, _)| o.converged).collect();
     let iterations = out.iter().map(|(o, _)| o.iterations).collect();
@@ -141,6 +148,94 @@ pub fn ldpc_decode_fixed8<'py>(
         PyArray1::from_vec(py, iterations),
         PyArray1::from_vec(py, words).reshape([frames, n])?,
     ))
+}
+
+/// The decoder of the shipped table and of soft strata (`CalibrationConfig::default()`),
+/// as `DecoderConfig` JSON.
+#[pyfunction]
+pub fn ldpc_table_decoder() -> String {
+    serde_json::to_string(&CalibrationConfig::default().decoder).expect("decoder settings serialise")
+}
+
+/// Stratum `w` of the rate-8/9 code at `(level, rber)` measured by the Rust CPU path
+/// (`stratified::measure_stratum`, the one `ldpc_stratified` runs): `(frames, failures)`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn ldpc_measure_stratum(
+    py: Python<'_>,
+    level: usize,
+    rber: f64,
+    decoder_json: &str,
+    seed: u64,
+    w: usize,
+    min_failures: u64,
+    max_frames: u64,
+    batch: u64,
+) -> PyResult<(u64, u64)> {
+    let cfg = decoder_config(decoder_json)?;
+    let m = model()?;
+    let code = QcCode::rate_8_9_4k();
+    if w > code.n() {
+        return Err(ConfigError::new_err(format!(
+            "w = {w}: more errors than n = {}",
+            code.n()
+        )));
+    }
+    py.allow_threads(|| {
+        let law = channel(&m, level, rber)?
+            .coset_law()
+            .expect("the MLC channel has a coset law");
+        let s = measure_stratum(&code, &law, cfg, seed, w, min_failures, max_frames, batch);
+        Ok((s.frames, s.failures))
+    })
+}
+
+/// The `ldpc_stratified --out` document (`{"run": StrataRun, "points": [...]}`) of strata
+/// `(w, frames, failures)` measured elsewhere (an array decoder) at `(level, rber)` with
+/// `decoder_json` and `seed`, taking `wall_s` seconds on `device`; its one point is the
+/// estimate at `rber`. `ldpc_extend --strata` pools it like the CPU tool's.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn ldpc_strata_json(
+    py: Python<'_>,
+    level: usize,
+    rber: f64,
+    decoder_json: &str,
+    seed: u64,
+    strata: Vec<(usize, u64, u64)>,
+    wall_s: f64,
+    device: &str,
+) -> PyResult<String> {
+    let decoder = decoder_config(decoder_json)?;
+    let m = model()?;
+    let n = QcCode::rate_8_9_4k().n();
+    let mut sorted: Vec<Stratum> = strata.iter().map(|&(w, f, x)| Stratum::new(w, f, x)).collect();
+    sorted.sort_by_key(|s| s.errors);
+    if let Some(s) = sorted.iter().find(|s| s.errors > n || s.failures > s.frames) {
+        return Err(ConfigError::new_err(format!(
+            "stratum w = {}: {} failures of {} frames (n = {n})",
+            s.errors, s.failures, s.frames
+        )));
+    }
+    if sorted.windows(2).any(|p| p[0].errors == p[1].errors) {
+        return Err(ConfigError::new_err("strata: an error count appears twice"));
+    }
+    py.allow_threads(|| {
+        let law = channel(&m, level, rber)?
+            .coset_law()
+            .expect("the MLC channel has a coset law");
+        let run = StrataRun {
+            level,
+            decoder,
+            input_law: InputLaw::new(&law, decoder.arithmetic),
+            seeds: vec![seed],
+            strata: sorted,
+            wall_s,
+            device: Some(device.to_string()),
+        };
+        let alpha = 1.0 - CalibrationConfig::default().confidence;
+        Ok(run.out_json(n, &[(rber, &law)], alpha))
+    })
 }
 
 /// Runs `nandlab calibrate ldpc`'s grid with every batch of frames simulated by

@@ -117,6 +117,7 @@ fn strata_pooled_at_one_rber_serve_another_of_the_same_8_bit_law() {
             .map(|w| measure_stratum(&code, &law, decoder, seed, w, u64::MAX, 2000, 500))
             .collect(),
         wall_s: 0.0,
+        device: None,
     };
     let mut pooled = run(1);
     pooled.pool(run(2)).unwrap();
