@@ -1,9 +1,9 @@
-"""The batched array decoder (`nandlab.ldpc_xp`) against the Rust fixed-point decoder.
+"""The batched array decoders (`nandlab.ldpc_xp`) against the Rust decoders.
 
-Bit-exactness: the same channel frames (drawn by Rust) decoded by `FixedBatchDecoder` on
-numpy, and on CuPy where CuPy imports and sees a GPU, give every frame the Rust decoder's
-convergence flag, iteration count and decisions. The CuPy cases skip, saying why, on
-machines without one.
+Bit-exactness: the same channel frames (drawn by Rust) decoded by `FixedBatchDecoder` or
+`F32BatchDecoder` on numpy, and on CuPy where CuPy imports and sees a GPU, give every frame
+the Rust decoder's (`FixedDecoder`, `MinSumDecoder`) convergence flag, iteration count and
+decisions. The CuPy cases skip, saying why, on machines without one.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from nandlab.cli import app
-from nandlab.ldpc_xp import FixedBatchDecoder, array_module, sample_outcomes
+from nandlab.ldpc_xp import array_module, batch_decoder, sample_outcomes
 from nandlab.ldpc_xp.arrays import to_host
 from nandlab.ldpc_xp.decoder import quantize
 
@@ -24,6 +24,8 @@ from nandlab.ldpc_xp.decoder import quantize
 #: fixed point at 4 steps per LLR unit (`nandlab calibrate ldpc --fixed8`).
 NMS = {"rule": {"kind": "normalized", "alpha": 0.75}, "max_iterations": 20,
        "early_termination": True, "arithmetic": {"kind": "fixed8", "llr_scale": 4.0}}
+#: The same in f32, the decoder of the shipped table and of soft strata.
+NMS_F32 = dict(NMS, arithmetic={"kind": "f32"})
 
 
 def cupy_or_skip():
@@ -45,15 +47,15 @@ def xp_of(name):
 
 
 def rust_decode(core, z, shifts, decoder, llr):
-    conv, its, words = core.ldpc_decode_fixed8(z, shifts, json.dumps(decoder), llr)
+    conv, its, words = core.ldpc_decode(z, shifts, json.dumps(decoder), llr)
     return np.asarray(conv), np.asarray(its), np.asarray(words)
 
 
 def assert_same(core, xp, z, shifts, decoder, llr):
     """Both decoders on float32 frames `llr`; returns the Rust iteration counts."""
     conv, its, words = rust_decode(core, z, shifts, decoder, llr)
-    dec = FixedBatchDecoder(z, shifts, decoder, xp)
-    out = dec.decode(xp.asarray(dec.quantize(llr)))
+    dec = batch_decoder(z, shifts, decoder, xp)
+    out = dec.decode(xp.asarray(dec.channel_input(llr)))
     got_conv, got_its = to_host(out.converged), to_host(out.iterations)
     got_words = to_host(out.decisions)
     for f in range(llr.shape[0]):
@@ -83,6 +85,24 @@ def test_real_code_frames_match_rust_bit_for_bit(real_core, device, level, rber)
         assert 0 < words.any(axis=1).sum() < 48
 
 
+# Soft levels where the f32 decoder works hard (k = 2 at 1.9e-2: FER ≈ 0.5, up to 20
+# iterations) and where it stops after a few (k = 3 at 1.7e-2, k = 6 at 1.85e-2).
+F32_POINTS = [(2, 1.9e-2), (3, 1.7e-2), (6, 1.85e-2)]
+
+
+@pytest.mark.parametrize("device", ["numpy", "cuda"])
+@pytest.mark.parametrize(("level", "rber"), F32_POINTS)
+def test_f32_real_code_frames_match_rust_bit_for_bit(real_core, device, level, rber):
+    xp = xp_of(device)
+    z, shifts = real_core.ldpc_code()
+    assert json.loads(real_core.ldpc_table_decoder()) == NMS_F32
+    llr = np.asarray(real_core.ldpc_frames(level, rber, 77, 0, 24))
+    conv, its, words = assert_same(real_core, xp, z, shifts, NMS_F32, llr)
+    assert len(set(its.tolist())) >= 3, its
+    if level == 2:
+        assert 0 < words.any(axis=1).sum() < 24
+
+
 @pytest.mark.parametrize("device", ["numpy", "cuda"])
 def test_without_early_stop_every_frame_runs_the_limit_unless_already_a_codeword(
         real_core, device):
@@ -102,24 +122,29 @@ def array7():
 
 
 @pytest.mark.parametrize("device", ["numpy", "cuda"])
+@pytest.mark.parametrize("arithmetic", ["fixed8", "f32"])
 @pytest.mark.parametrize("rule", [{"kind": "normalized", "alpha": 1.0},
                                   {"kind": "offset", "beta": 0.5}])
-def test_small_code_with_random_llrs_and_zero_blocks(real_core, device, rule):
-    # The length-49 array code and a base matrix with zero blocks (column weights 2–3),
-    # both rules (α = 1 scales by the clamped 255/256 and lets messages reach the
-    # ±⌊96/d_v⌋ clamp), with and without early stop, on 1,000 frames each: LLRs uniform
-    # in ±10 (values past ±31/4 saturate) and LLRs from a few values (ties between
-    # minima, zeros). A decoder whose message clamp is one step off already differs on
-    # a few of these frames.
+def test_small_code_with_random_llrs_and_zero_blocks(real_core, device, arithmetic, rule):
+    # The length-49 array code, a base matrix with zero blocks (column weights 2–3) and
+    # that matrix with a degree-1 check row added, both rules (α = 1 scales by the clamped
+    # 255/256 in fixed8 and lets messages reach the ±⌊96/d_v⌋ clamp), with and without
+    # early stop, on 1,000 frames each: LLRs uniform in ±10 (values past ±31/4 saturate in
+    # fixed8) and LLRs from a few values (ties between minima, ±0, magnitudes past the f32
+    # decoder's start minimum 1e4). A decoder whose message clamp is one step off, or whose
+    # f32 minima do not start at 1e4, already differs on a few of these frames.
     xp = xp_of(device)
     rng = np.random.default_rng(3)
     z, full = array7()
     sparse = [[s if (i + j) % 4 else None for j, s in enumerate(row)] for i, row in enumerate(full)]
-    for shifts in (full, sparse):
-        ties = rng.choice([-9.0, -2.5, -1.0, -0.25, 0.0, 0.5, 1.0, 3.0, 9.0], size=(500, 49))
+    degree1 = [*sparse, [3] + [None] * 6]
+    decoder = NMS if arithmetic == "fixed8" else NMS_F32
+    for shifts in (full, sparse, degree1):
+        ties = rng.choice([-9.0, -2.5, -1.0, -0.25, -0.0, 0.0, 0.5, 1.0, 3.0, 9.0, 2e4, -3e4],
+                          size=(500, 49))
         llr = np.concatenate([rng.uniform(-10, 10, size=(500, 49)), ties]).astype(np.float32)
         for et in (True, False):
-            dec = dict(NMS, rule=rule, max_iterations=7, early_termination=et)
+            dec = dict(decoder, rule=rule, max_iterations=7, early_termination=et)
             assert_same(real_core, xp, z, shifts, dec, llr)
 
 
@@ -144,15 +169,17 @@ def test_sampled_outcomes_follow_the_law(real_core):
     assert abs(counts[np.asarray(err)].sum() - bits * p_err) <= 5 * math.sqrt(bits * p_err)
 
 
-def test_rust_rejects_a_float_decoder_and_wrong_frame_width(real_core):
+def test_decoders_refuse_bad_settings_and_wrong_frame_width(real_core):
     z, shifts = real_core.ldpc_code()
     from nandlab.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="fixed8"):
-        real_core.ldpc_decode_fixed8(z, shifts, json.dumps(dict(NMS, arithmetic={"kind": "f32"})),
-                                     np.zeros((1, 36864), np.float32))
+    bad_scale = dict(NMS, arithmetic={"kind": "fixed8", "llr_scale": 0.0})
+    with pytest.raises(ConfigError, match="llr_scale"):
+        real_core.ldpc_decode(z, shifts, json.dumps(bad_scale), np.zeros((1, 36864), np.float32))
     with pytest.raises(ConfigError, match="n = 36864"):
-        real_core.ldpc_decode_fixed8(z, shifts, json.dumps(NMS), np.zeros((1, 10), np.float32))
+        real_core.ldpc_decode(z, shifts, json.dumps(NMS), np.zeros((1, 10), np.float32))
+    with pytest.raises(ConfigError, match="float16"):
+        batch_decoder(z, shifts, dict(NMS, arithmetic={"kind": "float16"}))
 
 
 def test_device_numpy_calibration_writes_a_fixed8_table(real_core, tmp_path):

@@ -282,6 +282,65 @@ def calibrate_ldpc(
             )
 
 
+@calibrate_app.command("strata")
+def calibrate_strata(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Strata file to write (JSON).")],
+    level: Annotated[int, typer.Option("--level", help="Extra soft levels k (0 … 6).")],
+    rber: Annotated[float, typer.Option("--rber", help="RBER whose decoder input law "
+                                        "the strata are drawn from.")],
+    errors: Annotated[str, typer.Option("--errors", help="Error counts w, e.g. 646,650.")],
+    frames: Annotated[int, typer.Option("--frames", help="Frame cap per stratum.")] = 20_000,
+    min_failures: Annotated[
+        int, typer.Option("--min-failures", help="Stop a stratum after this many failures.")
+    ] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (pooled runs: distinct).")
+                    ] = 2026,
+    device: Annotated[
+        Device, typer.Option("--device", help="numpy or cuda (CuPy): the f32 array decoder.")
+    ] = Device.numpy,
+    batch: Annotated[
+        int | None, typer.Option("--batch", help="Frames per batch (numpy 128, cuda 4096).")
+    ] = None,
+    time_budget_s: Annotated[
+        float | None,
+        typer.Option("--time-budget-s", help="Start no batch after this many seconds."),
+    ] = None,
+) -> None:
+    """Measure error-count strata f(w) with the table's f32 decoder on an array device.
+
+    Writes --out (the ldpc_stratified --out format, for ldpc_extend --strata) after every
+    stratum.
+    """
+    with user_errors():
+        if device is Device.cpu:
+            raise ConfigError("--device cpu: use the Rust tool, cargo run --release -p "
+                              "nandlab-ldpc --example ldpc_stratified -- --errors …")
+        from .ldpc_xp.strata import StrataMeasure, measure_strata
+
+        ws = _parse_ints(errors, "--errors")
+        measure = StrataMeasure(device.value, level, rber)
+        on = device.value
+
+        def report(t) -> None:
+            fps = t.frames / t.wall_s if t.wall_s > 0 else float("inf")
+            typer.echo(f"w={t.w} frames={t.frames} failures={t.failures} "
+                       f"({fps:,.1f} frames/s on {on})")
+
+        done = measure_strata(measure, level, rber, ws, frames, min_failures, seed,
+                              batch or api.DEVICE_BATCH[on], out, on, time_budget_s, report)
+        finished = {t.w for t in done if t.frames >= frames or t.failures >= min_failures}
+        left = [str(w) for w in ws if w not in finished]
+        stop = f"; time budget reached, unfinished w = {','.join(left)}" if left else ""
+        typer.echo(f"wrote {out} ({len(done)} strata{stop})")
+
+
+def _parse_ints(text: str, name: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ConfigError(f"{name} {text!r}: use a list like 646,650") from None
+
+
 def _parse_levels(text: str) -> list[int]:
     try:
         if ".." in text:

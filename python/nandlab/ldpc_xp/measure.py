@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .arrays import array_module, to_host
-from .decoder import FixedBatchDecoder, quantize
+from .decoder import FixedBatchDecoder
 from .frames import batch_seed, sample_outcomes
 
 
@@ -49,7 +49,7 @@ class DeviceMeasure:
         xp = self.xp
         dec = self.decoder(decoder_json)
         outcome = sample_outcomes(xp, prob, count, dec.n, batch_seed(stream_seed, first))
-        q_of = xp.asarray(quantize(np.asarray(llr, dtype=np.float32), dec.llr_scale))
+        q_of = xp.asarray(dec.channel_input(np.asarray(llr, dtype=np.float32)))
         out = dec.decode(q_of[outcome])
         per_outcome = to_host(xp.bincount(outcome.ravel(), minlength=len(err)))
         raw = int(per_outcome[np.asarray(err, dtype=bool)].sum())
