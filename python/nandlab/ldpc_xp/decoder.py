@@ -242,10 +242,11 @@ class F32BatchDecoder(BatchDecoder):
         return np.asarray(llr, dtype=np.float32)
 
     def _apply(self, x):
-        """``MinSumRule::apply`` in float32."""
+        """``MinSumRule::apply`` in float32 (``α · x``: IEEE products commute, and the
+        array first keeps CuPy's operator)."""
         kind, c = self.rule
         if kind == "scale":
-            return c * x
+            return x * c
         return self.xp.maximum(x - c, np.float32(0.0))
 
     def _layer(self, app, r, idx) -> None:
