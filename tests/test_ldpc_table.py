@@ -257,12 +257,11 @@ def tolerable_rber(levels: list[dict], target: float) -> float:
 
 
 # Where the ordering of the levels at equal FER fails (docs/ldpc.md, soft strata): level k
-# tolerates less RBER than k - 1 below this FER. Both are tails of lines with different
-# slopes: k = 3's fitted one (76.9) under k = 2's through its stratified row (92.6), and
-# k = 5's through 1.85e-2 and 1.9e-2 (101.9) under k = 4's through 1.8e-2 and 1.85e-2
-# (120.6), each partner one grid step away with 10 failures, so each slope is uncertain by
-# about ±22 and the crossing is within that.
-CROSSINGS = {3: 9.3e-13, 5: 1.8e-9}
+# tolerates less RBER than k - 1 below this FER. k = 5's tail is the line through its two
+# stratified rows, 1.8e-2 and 1.85e-2 (slope 110.0), k = 4's the line through its stratified
+# 1.8e-2 and the 10-failure 1.85e-2 (120.6, uncertain by about ±22), so the two meet far
+# down, where both are lines, not measurements.
+CROSSINGS = {5: 9.6e-14}
 # How far a crossing level may fall short of the level below it down to 1e-15.
 CROSSING_SHORTFALL = 0.03
 
