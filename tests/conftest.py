@@ -55,3 +55,16 @@ def quick_reproduction(tmp_path_factory):
         return runs[paper]
 
     return get
+
+
+@pytest.fixture
+def cuda_missing_error():
+    """The one-line error ``--device cuda`` gives on this machine; skips where CuPy and a
+    CUDA device are present (there ``--device cuda`` runs)."""
+    from nandlab.ldpc_xp import array_module
+
+    try:
+        array_module("cuda")
+    except Exception as e:
+        return str(e)
+    pytest.skip("CuPy and a CUDA device are present: --device cuda runs")

@@ -163,13 +163,9 @@ def test_cli_bad_input_is_one_line(real_core, tmp_path, args, expected):
     assert line.startswith("error: ") and expected in line, line
 
 
-def test_cli_cuda_without_cupy_is_the_one_line_of_calibrate_ldpc(real_core, tmp_path):
-    try:
-        array_module("cuda")
-    except Exception as e:
-        expected = str(e)
-    else:
-        pytest.skip("CuPy and a CUDA device are present: --device cuda runs")
+def test_cli_cuda_without_cupy_is_the_one_line_of_calibrate_ldpc(real_core, tmp_path,
+                                                                 cuda_missing_error):
+    expected = cuda_missing_error
     r = run_cli("--level", "3", "--rber", "1.7e-2", "--errors", "900", "--device", "cuda",
                 "--out", str(tmp_path / "s.json"))
     assert r.exit_code == 2

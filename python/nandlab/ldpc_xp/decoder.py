@@ -99,6 +99,12 @@ class BatchDecoder:
             idx = np.array([c * z for c in cols])[None, :] + (m + np.array(
                 [row[c] for c in cols])[None, :]) % z
             self.layers.append(xp.asarray(idx))
+        self._configure(decoder, shifts)
+
+    def _configure(self, decoder: Mapping[str, Any],
+                   shifts: Sequence[Sequence[int | None]]) -> None:
+        """Checks the arithmetic and sets the subclass's rule constants."""
+        raise NotImplementedError
 
     def channel_input(self, llr: np.ndarray) -> np.ndarray:
         """Channel LLRs as the decoder takes them (host)."""
@@ -156,17 +162,11 @@ class FixedBatchDecoder(BatchDecoder):
 
     dtype = "int16"
 
-    def __init__(
-        self,
-        z: int,
-        shifts: Sequence[Sequence[int | None]],
-        decoder: Mapping[str, Any],
-        xp: ModuleType = np,
-    ) -> None:
+    def _configure(self, decoder: Mapping[str, Any],
+                   shifts: Sequence[Sequence[int | None]]) -> None:
         arith = decoder.get("arithmetic", {})
         if arith.get("kind") != "fixed8" or not arith.get("llr_scale", 0) > 0:
             raise ConfigError(f"decoder arithmetic {arith!r}: need fixed8 with a llr_scale")
-        super().__init__(z, shifts, decoder, xp)
         self.llr_scale = float(arith["llr_scale"])
         rule = decoder["rule"]
         if rule["kind"] == "normalized":
@@ -222,17 +222,11 @@ class F32BatchDecoder(BatchDecoder):
 
     dtype = "float32"
 
-    def __init__(
-        self,
-        z: int,
-        shifts: Sequence[Sequence[int | None]],
-        decoder: Mapping[str, Any],
-        xp: ModuleType = np,
-    ) -> None:
+    def _configure(self, decoder: Mapping[str, Any],
+                   shifts: Sequence[Sequence[int | None]]) -> None:
         arith = decoder.get("arithmetic", {"kind": "f32"})
         if arith.get("kind") != "f32":
             raise ConfigError(f"decoder arithmetic {arith!r}: need f32")
-        super().__init__(z, shifts, decoder, xp)
         rule = decoder["rule"]
         self.rule = ("scale", np.float32(rule["alpha"])) if rule["kind"] == "normalized" \
             else ("offset", np.float32(rule["beta"]))
