@@ -107,9 +107,9 @@ impl FrameSetup<'_> {
             self.pipeline == Pipeline::Coset || self.encoder.is_some(),
             "the encode pipeline needs an encoder"
         );
-        // One long task per thread (the fixed-point decoder streams through it); a frame's
-        // result does not depend on its task or lane, so the split may follow the threads.
-        let per_task = count.div_ceil(rayon::current_num_threads() as u64).max(LANES as u64);
+        // A frame's result does not depend on its task or lane, so the split may follow
+        // the threads.
+        let per_task = frames_per_task(count, rayon::current_num_threads(), self.decoder.arithmetic);
         let chunks: Vec<(u64, usize)> = (first..first + count)
             .step_by(per_task as usize)
             .map(|s| (s, (first + count - s).min(per_task) as usize))
@@ -203,11 +203,39 @@ impl FrameSetup<'_> {
     }
 }
 
+/// Frames per parallel task for `count` frames on `threads` threads: one task per thread,
+/// but at least [`LANES`] frames for the fixed-point decoder, whose SIMD kernel decodes that
+/// many frames side by side (fewer would leave lanes empty). The `f32` decoder takes one
+/// frame at a time, so its tasks may be as small as one frame: a batch of 128 then keeps 16
+/// threads busy, where a 64-frame floor left 2 of them working.
+fn frames_per_task(count: u64, threads: usize, arithmetic: Arithmetic) -> u64 {
+    let floor = match arithmetic {
+        Arithmetic::F32 => 1,
+        Arithmetic::Fixed8 { .. } => LANES as u64,
+    };
+    count.div_ceil(threads.max(1) as u64).max(floor)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::channel::BscChannel;
     use crate::code::testing::array7;
+
+    #[test]
+    fn tasks_follow_the_threads_down_to_a_frame_for_f32_and_a_vector_for_fixed8() {
+        let fixed = Arithmetic::Fixed8 { llr_scale: 4.0 };
+        // 128 frames on 16 threads: 8 each (16 tasks) in f32, 64 (2 tasks) in fixed point.
+        assert_eq!(frames_per_task(128, 16, Arithmetic::F32), 8);
+        assert_eq!(frames_per_task(128, 16, fixed), 64);
+        // 256 on 14: ceil(256 / 14) = 19 in f32 (14 tasks); fixed point fills its 64 lanes.
+        assert_eq!(frames_per_task(256, 14, Arithmetic::F32), 19);
+        assert_eq!(frames_per_task(256, 14, fixed), 64);
+        // More threads than frames: one frame per task; 4,096 on 16: 256 either way.
+        assert_eq!(frames_per_task(5, 16, Arithmetic::F32), 1);
+        assert_eq!(frames_per_task(4096, 16, Arithmetic::F32), 256);
+        assert_eq!(frames_per_task(4096, 16, fixed), 256);
+    }
 
     #[test]
     fn tallies_do_not_depend_on_threads_or_chunking() {
