@@ -8,7 +8,9 @@
 //! these error counts instead of the adaptive walk), `--frames N` (cap per stratum; 0:
 //! measure nothing, only pool), `--min-failures N`, `--step N` (error counts between
 //! strata of the walk), `--pool FILE.json` (repeatable: pool an earlier `--out` of the
-//! same law and decoder, another seed), `--fixed8`, `--jobs N`, `--seed N`, `--out
+//! same law and decoder, another seed), `--fixed8`, `--jobs N`, `--batch N` (frames per
+//! round, default 256; the stopping rule is checked between rounds, so tallies depend on
+//! it, not on `--jobs`; with `--fixed8` on N cores give ≥ 64·N), `--seed N`, `--out
 //! FILE.json` (the pooled strata and the estimates). The channel is the calibration's
 //! (`CalibrationConfig::default()`: page 1, one year's retention, max-MI soft reads).
 use std::path::PathBuf;
@@ -37,6 +39,7 @@ fn main() {
             "--frames" => cfg.max_frames = num(&value("--frames"), "--frames"),
             "--min-failures" => cfg.min_failures = num(&value("--min-failures"), "--min-failures"),
             "--step" => cfg.step = num(&value("--step"), "--step"),
+            "--batch" => cfg.batch = num(&value("--batch"), "--batch"),
             "--seed" => seed = num(&value("--seed"), "--seed"),
             "--jobs" => threads = Some(num::<usize>(&value("--jobs"), "--jobs")),
             "--pool" => pooled.push(PathBuf::from(value("--pool"))),
