@@ -118,12 +118,19 @@ def test_cli_writes_the_stratified_file_after_every_stratum(real_core, tmp_path)
     assert not (tmp_path / "s.json.tmp").exists()
 
 
-def test_cli_time_budget_of_zero_starts_nothing(real_core, tmp_path):
+def test_cli_time_budget_spent_before_the_first_batch_writes_nothing(real_core, tmp_path,
+                                                                       monkeypatch):
+    # A clock that advances 1 s per reading and a 0.5 s budget: the first check already
+    # reads past it, so no batch runs, no file is written, and the CLI says so.
+    from nandlab.ldpc_xp import strata
+
+    ticks = iter(range(100))
+    monkeypatch.setattr(strata, "monotonic", lambda: float(next(ticks)))
     out = tmp_path / "s.json"
     r = run_cli("--level", "3", "--rber", "1.7e-2", "--errors", "0,900", "--frames", "64",
-                "--batch", "4", "--time-budget-s", "0", "--out", str(out))
+                "--batch", "4", "--time-budget-s", "0.5", "--out", str(out))
     assert r.exit_code == 0, r.stderr
-    assert "unfinished w = 0,900" in r.stdout and not out.exists()
+    assert "nothing written" in r.stdout and not out.exists()
 
 
 def test_time_budget_keeps_the_unfinished_stratum(real_core, tmp_path, monkeypatch):
@@ -151,6 +158,8 @@ def test_time_budget_keeps_the_unfinished_stratum(real_core, tmp_path, monkeypat
     (["--errors", "5,5"], "--errors 5,5: an error count repeats"),
     (["--out", "/nonexistent-dir/s.json"], "/nonexistent-dir/s.json.tmp"),
     (["--device", "cpu"], "--device cpu: use the Rust tool"),
+    (["--seed", "-1"], "--seed -1: must lie in 0 … 2^64 − 1"),
+    (["--time-budget-s", "0"], "--time-budget-s 0.0: must be positive"),
 ])
 def test_cli_bad_input_is_one_line(real_core, tmp_path, args, expected):
     base = {"--level": "3", "--rber": "1.7e-2", "--errors": "900",

@@ -331,6 +331,9 @@ def calibrate_strata(
         finished = {t.w for t in done if t.frames >= frames or t.failures >= min_failures}
         left = [str(w) for w in ws if w not in finished]
         stop = f"; time budget reached, unfinished w = {','.join(left)}" if left else ""
+        if not done:
+            typer.echo(f"nothing written to {out}: the time budget ended before the first batch")
+            return
         typer.echo(f"wrote {out} ({len(done)} strata{stop})")
 
 

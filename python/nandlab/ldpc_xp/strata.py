@@ -74,7 +74,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def check_inputs(errors: Sequence[int], n: int, max_frames: int, min_failures: int,
-                 batch: int, out: Path) -> None:
+                 batch: int, seed: int, time_budget_s: float | None, out: Path) -> None:
     """One-line errors for requests that cannot run; ``out`` must be writable."""
     if not errors:
         raise ConfigError("--errors: give at least one error count, e.g. 646,650")
@@ -87,6 +87,10 @@ def check_inputs(errors: Sequence[int], n: int, max_frames: int, min_failures: i
                     ("--batch", batch)):
         if v < 1:
             raise ConfigError(f"{name} {v}: must be at least 1")
+    if not 0 <= seed < 2**64:
+        raise ConfigError(f"--seed {seed}: must lie in 0 … 2^64 − 1")
+    if time_budget_s is not None and not time_budget_s > 0:
+        raise ConfigError(f"--time-budget-s {time_budget_s}: must be positive")
     probe = out.with_name(out.name + ".tmp")  # an unwritable --out fails before decoding
     probe.write_text("")
     probe.unlink()
@@ -109,7 +113,7 @@ def measure_strata(
     """Measures the strata ``errors`` in turn, writing ``out`` after each; once
     ``time_budget_s`` has passed no new batch starts (the unfinished stratum is written with
     its frames so far). Returns the tallies written."""
-    check_inputs(errors, measure.n, max_frames, min_failures, batch, out)
+    check_inputs(errors, measure.n, max_frames, min_failures, batch, seed, time_budget_s, out)
     core = _native.core()
     t0 = monotonic()
     done: list[StratumTally] = []
