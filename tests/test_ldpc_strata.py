@@ -179,3 +179,31 @@ def test_cli_cuda_without_cupy_is_the_one_line_of_calibrate_ldpc(real_core, tmp_
                 "--out", str(tmp_path / "s.json"))
     assert r.exit_code == 2
     assert r.stderr.strip() == f"error: {expected}"
+
+
+@pytest.mark.parametrize("oom", [MemoryError, type("OutOfMemoryError", (Exception,), {})])
+def test_running_out_of_memory_in_a_batch_is_one_line(real_core, tmp_path, monkeypatch, oom):
+    # numpy's MemoryError and CuPy's OutOfMemoryError (matched by name: here a stand-in
+    # class of that name) while a batch is drawn become one line naming --batch.
+    from nandlab.ldpc_xp import strata
+
+    def exhausted(*_args, **_kwargs):
+        raise oom("cannot allocate")
+
+    monkeypatch.setattr(strata, "conditioned_outcomes", exhausted)
+    r = run_cli("--level", "3", "--rber", "1.7e-2", "--errors", "900", "--frames", "4",
+                "--batch", "4", "--out", str(tmp_path / "s.json"))
+    assert r.exit_code == 2
+    assert r.stderr.strip() == "error: --batch 4: out of memory on numpy; use a smaller --batch"
+
+
+def test_another_error_in_a_batch_is_not_called_out_of_memory(real_core, monkeypatch):
+    from nandlab.ldpc_xp import strata
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(strata, "conditioned_outcomes", broken)
+    m = strata.StrataMeasure("numpy", 3, 1.7e-2)
+    with pytest.raises(RuntimeError, match="a bug"):
+        m.failures(1, 900, 0, 4)

@@ -226,3 +226,19 @@ def test_cuda_without_cupy_is_one_line(real_core, tmp_path, cuda_missing_error):
     assert r.exit_code == 2
     assert r.stderr.strip() == f"error: {expected}"
     assert "--device cuda" in expected and ("nandlab[gpu]" in expected or "device" in expected)
+
+
+def test_device_calibration_out_of_memory_is_one_line(real_core, tmp_path, monkeypatch):
+    # The batch callback runs inside the Rust calibration; its one-line error comes out
+    # of the CLI unchanged.
+    from nandlab.ldpc_xp import measure
+
+    def exhausted(*_args, **_kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(measure, "sample_outcomes", exhausted)
+    r = CliRunner().invoke(app, ["calibrate", "ldpc", "--out", str(tmp_path / "fer.csv"),
+                                 "--device", "numpy", "--frames", "8", "--levels", "0",
+                                 "--rber-grid", "0.03", "--batch", "8"])
+    assert r.exit_code == 2, r.stdout
+    assert r.stderr.strip() == "error: --batch 8: out of memory on numpy; use a smaller --batch"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 import numpy as np
@@ -39,3 +41,17 @@ def array_module(device: str) -> ModuleType:
 def to_host(a) -> np.ndarray:
     """A numpy copy of an array of either module."""
     return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+@contextmanager
+def batch_memory(device: str, frames: int) -> Iterator[None]:
+    """Turns running out of host (numpy ``MemoryError``) or GPU memory (CuPy's
+    ``OutOfMemoryError``, matched by name so CuPy stays optional) while a batch of
+    ``frames`` runs into a one-line :class:`ConfigError` naming ``--batch``."""
+    try:
+        yield
+    except Exception as e:
+        if isinstance(e, MemoryError) or type(e).__name__ == "OutOfMemoryError":
+            raise ConfigError(f"--batch {frames}: out of memory on {device}; "
+                              "use a smaller --batch") from None
+        raise

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .arrays import array_module, to_host
+from .arrays import array_module, batch_memory, to_host
 from .decoder import FixedBatchDecoder
 from .frames import batch_seed, sample_outcomes
 
@@ -48,9 +48,10 @@ class DeviceMeasure:
         ``first .. first + count`` of the point with coset law ``(prob, llr, err)``."""
         xp = self.xp
         dec = self.decoder(decoder_json)
-        outcome = sample_outcomes(xp, prob, count, dec.n, batch_seed(stream_seed, first))
-        q_of = xp.asarray(dec.channel_input(np.asarray(llr, dtype=np.float32)))
-        out = dec.decode(q_of[outcome])
+        with batch_memory(self.device, count):
+            outcome = sample_outcomes(xp, prob, count, dec.n, batch_seed(stream_seed, first))
+            q_of = xp.asarray(dec.channel_input(np.asarray(llr, dtype=np.float32)))
+            out = dec.decode(q_of[outcome])
         per_outcome = to_host(xp.bincount(outcome.ravel(), minlength=len(err)))
         raw = int(per_outcome[np.asarray(err, dtype=bool)].sum())
         wrong = to_host(out.decisions.any(axis=1))

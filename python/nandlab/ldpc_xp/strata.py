@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import _native
 from ..errors import ConfigError
-from .arrays import array_module, to_host
+from .arrays import array_module, batch_memory, to_host
 from .conditioned import conditioned_outcomes, stratum_batch_seed
 from .decoder import batch_decoder
 
@@ -46,6 +46,7 @@ class StrataMeasure:
     def __init__(self, device: str, level: int, rber: float,
                  decoder_json: str | None = None) -> None:
         core = _native.core()
+        self.device = device
         self.xp = array_module(device)
         z, shifts = core.ldpc_code()
         self.decoder_json = decoder_json or core.ldpc_table_decoder()
@@ -60,10 +61,11 @@ class StrataMeasure:
     def failures(self, seed: int, w: int, batch: int, count: int) -> int:
         """Failed frames among the ``count`` frames of batch number ``batch`` of stratum
         ``w`` of run ``seed``."""
-        outcome = conditioned_outcomes(self.xp, self.prob, self.err, w, count, self.n,
-                                       stratum_batch_seed(seed, w, batch))
-        out = self.decoder.decode(self.llr_of[outcome])
-        return int(to_host(out.decisions.any(axis=1)).sum())
+        with batch_memory(self.device, count):
+            outcome = conditioned_outcomes(self.xp, self.prob, self.err, w, count, self.n,
+                                           stratum_batch_seed(seed, w, batch))
+            out = self.decoder.decode(self.llr_of[outcome])
+            return int(to_host(out.decisions.any(axis=1)).sum())
 
 
 def write_atomically(path: Path, text: str) -> None:
