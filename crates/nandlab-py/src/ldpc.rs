@@ -7,6 +7,7 @@
 use nandlab_core::engine::rng::stream_rng;
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_ldpc::calibrate::{pe_for_rber, CalibrationTable};
+use nandlab_ldpc::channel::CosetLaw;
 use nandlab_ldpc::decoder::decode_frames;
 use nandlab_ldpc::input_law::InputLaw;
 use nandlab_ldpc::strata_run::StrataRun;
@@ -56,6 +57,13 @@ fn channel(model: &VthModel, level: usize, rber: f64) -> PyResult<MlcChannel> {
     Ok(MlcChannel::new(model, point, level, &cfg.placement, Sampling::Region))
 }
 
+/// The per-bit law of [`channel`]'s all-zero view at `(level, rber)`.
+fn coset_law(model: &VthModel, level: usize, rber: f64) -> PyResult<CosetLaw> {
+    Ok(channel(model, level, rber)?
+        .coset_law()
+        .expect("the MLC channel has a coset law"))
+}
+
 fn model() -> PyResult<VthModel> {
     VthModel::new(VthParams::dong_mlc()).map_err(crate::err)
 }
@@ -75,8 +83,7 @@ pub fn ldpc_code() -> (usize, Vec<Vec<Option<u32>>>) {
 #[pyfunction]
 pub fn ldpc_coset_law(py: Python<'_>, level: usize, rber: f64) -> PyResult<(Vec<f64>, Vec<f32>, Vec<bool>)> {
     let m = model()?;
-    let ch = py.allow_threads(|| channel(&m, level, rber))?;
-    let law = ch.coset_law().expect("the MLC channel has a coset law");
+    let law = py.allow_threads(|| coset_law(&m, level, rber))?;
     Ok((law.prob, law.llr, law.err))
 }
 
@@ -182,9 +189,7 @@ pub fn ldpc_measure_stratum(
         )));
     }
     py.allow_threads(|| {
-        let law = channel(&m, level, rber)?
-            .coset_law()
-            .expect("the MLC channel has a coset law");
+        let law = coset_law(&m, level, rber)?;
         let s = measure_stratum(&code, &law, cfg, seed, w, min_failures, max_frames, batch);
         Ok((s.frames, s.failures))
     })
@@ -221,9 +226,7 @@ pub fn ldpc_strata_json(
         return Err(ConfigError::new_err("strata: an error count appears twice"));
     }
     py.allow_threads(|| {
-        let law = channel(&m, level, rber)?
-            .coset_law()
-            .expect("the MLC channel has a coset law");
+        let law = coset_law(&m, level, rber)?;
         let run = StrataRun {
             level,
             decoder,
