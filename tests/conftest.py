@@ -68,3 +68,28 @@ def cuda_missing_error():
     except Exception as e:
         return str(e)
     pytest.skip("CuPy and a CUDA device are present: --device cuda runs")
+
+
+@pytest.fixture
+def xp_of():
+    """``xp_of(device)``: numpy for ``numpy``; for ``cuda`` CuPy on a CUDA device, or a skip
+    that says which is missing (the array decoders' CuPy cases run only where both are)."""
+
+    def get(name):
+        if name == "numpy":
+            import numpy
+
+            return numpy
+        try:
+            import cupy
+        except ImportError as e:
+            pytest.skip(f"CuPy is not installed ({e}); pip install 'nandlab[gpu]' on a GPU "
+                        "machine")
+        try:
+            if cupy.cuda.runtime.getDeviceCount() < 1:
+                pytest.skip("CuPy sees no CUDA device")
+        except Exception as e:
+            pytest.skip(f"CuPy sees no CUDA device ({e})")
+        return cupy
+
+    return get

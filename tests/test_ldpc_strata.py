@@ -13,7 +13,6 @@ import pytest
 from typer.testing import CliRunner
 
 from nandlab.cli import app
-from nandlab.ldpc_xp import array_module
 from nandlab.ldpc_xp.arrays import to_host
 from nandlab.ldpc_xp.conditioned import conditioned_outcomes, stratum_batch_seed
 from nandlab.ldpc_xp.strata import StrataMeasure
@@ -21,18 +20,8 @@ from nandlab.ldpc_xp.strata import StrataMeasure
 N = 36864
 
 
-def xp_of(name):
-    if name == "numpy":
-        return np
-    pytest.importorskip("cupy", reason="CuPy is not installed; pip install 'nandlab[gpu]'")
-    try:
-        return array_module("cuda")
-    except Exception as e:
-        pytest.skip(str(e))
-
-
 @pytest.mark.parametrize("device", ["numpy", "cuda"])
-def test_conditioned_frames_hold_w_errors_from_each_side_of_the_law(real_core, device):
+def test_conditioned_frames_hold_w_errors_from_each_side_of_the_law(real_core, device, xp_of):
     # 48 frames of the k = 3 law at 1.7e-2 with w = 660: every frame holds exactly 660
     # error outcomes; each outcome's count is within 5 σ of its expectation under its side
     # of the law (error outcomes: 48·660 draws from prob/p_err; correct ones: 48·(n − 660)

@@ -28,24 +28,6 @@ NMS = {"rule": {"kind": "normalized", "alpha": 0.75}, "max_iterations": 20,
 NMS_F32 = dict(NMS, arithmetic={"kind": "f32"})
 
 
-def cupy_or_skip():
-    """CuPy on a CUDA device, or a skip that says which is missing."""
-    try:
-        import cupy
-    except ImportError as e:
-        pytest.skip(f"CuPy is not installed ({e}); pip install 'nandlab[gpu]' on a GPU machine")
-    try:
-        if cupy.cuda.runtime.getDeviceCount() < 1:
-            pytest.skip("CuPy sees no CUDA device")
-    except Exception as e:
-        pytest.skip(f"CuPy sees no CUDA device ({e})")
-    return cupy
-
-
-def xp_of(name):
-    return np if name == "numpy" else cupy_or_skip()
-
-
 def rust_decode(core, z, shifts, decoder, llr):
     conv, its, words = core.ldpc_decode(z, shifts, json.dumps(decoder), llr)
     return np.asarray(conv), np.asarray(its), np.asarray(words)
@@ -71,7 +53,7 @@ REAL_POINTS = [(0, 9e-3), (2, 1.9e-2), (0, 5e-3)]
 
 @pytest.mark.parametrize("device", ["numpy", "cuda"])
 @pytest.mark.parametrize(("level", "rber"), REAL_POINTS)
-def test_real_code_frames_match_rust_bit_for_bit(real_core, device, level, rber):
+def test_real_code_frames_match_rust_bit_for_bit(real_core, device, level, rber, xp_of):
     xp = xp_of(device)
     z, shifts = real_core.ldpc_code()
     llr = np.asarray(real_core.ldpc_frames(level, rber, 77, 0, 48))
@@ -92,7 +74,7 @@ F32_POINTS = [(2, 1.9e-2), (3, 1.7e-2), (6, 1.85e-2)]
 
 @pytest.mark.parametrize("device", ["numpy", "cuda"])
 @pytest.mark.parametrize(("level", "rber"), F32_POINTS)
-def test_f32_real_code_frames_match_rust_bit_for_bit(real_core, device, level, rber):
+def test_f32_real_code_frames_match_rust_bit_for_bit(real_core, device, level, rber, xp_of):
     xp = xp_of(device)
     z, shifts = real_core.ldpc_code()
     assert json.loads(real_core.ldpc_table_decoder()) == NMS_F32
@@ -105,7 +87,7 @@ def test_f32_real_code_frames_match_rust_bit_for_bit(real_core, device, level, r
 
 @pytest.mark.parametrize("device", ["numpy", "cuda"])
 def test_without_early_stop_every_frame_runs_the_limit_unless_already_a_codeword(
-        real_core, device):
+        real_core, device, xp_of):
     xp = xp_of(device)
     z, shifts = real_core.ldpc_code()
     llr = np.asarray(real_core.ldpc_frames(0, 9.5e-3, 5, 0, 24))
@@ -125,7 +107,7 @@ def array7():
 @pytest.mark.parametrize("arithmetic", ["fixed8", "f32"])
 @pytest.mark.parametrize("rule", [{"kind": "normalized", "alpha": 1.0},
                                   {"kind": "offset", "beta": 0.5}])
-def test_small_code_with_random_llrs_and_zero_blocks(real_core, device, arithmetic, rule):
+def test_small_code_with_random_llrs_and_zero_blocks(real_core, device, arithmetic, rule, xp_of):
     # The length-49 array code, a base matrix with zero blocks (column weights 2–3) and
     # that matrix with a degree-1 check row added, both rules (α = 1 scales by the clamped
     # 255/256 in fixed8 and lets messages reach the ±⌊96/d_v⌋ clamp), with and without
