@@ -15,6 +15,16 @@ use crate::error::{NandError, Result};
 /// The FER table shipped with nandlab (see `curve_path`).
 pub const SHIPPED_FER_TABLE: &str = include_str!("../../data/ldpc_fer.csv");
 
+/// Seed 001's operating point (`curve_path = "builtin:001-paper"`): the shipped hard curve
+/// with soft levels built from the paper's numbers (`python/nandlab/reproduce/paper_fer_001.py`).
+pub const PAPER_001_FER_TABLE: &str = include_str!("../../data/fer_001_paper.csv");
+
+/// Tables built into nandlab, by their `curve_path` names.
+const BUILTIN_TABLES: [(&str, &str); 2] = [
+    ("builtin:nandlab", SHIPPED_FER_TABLE),
+    ("builtin:001-paper", PAPER_001_FER_TABLE),
+];
+
 /// Which code protects the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -57,15 +67,20 @@ pub struct EccConfig {
     pub mode: LdpcMode,
     /// LDPC threshold mode: RBER bound per level, hard first (`max_extra_levels + 1`).
     pub thresholds: Vec<f64>,
-    /// LDPC curve mode: CSV `level,rber,frames,failures,fer,fer_lo,fer_hi`; empty = the
-    /// table shipped with nandlab (`data/ldpc_fer.csv`: the rate-8/9 4 KB QC-LDPC code under
-    /// min-sum decoding, measured by `nandlab calibrate ldpc`, see docs/ldpc.md).
+    /// LDPC curve mode: CSV `level,rber,frames,failures,fer,fer_lo,fer_hi`; empty (or
+    /// `builtin:nandlab`) = the table shipped with nandlab (`data/ldpc_fer.csv`: the
+    /// rate-8/9 4 KB QC-LDPC code under min-sum decoding, measured by `nandlab calibrate
+    /// ldpc`, see docs/ldpc.md); `builtin:001-paper` = seed 001's operating point
+    /// (`data/fer_001_paper.csv`).
     pub curve_path: String,
     /// `two-step` | `progressive` | `look-ahead` | `look-ahead+progressive` |
     /// `last-level` (see [`super::strategy`]).
     pub strategy: StrategyKind,
-    /// `incremental` | `quantized` soft data volume.
+    /// `incremental` | `quantized` | `stated` soft data volume.
     pub soft_transfer: SoftTransfer,
+    /// `stated`: bytes of one page's soft data of all `max_extra_levels` levels (seed 001
+    /// §2.2: 80 µs at 200 MB/s = 16,000 bytes).
+    pub soft_xfer_bytes: u64,
     /// Energy constants (seed 001 §5.5).
     pub energy: EnergyParams,
     /// n-way data-placement interleaving (seed 001 §3.3).
@@ -86,6 +101,7 @@ impl Default for EccConfig {
             curve_path: String::new(),
             strategy: StrategyKind::TwoStep,
             soft_transfer: SoftTransfer::Incremental,
+            soft_xfer_bytes: 0,
             energy: EnergyParams::default(),
             interleave: Interleave::default(),
         }
@@ -144,6 +160,12 @@ impl EccConfig {
                 "must lie in (0, 0.5] and be non-decreasing",
             ));
         }
+        if self.soft_transfer == SoftTransfer::Stated && self.soft_xfer_bytes == 0 {
+            return Err(NandError::config(
+                key("soft_xfer_bytes"),
+                "soft_transfer = \"stated\" needs the bytes of a page's soft data of all extra levels (> 0)",
+            ));
+        }
         let e = &self.energy;
         for (name, v) in [
             ("program_uj", e.program_uj),
@@ -191,10 +213,20 @@ impl EccConfig {
                 let capability = match self.mode {
                     LdpcMode::Threshold => LevelCapability::Thresholds(self.thresholds.clone()),
                     LdpcMode::Curve => {
-                        let c = if self.curve_path.is_empty() {
-                            FerCurves::parse("data/ldpc_fer.csv (built in)", SHIPPED_FER_TABLE)?
-                        } else {
-                            FerCurves::load(&self.resolve_curve_path(base_dir))?
+                        let builtin = BUILTIN_TABLES.iter().find(|(name, _)| *name == self.curve_path);
+                        let c = match (self.curve_path.as_str(), builtin) {
+                            ("", _) => FerCurves::parse("data/ldpc_fer.csv (built in)", SHIPPED_FER_TABLE)?,
+                            (_, Some((name, text))) => FerCurves::parse(name, text)?,
+                            (p, None) if p.starts_with("builtin:") => {
+                                return Err(NandError::config(
+                                    key("curve_path"),
+                                    format!(
+                                        "no built-in table `{p}` (built in: {})",
+                                        BUILTIN_TABLES.map(|(n, _)| n).join(", ")
+                                    ),
+                                ))
+                            }
+                            _ => FerCurves::load(&self.resolve_curve_path(base_dir))?,
                         };
                         if c.curves.len() < usize::from(self.max_extra_levels) + 1 {
                             return Err(NandError::config(
@@ -219,6 +251,7 @@ impl EccConfig {
             code,
             strategy: self.strategy,
             soft_transfer: self.soft_transfer,
+            soft_xfer_bytes: self.soft_xfer_bytes,
             codeword_bits: self.codeword_bits(),
             codewords_per_page: page_bytes.div_ceil(self.codeword_data_bytes).max(1),
             page_bytes: u64::from(page_bytes),
@@ -259,6 +292,21 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("/nonexistent.csv"));
+        // Built-in tables by name; an unknown name lists them.
+        let builtin = |name: &str| EccConfig {
+            scheme: Scheme::Ldpc,
+            mode: LdpcMode::Curve,
+            curve_path: name.into(),
+            ..Default::default()
+        };
+        for name in ["builtin:nandlab", "builtin:001-paper"] {
+            assert!(builtin(name).build(4096, ErrorDraw::Expected, None).is_ok(), "{name}");
+        }
+        let e = builtin("builtin:002").build(4096, ErrorDraw::Expected, None).unwrap_err().to_string();
+        assert!(e.contains("ecc.curve_path") && e.contains("builtin:001-paper"), "{e}");
+        // `stated` soft transfer needs its byte count.
+        let c: EccConfig = toml::from_str("soft_transfer = \"stated\"").unwrap();
+        assert!(c.validate().unwrap_err().to_string().contains("ecc.soft_xfer_bytes"));
         let c: EccConfig = toml::from_str("strategy = \"last-level\"\nmax_extra_levels = 33").unwrap();
         assert!(c.validate().unwrap_err().to_string().contains("ecc.max_extra_levels"));
         let c: EccConfig =

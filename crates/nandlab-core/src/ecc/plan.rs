@@ -28,6 +28,11 @@ pub enum SoftTransfer {
     /// An attempt with `L` extra levels sends the whole quantised soft value,
     /// `⌈log2(L + 2)⌉` bits per cell-bit (hard data included), every time.
     Quantized,
+    /// The soft data of all extra levels of a page is `soft_xfer_bytes` (seed 001 §2.2:
+    /// "about 80µs to transfer the seven-level soft-decision sensing results of 4KB", at
+    /// 200 MB/s); an attempt sensing `k` new levels sends `k / max_extra_levels` of it, and
+    /// the hard data once, with the hard sensing.
+    Stated,
 }
 
 /// One sensing + transfer + decode attempt.
@@ -104,6 +109,8 @@ pub struct ReadPlanner {
     pub strategy: StrategyKind,
     /// Soft data volume model.
     pub soft_transfer: SoftTransfer,
+    /// [`SoftTransfer::Stated`]: bytes of all extra levels' soft data of one page.
+    pub soft_xfer_bytes: u64,
     /// Codeword length in bits (data + parity).
     pub codeword_bits: u64,
     /// Codewords per page.
@@ -212,6 +219,11 @@ impl ReadPlanner {
             SoftTransfer::Quantized => {
                 let planes = 64 - u64::from(level + 1).leading_zeros() as u64; // ⌈log2(level + 2)⌉
                 self.page_bytes * planes
+            }
+            SoftTransfer::Stated => {
+                let k = u64::from(self.max_level().max(1));
+                // Rounded to the byte; all levels at once are exactly `soft_xfer_bytes`.
+                (self.soft_xfer_bytes * u64::from(new_levels) + k / 2) / k + if hard { self.page_bytes } else { 0 }
             }
         }
     }
@@ -475,6 +487,7 @@ mod tests {
             code: EccCode::Ldpc(LdpcLadder::bitflip_table1()),
             strategy,
             soft_transfer: SoftTransfer::Incremental,
+            soft_xfer_bytes: 0,
             codeword_bits: 36_864,
             codewords_per_page: 1,
             page_bytes: 4096,
@@ -616,6 +629,33 @@ mod tests {
         let plan = b.plan(2e-6, &mut rng);
         assert_eq!(plan.attempts.len(), 1);
         assert!((plan.uncorrectable_prob - (1.0 - (1.0f64 - 3.66e-9).powi(4))).abs() < 1e-10);
+    }
+
+    #[test]
+    fn stated_transfer_sends_its_share_of_the_soft_data() {
+        // Seed 001 §2.2: 80 µs at 200 MB/s = 16,000 bytes for all six levels.
+        let p = ReadPlanner {
+            soft_transfer: SoftTransfer::Stated,
+            soft_xfer_bytes: 16_000,
+            ..planner(StrategyKind::TwoStep)
+        };
+        let two = p.plan_for_needed(Some(6));
+        assert_eq!((two.attempts[0].xfer_bytes, two.attempts[1].xfer_bytes), (4096, 16_000));
+        // Progressive: one level at a time, 16,000 / 6 = 2,666.67 → 2,667 bytes each.
+        let pr = ReadPlanner {
+            strategy: StrategyKind::Progressive,
+            ..p.clone()
+        };
+        let sizes: Vec<u64> = pr
+            .plan_for_needed(Some(2))
+            .attempts
+            .iter()
+            .map(|a| a.xfer_bytes)
+            .collect();
+        assert_eq!(sizes, vec![4096, 2667, 2667]);
+        // A read starting at level 3 senses hard + 3 levels: the hard page and half the soft data.
+        let s = StrategyKind::LastLevel.build(6);
+        assert_eq!(p.plan_with(s.as_ref(), 3, Some(0)).attempts[0].xfer_bytes, 4096 + 8000);
     }
 
     #[test]

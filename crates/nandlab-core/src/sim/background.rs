@@ -13,6 +13,7 @@ use super::{wrap, Simulator};
 use crate::ecc::ReadEnergy;
 use crate::error::Result;
 use crate::flash::backend::ArrayOp;
+use crate::flash::geometry::PlaneLoc;
 use crate::flash::Ppa;
 use crate::ftl::{BgOp, Cause, MovePath, MovedPage};
 use crate::metrics::summary::{ByCause, CauseWork};
@@ -160,42 +161,13 @@ impl Simulator {
         } else {
             None
         };
-        // Each attempt: (sensing on the die, transfer, decode) in ns; a read no error model
-        // judges is one hard attempt.
-        let (attempts, energy, decoded): (Vec<(u64, u64, u64)>, _, _) = match plan {
-            Some(i) => {
-                let attempts = self.read_path.plans[i]
-                    .attempts
-                    .iter()
-                    .map(|a| {
-                        (
-                            if a.hard_sense { t_r } else { 0 }
-                                + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns,
-                            self.timing.transfer_ns(a.xfer_bytes),
-                            self.timing.decode_ns * u64::from(a.codewords_decoded),
-                        )
-                    })
-                    .collect();
-                let (energy, decoded) = self.read_path.plan_energy(i);
-                (attempts, energy, decoded)
-            }
-            None => (
-                vec![(t_r, self.timing.transfer_page_ns, self.decode_page_ns)],
-                self.unjudged_read_energy(),
-                true,
-            ),
+        let (energy, decoded) = match plan {
+            Some(i) => self.read_path.plan_energy(i),
+            None => (self.unjudged_read_energy(), true),
         };
-        let (mut die, mut chan, mut dec) = (0, 0, 0);
-        let mut end = ready;
-        for &(sense, xfer, decode) in &attempts {
-            end = self
-                .backend
-                .array(loc.die, loc.plane_in_die, ArrayOp::Read, end, sense)
-                .end;
-            end = self.backend.channel(loc.channel, end, xfer).end;
-            end = self.backend.decode(loc.channel, end, decode).end;
-            (die, chan, dec) = (die + sense, chan + xfer, dec + decode);
-        }
+        let units = self.read_path.planner.units_per_page();
+        let attempts = self.attempts_of(plan, t_r, units);
+        let (mut end, [die, chan, dec]) = self.serial_read(loc, &attempts, ready);
         end += self.read_path.codec_decode_ns_per_page();
         // The corrected page goes back to the destination's die.
         let back = self.timing.transfer_page_ns;
@@ -218,6 +190,51 @@ impl Simulator {
         w.decode_busy_ns += dec;
         w.energy_uj += energy.total_uj() + back_uj;
         Ok(end)
+    }
+
+    /// The attempts of a read of `units` units of a page sensed hard in `t_r` that follows
+    /// plan `plan` (`None`: a read no error model judges, one hard attempt): (sensing on
+    /// the die, transfer, decode) in ns each.
+    pub(super) fn attempts_of(&self, plan: Option<usize>, t_r: u64, units: u32) -> Vec<(u64, u64, u64)> {
+        let share = |x: u64| self.units.share(x, units);
+        match plan {
+            Some(i) => self.read_path.plans[i]
+                .attempts
+                .iter()
+                .map(|a| {
+                    (
+                        if a.hard_sense { t_r } else { 0 }
+                            + u64::from(a.extra_levels_sensed) * self.timing.extra_sense_ns,
+                        self.timing.transfer_ns(share(a.xfer_bytes)),
+                        share(self.timing.decode_ns * u64::from(a.codewords_decoded)),
+                    )
+                })
+                .collect(),
+            None if self.units.whole(units) => vec![(t_r, self.timing.transfer_page_ns, self.decode_page_ns)],
+            None => vec![(
+                t_r,
+                self.timing.transfer_ns(share(self.page_bytes)),
+                share(self.decode_page_ns),
+            )],
+        }
+    }
+
+    /// Charges `attempts` ([`Simulator::attempts_of`]) of a read on plane `loc` one after
+    /// another from `ready`: each senses on the die, then moves over the channel, then
+    /// decodes. Returns when the last decode ends and the die, channel and decoder time.
+    pub(super) fn serial_read(&mut self, loc: PlaneLoc, attempts: &[(u64, u64, u64)], ready: u64) -> (u64, [u64; 3]) {
+        let mut busy = [0; 3];
+        let mut end = ready;
+        for &(sense, xfer, decode) in attempts {
+            end = self
+                .backend
+                .array(loc.die, loc.plane_in_die, ArrayOp::Read, end, sense)
+                .end;
+            end = self.backend.channel(loc.channel, end, xfer).end;
+            end = self.backend.decode(loc.channel, end, decode).end;
+            busy = [busy[0] + sense, busy[1] + xfer, busy[2] + decode];
+        }
+        (end, busy)
     }
 
     /// Programs a moved page at `to` once its data are ready; returns when it ends.

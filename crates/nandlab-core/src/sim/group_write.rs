@@ -5,11 +5,13 @@
 //! once, as a plain write does. A write touching part of a group first reads the old
 //! codewords it keeps — the group's untouched codewords and the units a partial page write
 //! leaves: one sensing of the group's n pages (every old codeword has a part in each), then
-//! each old codeword's transfer (1/n from each chip) and decode — and then programs the
-//! group's n pages. The untouched codewords rewritten are counted
+//! each old codeword's transfer (1/n from each chip) and decode, each judged when the write
+//! is issued and following its read plan (a failed hard decode senses its soft levels, as
+//! a host read's does, `rmw.rs`) — and then programs the group's n pages. The untouched codewords rewritten are counted
 //! (`flash.interleave_rewrite_pages`); the request ends with the last program.
 
-use super::{wrap, Event, Simulator};
+use super::rmw::Then;
+use super::{wrap, Event, Simulator, Verdict};
 use crate::config::SimConfig;
 use crate::ecc::interleave::GROUP_SPAN;
 use crate::error::{NandError, Result};
@@ -20,14 +22,18 @@ use crate::flash::Ppa;
 pub(super) struct GroupWrite {
     members: [Member; GROUP_SPAN as usize],
     n: usize,
+    /// Old codewords not yet in the controller, and when the last of those in it arrived.
+    pending: u32,
+    merged: u64,
 }
 
 /// One codeword (logical page) of a group being written.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct Member {
     lpn: u64,
-    /// Where its old data is and the units of it the write keeps (`None`: nothing to read).
-    old: Option<(Ppa, u16)>,
+    /// Where its old data is, the units of it the write keeps and the verdict of its read
+    /// (`None`: nothing to read).
+    old: Option<(Ppa, u16, Verdict)>,
     /// Programmed with the group: the write covers it, or it has old data to keep.
     program: bool,
 }
@@ -81,9 +87,16 @@ impl Simulator {
         let leaves = self.units.leaves(first, last, bytes);
         for (p0, lpn0, len) in group_runs(first, last, ways, logical) {
             let base = lpn0 - lpn0 % ways;
+            let none = Member {
+                lpn: 0,
+                old: None,
+                program: false,
+            };
             let mut g = GroupWrite {
-                members: [Member::default(); GROUP_SPAN as usize],
+                members: [none; GROUP_SPAN as usize],
                 n: 0,
+                pending: 0,
+                merged: now,
             };
             for lpn in base..(base + ways).min(logical) {
                 let covered = (lpn0..lpn0 + len).contains(&lpn);
@@ -92,16 +105,24 @@ impl Simulator {
                 } else {
                     whole
                 };
-                let old = (keep > 0 && self.ftl.is_mapped(lpn))
+                let old = match (keep > 0 && self.ftl.is_mapped(lpn))
                     .then(|| self.ftl.read(lpn))
                     .flatten()
-                    .map(|old| (old.ppa, keep));
+                {
+                    Some(old) => {
+                        let loc = self.geo.plane_locs[old.plane as usize];
+                        let (verdict, _) = self.judge_page(old.ppa, loc, old.reads, now)?;
+                        g.pending += 1;
+                        Some((old.ppa, keep, verdict))
+                    }
+                    None => None,
+                };
                 let program = covered || old.is_some();
                 g.members[g.n] = Member { lpn, old, program };
                 g.n += 1;
             }
             let members = &g.members[..g.n];
-            let olds = || members.iter().filter_map(|m| m.old.map(|(ppa, _)| ppa));
+            let olds = || members.iter().filter_map(|m| m.old.map(|(ppa, ..)| ppa));
             let Some(any) = olds().next() else {
                 for m in members.iter().filter(|m| m.program) {
                     self.write_to_flash(now, slot, m.lpn)?;
@@ -127,14 +148,24 @@ impl Simulator {
     }
 
     /// Group `group`'s pages were sensed at `now`: its old codewords move and are decoded,
-    /// one after another on the channels; the group is merged after the last.
+    /// one after another on the channels, each going on as its read plan says; the group
+    /// is merged after the last is in the controller.
     pub(super) fn group_sensed(&mut self, now: u64, req: u32, group: u32) {
         let g = self.groups[group];
-        let mut merged = now;
-        for (ppa, units) in g.members[..g.n].iter().filter_map(|m| m.old) {
-            merged = merged.max(self.hard_read_rest(now, ppa, units));
+        for (ppa, units, verdict) in g.members[..g.n].iter().filter_map(|m| m.old) {
+            self.sense_done(now, req, ppa, verdict, units, Then::Group(group).word());
         }
-        self.events.push(merged, Event::GroupMerged { req, group });
+    }
+
+    /// One old codeword of group write `group` is in the controller at `end`.
+    pub(super) fn group_part_read(&mut self, req: u32, group: u32, end: u64) {
+        let g = &mut self.groups[group];
+        g.merged = g.merged.max(end);
+        g.pending -= 1;
+        if g.pending == 0 {
+            let merged = g.merged;
+            self.events.push(merged, Event::GroupMerged { req, group });
+        }
     }
 
     /// Group `group`'s data is in the controller at `now`: its pages go to flash.

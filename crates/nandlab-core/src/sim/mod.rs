@@ -14,11 +14,11 @@
 //! - `Retry`: a failed decode ended; the next attempt of the read plan senses again;
 //! - `BackupRead`: a page read ended uncorrectable and placement kept a backup copy of the
 //!   page (Meta-Cure): the copy is read now, through the same path;
-//! - `RmwSensed`: the old data of a page a write covers only in part was sensed; the units
-//!   the write leaves go on the bus, then to a decoder;
-//! - `RmwMerged`: that old data is in the controller; the merged page goes to flash;
+//! - `RmwMerged`: the old data of a page a write covers only in part is in the controller
+//!   (it was read as a judged page read, `rmw.rs`); the merged page goes to flash;
 //! - `GroupSensed` / `GroupMerged`: the same for a write to part of an interleaved group
-//!   (`group_write.rs`): the group's pages were sensed / its old data is in the controller;
+//!   (`group_write.rs`): the group's pages were sensed (each old codeword then follows its
+//!   read plan) / its old data is in the controller;
 //! - `RequestDone(req)`: a request completed (only scheduled when the device queue is
 //!   bounded or replay is closed-loop, where a completion frees a slot).
 
@@ -49,6 +49,7 @@ mod background;
 mod group_write;
 mod interleave;
 mod read_path;
+mod rmw;
 mod sectors;
 mod summary;
 mod suspend;
@@ -98,13 +99,6 @@ enum Event {
     BackupRead {
         req: u32,
         slot: u32,
-    },
-    /// `ppa`: the old data of logical page `lpn`; `units`: the units to move.
-    RmwSensed {
-        req: u32,
-        units: u16,
-        ppa: Ppa,
-        lpn: u64,
     },
     RmwMerged {
         req: u32,
@@ -266,6 +260,8 @@ pub struct Simulator {
     backup_reads: Slab<PageRead>,
     /// Writes to parts of interleaved groups waiting for the groups' old data.
     groups: Slab<group_write::GroupWrite>,
+    /// Logical pages whose read-modify-write waits for its old data (`rmw.rs`).
+    merges: Slab<u64>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
     /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
@@ -399,6 +395,7 @@ impl Simulator {
             retries: Slab::default(),
             backup_reads: Slab::default(),
             groups: Slab::default(),
+            merges: Slab::default(),
             decode_page_ns,
             page_bytes,
             cfg,
@@ -528,10 +525,6 @@ impl Simulator {
                     self.backup_reads.remove(slot);
                     let sense_ns = self.sense_ns(&b);
                     self.start_read(now, req, b, sense_ns, NO_BACKUP);
-                }
-                Event::RmwSensed { req, units, ppa, lpn } => {
-                    let end = self.hard_read_rest(now, ppa, units);
-                    self.events.push(end, Event::RmwMerged { req, lpn });
                 }
                 Event::RmwMerged { req, lpn } => self.write_to_flash(now, req, lpn)?,
                 Event::GroupSensed { req, group } => self.group_sensed(now, req, group),
@@ -686,26 +679,13 @@ impl Simulator {
                         .then(|| self.ftl.read(lpn))
                         .flatten()
                     {
-                        Some(old) => self.read_for_merge(now, slot, lpn, old.ppa, left as u16),
+                        Some(old) => self.read_for_merge(now, slot, lpn, old, left as u16)?,
                         None => self.write_to_flash(now, slot, lpn)?,
                     }
                 }
             }
         }
         Ok(())
-    }
-
-    /// Senses the old data of `lpn` at `ppa` for write request `slot` at `now`, whose
-    /// `units` it leaves (a read-modify-write's read: one hard read, not judged).
-    fn read_for_merge(&mut self, now: u64, slot: u32, lpn: u64, ppa: Ppa, units: u16) {
-        let t_r = self.timing.read(self.geo.page_map.page_type(ppa.page));
-        let parts = self.parts(ppa, self.geo.loc_of_block(ppa.block));
-        let ready = self.translate(now, lpn, false);
-        let sensed = parts.sense(&mut self.backend, self.suspension.as_mut(), ready, t_r);
-        self.counters.page_reads += 1;
-        self.counters.rmw_page_reads += 1;
-        let req = slot;
-        self.events.push(sensed, Event::RmwSensed { req, units, ppa, lpn });
     }
 
     /// Sends logical page `lpn` of write request `slot` to flash at `now`; the request's
@@ -1036,14 +1016,15 @@ impl Simulator {
         );
     }
 
-    /// A page read of request `req` ended at `end`: the page is done, or its backup copy
-    /// is read next.
+    /// A page read of request `req` ended at `end`: the page is done, its backup copy is
+    /// read next, or its data merges into a write (`backup`: a [`rmw::Then`] word).
     #[inline(always)]
     fn read_done(&mut self, req: u32, backup: u32, end: u64) {
-        if backup == NO_BACKUP {
-            self.finish_page(req, end);
-        } else {
-            self.events.push(end, Event::BackupRead { req, slot: backup });
+        match rmw::Then::of(backup) {
+            rmw::Then::Done => self.finish_page(req, end),
+            rmw::Then::Backup(slot) => self.events.push(end, Event::BackupRead { req, slot }),
+            rmw::Then::Merge(slot) => self.merge_read_done(req, slot, end),
+            rmw::Then::Group(group) => self.group_part_read(req, group, end),
         }
     }
 

@@ -256,6 +256,12 @@ impl ReadPath {
             Some((lpn, tag, oob)) => Some(self.stored_hist(lpn, tag, oob)?),
             None => None,
         };
+        Ok(self.rber_of(hist, page, now_ns))
+    }
+
+    /// Page RBER of a read at `now_ns` of a page whose stored states are `hist` (`None`:
+    /// random data).
+    pub fn rber_of(&mut self, hist: Option<StateHist>, page: &PageState, now_ns: u64) -> f64 {
         let variation = if self.interleave.is_off() {
             self.part_factor(page.chip, page.block)
         } else {
@@ -264,7 +270,7 @@ impl ReadPath {
         let tvr_model = self.tvr_model.as_ref().filter(|_| page.tvr);
         let memo = hist.is_none() && variation == 1.0 && self.blind && tvr_model.is_none();
         if memo && !self.blind_rber[page.page_type as usize].is_nan() {
-            return Ok(self.blind_rber[page.page_type as usize]);
+            return self.blind_rber[page.page_type as usize];
         }
         let ctx = ErrorContext {
             pe_cycles: f64::from(page.pe_cycles),
@@ -278,7 +284,7 @@ impl ReadPath {
         if memo {
             self.blind_rber[page.page_type as usize] = rber;
         }
-        Ok(rber)
+        rber
     }
 
     /// Retention age (s, at the model's temperature) at `now_ns` of data programmed at

@@ -1,9 +1,14 @@
 //! Flash time of the cached mapping table (`[ftl.mapping_cache]`): a miss reads the entry's
 //! translation page before the access can go on; a dirty entry leaving the cache has its
 //! translation page read (to merge the entries not cached) and programmed anew, beside the
-//! access. Translation pages use the same dies, channels and decoders as host I/O; they
-//! are hard reads no error model judges.
+//! access. Translation pages use the same dies, channels and decoders as host I/O. Their
+//! reads return data through the controller, so the error model and ECC judge them and
+//! they follow their read plan (retries, soft levels), kept out of the host reads'
+//! statistics as background reads are; a translation page stands on its plane's first
+//! block for its wear and block variation (the cache models no translation blocks), and
+//! its energy is not counted (as before judging).
 
+use super::read_path::PageState;
 use super::Simulator;
 use crate::error::Result;
 use crate::flash::backend::ArrayOp;
@@ -57,9 +62,7 @@ impl Simulator {
             // The entry is in one unit of the page (a 512-byte sector or the codeword
             // holding it), as MQSim reads one sector.
             Some(t) => {
-                let bytes = self.units.share(self.page_bytes, 1);
-                let decode = self.units.share(self.decode_page_ns, 1);
-                let end = self.read_translation(now, t, bytes, decode);
+                let end = self.read_translation(now, t, 1);
                 if let Some(cmt) = self.mapping_cache.as_mut() {
                     cmt.fetched(lpn, end);
                 }
@@ -80,28 +83,38 @@ impl Simulator {
         }
     }
 
-    /// Reads `bytes` of translation page `t` from `ready`: sensing on its plane, the
-    /// transfer on its channel, `decode_ns` on a decoder; returns when the data is in the
-    /// controller.
-    fn read_translation(&mut self, ready: u64, t: TPage, bytes: u64, decode_ns: u64) -> u64 {
+    /// Reads `units` units of translation page `t` from `ready` as its read plan says:
+    /// sensing on its plane, the transfer on its channel, the decode, retried on a failed
+    /// decode; returns when the data is in the controller.
+    fn read_translation(&mut self, ready: u64, t: TPage, units: u32) -> u64 {
         let loc = self.geo.plane_locs[t.plane as usize];
-        let t_r = self.timing.read(self.geo.page_map.page_type(t.page));
-        let sensed = self
-            .backend
-            .array(loc.die, loc.plane_in_die, ArrayOp::Read, ready, t_r)
-            .end;
-        let moved = self
-            .backend
-            .channel(loc.channel, sensed, self.timing.transfer_ns(bytes))
-            .end;
-        self.backend.decode(loc.channel, moved, decode_ns).end
+        let page_type = self.geo.page_map.page_type(t.page);
+        let plan = if self.read_path.enabled {
+            let block = t.plane * self.geo.cfg.blocks_per_plane;
+            let state = PageState {
+                content: None,
+                program_ns: 0,
+                pe_cycles: self.ftl.pe_cycles(block),
+                reads_since_erase: 0,
+                page_type,
+                chip: loc.chip,
+                block,
+                tvr: false,
+            };
+            let rber = self.read_path.rber_of(None, &state, ready);
+            Some(self.read_path.judge_background(rber, &state))
+        } else {
+            None
+        };
+        let attempts = self.attempts_of(plan, self.timing.read(page_type), units);
+        self.serial_read(loc, &attempts, ready).0
     }
 
     /// Writes a translation page back from `now`: the old copy is read whole (when there is
     /// one), merged, sent over the new copy's channel and programmed.
     fn flush_translation(&mut self, now: u64, f: Flush) {
         let ready = match f.old {
-            Some(old) => self.read_translation(now, old, self.page_bytes, self.decode_page_ns),
+            Some(old) => self.read_translation(now, old, self.read_path.planner.units_per_page()),
             None => now,
         };
         let loc = self.geo.plane_locs[f.new.plane as usize];

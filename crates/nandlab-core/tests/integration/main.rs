@@ -21,6 +21,7 @@ mod ftl_props;
 mod host_interface;
 mod host_view;
 mod ldpc_in_ssd;
+mod ldpc_in_ssd_reads;
 mod mapping_cache;
 mod meta_cure;
 mod page_types;

@@ -1,0 +1,96 @@
+//! Seed 001's reads beyond the host's: a read-modify-write's old page is read through the
+//! ECC like any other page (judged, retried), and soft data moves as the preset states
+//! (001 §2.2: 80 µs for the six extra levels of a 4 KB page).
+
+use nandlab_core::ecc::plan::SoftTransfer;
+use nandlab_core::ecc::ErrorDraw;
+use nandlab_core::host::{Op, Request};
+use nandlab_core::reliability::ModelKind;
+use nandlab_core::{SimConfig, Simulator};
+use std::path::Path;
+
+fn preset() -> SimConfig {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/001_ldpc_in_ssd.toml");
+    SimConfig::from_toml_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// The preset with every block of every chip at `rber` (no chip or block spread).
+fn uniform(rber: f64) -> SimConfig {
+    let mut cfg = preset();
+    let p = cfg.reliability.chip_profile.as_mut().unwrap();
+    (p.rber_factor, p.block_sigma) = (vec![1.0], vec![0.0]);
+    cfg.reliability.nominal_rber = rber;
+    cfg.output.record_requests = true;
+    cfg
+}
+
+/// `n` single-sector writes (each leaves 7 of 8 sectors of a mapped page: a
+/// read-modify-write) 1 ms apart, spread over the device.
+fn sector_writes(n: u64, pages: u64) -> Vec<Request> {
+    (0..n)
+        .map(|i| {
+            let lpn = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % pages;
+            Request::new(i * 1_000_000, lpn * 4096, 512, Op::Write, 0)
+        })
+        .collect()
+}
+
+#[test]
+fn a_read_modify_write_fails_hard_decoding_as_the_table_says() {
+    // At RBER 9.0e-3, a point of the shipped table (level 0: 82 failures in 280 frames),
+    // a hard decode fails with probability 82/280 = 0.29286; one codeword per page. Every
+    // write reads its old page, and those are the run's only reads: the share of them that
+    // retries (two-step: once per hard failure) is a binomial proportion around 0.29286.
+    let n = 3000;
+    let sim = Simulator::new(uniform(9.0e-3)).unwrap();
+    let pages = sim.logical_bytes() / 4096;
+    let s = sim.run_requests(sector_writes(n, pages)).unwrap().summary;
+    assert_eq!(s.flash.rmw_page_reads, n);
+    let r = s.reliability.unwrap().reads;
+    assert_eq!(r.page_reads, n);
+    let share = r.retries as f64 / n as f64;
+    let sigma = (0.29286 * (1.0 - 0.29286) / n as f64).sqrt(); // 0.0083
+    assert!((share - 0.29286).abs() < 4.0 * sigma, "hard failures {share}");
+}
+
+/// Latencies of `reqs` on the preset at `rber` with every read decoded at the median
+/// outcome (expected draw), and the summary's channel busy time (ns).
+fn expected_run(cfg: SimConfig, reqs: Vec<Request>) -> (Vec<u64>, f64) {
+    let mut cfg = cfg;
+    cfg.reliability.error_draw = ErrorDraw::Expected;
+    let channels = f64::from(cfg.device.channels);
+    let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
+    let f = &out.summary.flash;
+    let busy = f.channel_utilization * out.summary.sim.simulated_ns as f64 * channels;
+    (out.requests.unwrap().latency_ns, busy)
+}
+
+#[test]
+fn a_failed_read_modify_write_read_pays_the_soft_step() {
+    // At 1.0e-2 the hard curve fails 84 % of frames (median: fails) and level 1 3.3e-7
+    // (decodes): the two-step read senses the six extra levels (6 × 14 µs), sends their
+    // 16,000 bytes (80 µs) and decodes again (8 µs): 172 µs more than without raw errors.
+    let w = vec![Request::new(0, 0, 512, Op::Write, 0)];
+    let (soft, _) = expected_run(uniform(1.0e-2), w.clone());
+    let mut clean = uniform(1.0e-2);
+    clean.reliability.model = ModelKind::None;
+    let (hard, _) = expected_run(clean, w);
+    assert_eq!(soft[0] - hard[0], 84_000 + 80_000 + 8_000);
+}
+
+#[test]
+fn soft_data_crosses_an_idle_channel_in_the_stated_80_us() {
+    // One read of LPN 0 (lower page, chip 0) whose hard decode fails: 41 µs sensing +
+    // 20.48 µs hard data + 8 µs decode, then 84 µs of extra levels + 80 µs of soft data
+    // + 8 µs: 241.48 µs; the channel carried 20.48 + 80 µs.
+    let r = vec![Request::new(0, 0, 4096, Op::Read, 0)];
+    let (lat, busy) = expected_run(uniform(1.0e-2), r.clone());
+    assert_eq!(lat[0], 41_000 + 20_480 + 8_000 + 84_000 + 80_000 + 8_000);
+    assert!((busy - 100_480.0).abs() < 1.0, "{busy}");
+    // The bit-plane model, still available: six page-sized planes, 6 × 20.48 µs.
+    let mut planes = uniform(1.0e-2);
+    planes.ecc.soft_transfer = SoftTransfer::Incremental;
+    let (lat, busy) = expected_run(planes, r);
+    assert_eq!(lat[0], 41_000 + 20_480 + 8_000 + 84_000 + 6 * 20_480 + 8_000);
+    assert!((busy - 7.0 * 20_480.0).abs() < 1.0, "{busy}");
+}
