@@ -48,7 +48,10 @@ def test_report_figures_and_claims(real_core, quick_run):
     # nandlab's addition is reported apart, with no claim of its own.
     assert "## nandlab's addition: hot-read data on the reliable chips" in report
     claims = json.loads((out / "claims.json").read_text())
-    assert len(claims) == len(paper_001.CLAIMS)
+    # Every claim under nandlab's code, the code-dependent ones again under the paper's.
+    assert len(claims) == len(paper_001.CLAIMS) + len(ldpc_in_ssd.CODE_DEPENDENT)
+    assert {c["key"] for c in claims if "@" in c["key"]} == {
+        f"{k}@paper" for k in ldpc_in_ssd.CODE_DEPENDENT}
     assert sum(r.counts.values()) == len(claims)
     for c in claims:
         assert c["verdict"] in framework.VERDICTS
@@ -122,6 +125,17 @@ def expected_p_hd(samples: int = 200_000) -> dict[str, float]:
                                 fer((parts[1] + parts[3]) / 2).mean()])),
         "4-way": float(fer(sum(parts) / 4).mean()),
     }
+
+
+def test_bake_times_follow_eq_5_and_6():
+    # docs/reliability.md's hand computation: Eq. 5 with the stated 25 °C gives 1.48 min,
+    # with 40 °C 11.47 min (the paper's 11); Eq. 6 gives 39.1 min (the paper's 39).
+    from nandlab.reproduce import ldpc_in_ssd_checks as checks
+
+    c = checks
+    assert abs(c.bake_minutes(c.T_CYC_DAYS, c.T_CYC_C, c.T_BAKE_C, c.A_RC) - 1.48) < 0.01
+    assert abs(c.bake_minutes(c.T_CYC_DAYS, c.T_OPT_C, c.T_BAKE_C, c.A_RC) - 11.47) < 0.01
+    assert abs(c.bake_minutes(c.T_RT_DAYS, c.T_OPT_C, c.T_BAKE_C) - 39.1) < 0.05
 
 
 def test_a_missing_trace_dir_is_one_line(tmp_path):
