@@ -99,6 +99,9 @@ def test_seeds_interval_decides():
     assert sim(span("9", "20"), m).verdict == "differs"
     text = claims_md.nandlab_md(sim(span("5", "20"), m))
     assert "3 seeds" in text and "median over workloads 12" in text
+    # Each workload beside the mean (11 + 12 + 20) / 3 = 14.3 and the median 12.
+    table = claims_md.workloads_table([sim(span("5", "20"), m)])
+    assert "| a 11.0, b 12.0, c 20.0 | 14.3 | 12.0 |" in table
 
 
 def test_span_over_items():

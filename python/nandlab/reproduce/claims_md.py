@@ -73,13 +73,15 @@ def workloads_table(claims: Sequence[Claim]) -> str:
         if m is None or not m.per_workload:
             continue
         each = ", ".join(f"{w} {_fmt(v, c)}" for w, v in m.per_workload.items())
-        rows.append(f"| {c.label} | {each} | {_fmt(_mean(m.per_workload.values()), c)} | "
-                    f"{_fmt(m.median_workload, c)} |")
+        rows.append(f"| {c.label} | {c.unit} | {each} | "
+                    f"{_fmt(_mean(m.per_workload.values()), c)} | {_fmt(m.median_workload, c)} |")
     if not rows:
         return ""
     return "\n".join(["## Per-workload values\n",
-                      f"| claim | each workload ({claims[0].unit if claims else ''}) | mean | "
-                      "median |", "|---|---|---:|---:|", *rows]) + "\n"
+                      "Claims that average workloads: each workload's value (its mean over "
+                      "seeds), their mean and median.\n",
+                      "| claim | unit | each workload | mean | median |",
+                      "|---|---|---|---:|---:|", *rows]) + "\n"
 
 
 def paper_md(c: Claim) -> str:
