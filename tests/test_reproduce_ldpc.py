@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nandlab.reproduce import framework, ldpc_in_ssd, paper_001
+from nandlab.reproduce import framework, ldpc_in_ssd, ldpc_in_ssd_claims, paper_001
 
 TABLE = Path(__file__).resolve().parents[1] / "crates" / "nandlab-core" / "data" / "ldpc_fer.csv"
 
@@ -49,9 +49,9 @@ def test_report_figures_and_claims(real_core, quick_run):
     assert "## nandlab's addition: hot-read data on the reliable chips" in report
     claims = json.loads((out / "claims.json").read_text())
     # Every claim under nandlab's code, the code-dependent ones again under the paper's.
-    assert len(claims) == len(paper_001.CLAIMS) + len(ldpc_in_ssd.CODE_DEPENDENT)
+    assert len(claims) == len(paper_001.CLAIMS) + len(ldpc_in_ssd_claims.CODE_DEPENDENT)
     assert {c["key"] for c in claims if "@" in c["key"]} == {
-        f"{k}@paper" for k in ldpc_in_ssd.CODE_DEPENDENT}
+        f"{k}@paper" for k in ldpc_in_ssd_claims.CODE_DEPENDENT}
     assert sum(r.counts.values()) == len(claims)
     for c in claims:
         assert c["verdict"] in framework.VERDICTS

@@ -133,8 +133,8 @@ def codes_md(nandlab: list[Any], paper: list[Any]) -> str:
         if p is None:
             continue
         same = "same" if p.verdict == c.verdict else "depend on the code"
-        rows.append(f"| {c.label} | {_fmt(c.nandlab, c.unit)} ({c.verdict}) | "
-                    f"{_fmt(p.nandlab, p.unit)} ({p.verdict}) | {same} |")
+        rows.append(f"| {c.label} | {_fmt(c.nandlab, c.unit)} ({c.verdict or c.kind}) | "
+                    f"{_fmt(p.nandlab, p.unit)} ({p.verdict or p.kind}) | {same} |")
     return "\n".join(rows) + "\n"
 
 
