@@ -46,8 +46,9 @@ WHY = {
         "a partial-page write's read-modify-write read pays the soft step itself when its "
         "hard decode fails (it did not before every read was judged).",
     "fig11_range":
-        "Postmark's and Synthetic2's loads are calibrated to Fig. 11's 25 % and 120 % "
-        "(inputs, `ldpc_load_001.py`); the other traces' slowdowns are results.",
+        "Synthetic2's load is calibrated to Fig. 11's 120 % (`ldpc_load_001.py`); "
+        "Postmark's 25 % is out of reach of its stand-in at any load (87 % at 200/s, 52 % "
+        "at 60,000/s): its reads and writes are not PostMark's.",
     "fig12_look_ahead":
         "Look-ahead saves the hard transfer + decode (28.5 µs) of the failed reads only, and "
         "only when the die is idle; the saving depends on the load.",
