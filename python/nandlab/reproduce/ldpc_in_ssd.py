@@ -151,8 +151,11 @@ FOUR_WAY_RBER = {
     "reliability.chip_profile.block_sigma": [0.04],
 }
 
-#: Cases rerun with the paper-shaped code (the others do not depend on levels 1-5).
-PAPER_CODE_CASES = ("baseline", "look-ahead", "progressive", "combined", "combined+4-way")
+#: Cases rerun with the paper-shaped code: those whose reads step through levels 1-5.
+#: Two-step and look-ahead reads go from hard straight to level 6, which both codes decode
+#: at these RBERs (at 1.4e-2, past the worst block, FER_6 is 1.6e-19 and 1.0e-11), so their
+#: runs are the same under either code.
+PAPER_CODE_CASES = ("progressive", "combined", "combined+4-way")
 #: Separates a case's name from its code in the ``case`` tag.
 CODE_SEP = "|"
 
@@ -169,8 +172,10 @@ def cases(channels: list[int]) -> list[dict[str, Any]]:
                         "tags": {"case": f"{name}{CODE_SEP}paper", "channels": ch}})
 
     for ch in channels:
-        # No soft sensing: no raw errors, every read decodes hard (Figs. 5, 11 reference).
-        add("no-soft", ch, **{"reliability.model": "none"})
+        # No soft sensing: no raw errors, every read decodes hard (Figs. 5, 11 reference;
+        # Fig. 17 compares with the baseline, so only on the first channel count).
+        if ch == channels[0]:
+            add("no-soft", ch, **{"reliability.model": "none"})
         add("baseline", ch)
         add("combined+4-way", ch, **{"ecc.strategy": STRATEGIES["combined"],
                                      **interleaved(4)})

@@ -122,8 +122,8 @@ def codes_md(nandlab: list[Any], paper: list[Any]) -> str:
     """The code-dependent claims under both codes, and whether the verdict depends on it."""
     by_key = {c.key.split("@")[0]: c for c in paper}
     rows = ["\n## Two operating points: which results depend on the code\n",
-            "The runs whose reads may use soft levels 1–5 (baseline, look-ahead, progressive, "
-            "both, all techniques) ran with both codes: nandlab's measured rate-8/9 code "
+            "The runs whose reads step through soft levels 1–5 (progressive, both, all "
+            "techniques) ran with both codes: nandlab's measured rate-8/9 code "
             "(`ldpc_fer.csv`) and the paper-shaped one (`builtin:001-paper`: the same hard "
             "curve, so the same P_hd-fail; soft levels built from §5.5's numbers, "
             "P_sd-fail(1) ≈ 0.21). Every other claim's runs are the same for both.\n",

@@ -302,7 +302,10 @@ mod tests {
         for name in ["builtin:nandlab", "builtin:001-paper"] {
             assert!(builtin(name).build(4096, ErrorDraw::Expected, None).is_ok(), "{name}");
         }
-        let e = builtin("builtin:002").build(4096, ErrorDraw::Expected, None).unwrap_err().to_string();
+        let e = builtin("builtin:002")
+            .build(4096, ErrorDraw::Expected, None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("ecc.curve_path") && e.contains("builtin:001-paper"), "{e}");
         // `stated` soft transfer needs its byte count.
         let c: EccConfig = toml::from_str("soft_transfer = \"stated\"").unwrap();
