@@ -13,8 +13,8 @@ from typing import Any, Literal
 import polars as pl
 
 from . import _native
-from .config import ConfigSource, load_config
-from .errors import ConfigError, NandlabError
+from .config import ConfigSource, check_finite, load_config
+from .errors import ConfigError, MissingFileError, NandlabError, NotAFileError
 from .io import (
     _temp_beside,
     atomic_path,
@@ -258,6 +258,8 @@ def trace_convert(
     """
     s = _existing_file(src)
     d = Path(dst)
+    if not d.parent.is_dir():
+        raise ConfigError(f"{d}: its folder {d.parent} does not exist")
     if dst_format is None:
         dst_format = FORMAT_BY_EXTENSION.get(d.suffix.lower())
         if dst_format is None:
@@ -277,6 +279,9 @@ def states(
     the error-prone share ('00' and '01'), the share of error-prone units of
     ``unit_bytes``, and the error-prone share left after flipping every error-prone unit."""
     files = [str(_existing_file(p)) for p in paths]
+    for f in files:
+        if os.path.getsize(f) == 0:
+            raise ConfigError(f"{f}: empty file, no cells to count")
     if unit_bytes <= 0:
         raise ConfigError("--unit-bytes must be a positive number of bytes")
     return json.loads(_native.core().states(files, unit_bytes, mapping))
@@ -316,7 +321,7 @@ def calibrate_ldpc(
     fixed-point decoder bit for bit (so ``fixed8`` is implied)."""
     d = Path(out)
     if not d.parent.exists():
-        raise FileNotFoundError(2, "No such directory", str(d.parent))
+        raise MissingFileError(f"{d}: its folder {d.parent} does not exist")
     if batch is not None and batch < 1:
         raise ConfigError(f"batch {batch}: must be at least 1 frame")
     core = _native.core()
@@ -377,6 +382,7 @@ def expected_requests(cfg: Mapping[str, Any]) -> int | None:
 
 def config_json(cfg: Mapping[str, Any]) -> str:
     """The config as JSON for the core (dates and paths as strings)."""
+    check_finite(cfg)
     try:
         return json.dumps(cfg, default=_json_default)
     except (TypeError, ValueError) as e:
@@ -400,9 +406,9 @@ def _cancelled(e: Exception) -> bool:
 def _existing_file(path: str | os.PathLike) -> Path:
     p = Path(path).expanduser()
     if not p.exists():
-        raise FileNotFoundError(2, "No such file or directory", str(p))
+        raise MissingFileError(f"no such file: {p}")
     if p.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(p))
+        raise NotAFileError(f"{p}: is a directory, not a file")
     return p
 
 

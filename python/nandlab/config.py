@@ -7,6 +7,7 @@ Everything here is plain Python data; validation of keys and values is the core'
 from __future__ import annotations
 
 import copy
+import math
 import os
 import re
 import tomllib
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, MissingFileError, NotAFileError
 
 ConfigSource = str | os.PathLike | Mapping
 
@@ -82,6 +83,10 @@ def read_toml_file(path: str | os.PathLike, _chain: tuple[Path, ...] = ()) -> di
     p = Path(path).expanduser()
     try:
         text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MissingFileError(f"no such file: {p}") from None
+    except IsADirectoryError:
+        raise NotAFileError(f"{p}: is a directory, not a config file") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not a UTF-8 text file ({e.reason} at byte {e.start})") from e
     cfg = parse_toml_text(text, source=str(p))
@@ -255,3 +260,18 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: Mapping[str, Any]) -> dic
         else:
             node[leaf] = copy.deepcopy(value)
     return out
+
+
+def check_finite(cfg: Any, path: str = "") -> None:
+    """Raises :class:`ConfigError` naming the first key whose value is NaN or infinite
+    (TOML allows ``nan`` and ``inf``; no nandlab setting takes them, and JSON, which the
+    core reads, cannot carry them)."""
+    if isinstance(cfg, float) and not math.isfinite(cfg):
+        raise ConfigError(f"config key `{path or '<root>'}`: {cfg} is not a value nandlab can "
+                          "use (every number must be finite)")
+    if isinstance(cfg, Mapping):
+        for k, v in cfg.items():
+            check_finite(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(cfg, list | tuple):
+        for i, v in enumerate(cfg):
+            check_finite(v, f"{path}[{i}]")
