@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -117,7 +117,7 @@ class Result:
         _check_requests_format(requests_format)
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
-        files: dict[str, Callable[[Path], None]] = {}
+        files: dict[str, Callable[[Path], object]] = {}
         if self.recorded and requests_format != "none":
             files[f"requests.{requests_format}"] = self._requests_writer(requests_format)
         files[SUMMARY_FILE] = lambda p: p.write_text(json_text(self.summary), encoding="utf-8")
@@ -175,10 +175,10 @@ def run(
     try:
         result = _simulate(core, cfg, progress, stream)
         if out is not None:
-            result.save(out, requests_format)
+            saved = result.save(out, requests_format)
             if result.requests_file is not None:
                 # The saved file now holds the records; the streamed one goes.
-                result.requests_file = result.out / f"requests.{requests_format}"
+                result.requests_file = saved / f"requests.{requests_format}"
     except BaseException:
         if stream is not None:
             stream.unlink(missing_ok=True)
@@ -273,11 +273,15 @@ def trace_convert(
 
 
 def states(
-    paths: list[str | os.PathLike], unit_bytes: int = 512, mapping: str = "adjacent"
+    paths: Sequence[str | os.PathLike] | str | os.PathLike,
+    unit_bytes: int = 512,
+    mapping: str = "adjacent",
 ) -> list[dict[str, Any]]:
     """MLC cell-state make-up of files (seed 000 §II-C): per file the share of each state,
     the error-prone share ('00' and '01'), the share of error-prone units of
     ``unit_bytes``, and the error-prone share left after flipping every error-prone unit."""
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]  # one file, not its name's characters
     files = [str(_existing_file(p)) for p in paths]
     for f in files:
         if os.path.getsize(f) == 0:
@@ -358,7 +362,9 @@ def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
         # The core's codes 0, 1, 2 are the Enum's physical values.
         codes = df["op"].cast(pl.UInt32)
         df = df.with_columns(op=pl.Series("op", OP_NAMES, dtype=REQUEST_SCHEMA["op"]).gather(codes))
-    casts = {k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t}
+    casts: dict[Any, Any] = {
+        k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t
+    }
     if casts:
         df = df.cast(casts)
     first = [k for k in REQUEST_SCHEMA if k in df.columns]

@@ -19,9 +19,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from . import _native, api, peers, tomlout
+from . import _native, api, peers
 from . import cli_experiments as experiments
-from .config import parse_overrides
+from .config import dumps_toml, parse_overrides
 from .errors import ConfigError, user_message
 from .io import atomic_write
 from .progress import ProgressReporter
@@ -179,7 +179,7 @@ def config_check(
         if as_json:
             typer.echo(json.dumps(resolved, indent=2))
         else:
-            typer.echo(tomlout.dumps(resolved), nl=False)
+            typer.echo(dumps_toml(resolved), nl=False)
         typer.echo(f"{config}: config OK", err=True)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -105,7 +105,7 @@ def reproduce(
         if trace_dir is not None:
             # Read by the paper modules' settings (the sweeps run in this process's children).
             os.environ["NANDLAB_TRACE_DIR"] = str(trace_dir)
-        kw = {"jobs": jobs, "executor": executor.value, "address": address,
+        kw: dict[str, Any] = {"jobs": jobs, "executor": executor.value, "address": address,
               "progress": not quiet}
         try:
             if paper == "all":

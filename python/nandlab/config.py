@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from .errors import ConfigError, MissingFileError, NotAFileError
 
 ConfigSource = str | os.PathLike | Mapping
@@ -57,6 +59,11 @@ def load_config(
     else:
         raise ConfigError(
             f"config must be a TOML file path, a TOML string or a dict, not {type(config).__name__}"
+        )
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ConfigError(
+            "overrides must map dotted keys to values, e.g. {\"ftl.gc.victim\": \"greedy\"}, "
+            f"not a {type(overrides).__name__}"
         )
     if trace is not None or trace_format is not None:
         cfg = set_trace(cfg, trace, trace_format)
@@ -275,3 +282,17 @@ def check_finite(cfg: Any, path: str = "") -> None:
     elif isinstance(cfg, list | tuple):
         for i, v in enumerate(cfg):
             check_finite(v, f"{path}[{i}]")
+
+
+def dumps_toml(doc: Mapping[str, Any]) -> str:
+    """``doc`` as TOML text (tomli-w). ``None`` values are left out: TOML has no null, and
+    an absent key means the same default."""
+    return tomli_w.dumps(_without_none(doc))
+
+
+def _without_none(node: Any) -> Any:
+    if isinstance(node, Mapping):
+        return {k: _without_none(v) for k, v in node.items() if v is not None}
+    if isinstance(node, list | tuple):
+        return [_without_none(v) for v in node]
+    return node

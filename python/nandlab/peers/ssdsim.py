@@ -48,11 +48,11 @@ class Parameters:
             raise ConfigError(f"{where}: expected a whole number ≥ 0, got {m.group(1)}")
         return v
 
-    def int(self, key: str, default: int = 0) -> int:
+    def whole(self, key: str, default: int = 0) -> int:
         return int(self.number(key, default))
 
     def required(self, key: str) -> int:
-        v = self.int(key)
+        v = self.whole(key)
         if v < 1:
             raise ConfigError(f"{self.path}: `{key}` must be at least 1 (SSDsim's default "
                               "is 0)" if key in self.values else f"{self.path}: `{key}` is "
@@ -63,7 +63,7 @@ class Parameters:
 def import_parameters(path: Path, out: Imported) -> None:
     p = Parameters(path)
     known = table.by_name(table.SSDSIM)
-    channels = p.int("channel number")
+    channels = p.whole("channel number")
     for key, (_, value) in p.values.items():
         m = _PER_CHANNEL.fullmatch(key)
         name = "chip number[i]" if m else key
@@ -77,7 +77,7 @@ def import_parameters(path: Path, out: Imported) -> None:
             out.skip(key, shown, row.note)
     _device(p, out)
     _ftl(p, out)
-    if p.int("active write") != 0:
+    if p.whole("active write") != 0:
         out.differences.append("active write = 1: SSDsim's interruptible GC from `gc "
                                "threshold` is not modelled; nandlab's GC runs at `gc hard "
                                "threshold`")
@@ -85,9 +85,9 @@ def import_parameters(path: Path, out: Imported) -> None:
 
 def _device(p: Parameters, out: Imported) -> None:
     channels = p.required("channel number")
-    per = {int(m.group(1)): p.int(k) for k in p.values if (m := _PER_CHANNEL.fullmatch(k))}
+    per = {int(m.group(1)): p.whole(k) for k in p.values if (m := _PER_CHANNEL.fullmatch(k))}
     used = [per.get(i, 0) for i in range(channels)]
-    total = p.int("chip number")
+    total = p.whole("chip number")
     if any(used):
         if len(set(used)) != 1 or used[0] == 0:
             raise ConfigError(f"{p.path}: `chip number[i]` for channels 0 … {channels - 1} "
@@ -109,16 +109,16 @@ def _device(p: Parameters, out: Imported) -> None:
         out.set(f"device.{key}", p.required(name))
     # SSDsim has one page type and one latency for every page.
     out.set("device.cell_type", "slc")
-    sub = p.int("subpage capacity")
-    if sub not in (0, SECTOR) or (sub and p.int("subpage page") * sub != p.int("page capacity")):
-        out.differences.append(f"sub-pages: SSDsim's are {sub} B ({p.int('subpage page')} a "
-                               "page); nandlab's sectors are 512 B")
-    adv = p.int("advanced command")
+    sub, per_page = p.whole("subpage capacity"), p.whole("subpage page")
+    if sub not in (0, SECTOR) or (sub and per_page * sub != p.whole("page capacity")):
+        out.differences.append(f"sub-pages: SSDsim's are {sub} B ({per_page} a page); "
+                               "nandlab's sectors are 512 B")
+    adv = p.whole("advanced command")
     out.set("device.multi_plane", bool(adv & (AD_TWOPLANE | AD_TWOPLANE_READ)))
     out.set("timing.read_latency_ns", [p.required("t_R")])
     out.set("timing.program_latency_ns", [p.required("t_PROG")])
     out.set("timing.erase_latency_ns", p.required("t_BERS"))
-    t_wc, t_rc = p.required("t_WC"), p.int("t_RC")
+    t_wc, t_rc = p.required("t_WC"), p.whole("t_RC")
     out.set("timing.bus_rate_mb_s", 1000.0 / t_wc)  # a byte per t_WC
     out.set("timing.command_latency_ns", 7 * t_wc)  # SSDsim's command + address cycles
     if t_rc and t_rc != t_wc:
@@ -127,10 +127,10 @@ def _device(p: Parameters, out: Imported) -> None:
     out.differences.append("bus: SSDsim charges 7 t_WC of command cycles (19 t_WC for a read "
                            "plus its data-out); nandlab charges command_latency_ns = 7 t_WC "
                            "on every transfer")
-    capacity = p.int("dram capacity")
+    capacity = p.whole("dram capacity")
     if capacity:
         out.set("cache.capacity_bytes", capacity)
-    out.set("host.queue_depth", p.int("queue_length", 5))
+    out.set("host.queue_depth", p.whole("queue_length", 5))
     out.set("host.out_of_range", "wrap")  # SSDsim takes the address modulo the capacity
 
 
@@ -139,7 +139,7 @@ def _ftl(p: Parameters, out: Imported) -> None:
     out.set("ftl.striping", "CWDP")
     out.differences.append("allocation: SSDsim's static/dynamic page allocation becomes "
                            "nandlab's CWDP striping")
-    adv = p.int("advanced command")
+    adv = p.whole("advanced command")
     out.set("ftl.move_path.gc", "copyback" if adv & AD_COPYBACK else "controller")
     bpp = out.config["device"]["blocks_per_plane"]
     h = p.number("gc hard threshold", whole=False)
@@ -158,6 +158,6 @@ def _ftl(p: Parameters, out: Imported) -> None:
         "(pre_process_page); nandlab writes the first aging.fill_fraction = "
         f"{fill} of the logical space (the most that leaves gc_threshold_blocks + 2 free "
         "blocks a plane); reads beyond it complete without flash")
-    if p.int("aged"):
+    if p.whole("aged"):
         out.differences.append("aged = 1: SSDsim fills each plane's `aged ratio` with invalid "
                                "pages; nandlab has no such start state")
