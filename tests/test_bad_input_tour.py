@@ -170,6 +170,14 @@ def test_states_of_an_empty_file_is_an_error_not_zero_percent(tmp_path, real_cor
     one_line_error(cli("states", f), f"{f}: empty file")
 
 
+def test_states_with_a_huge_unit_is_refused_not_an_abort(tmp_path, real_core):
+    # 2^40-byte units made the core allocate 1 TiB and abort the interpreter.
+    f = tmp_path / "x.bin"
+    f.write_bytes(b"\x01\x02\x03")
+    one_line_error(cli("states", f, "--unit-bytes", 2**40), "--unit-bytes 1099511627776")
+    assert len(nandlab.states(f, unit_bytes=1 << 24)) == 1
+
+
 # ---- calibrate ldpc's arguments ----------------------------------------------------------
 
 

@@ -272,6 +272,10 @@ def trace_convert(
         return int(core.trace_convert(str(s), src_format, str(tmp), dst_format))
 
 
+#: The largest `states` unit: 16 MiB, far past any page (BitFlip's units are 64 B … 4 KiB).
+MAX_UNIT_BYTES = 1 << 24
+
+
 def states(
     paths: Sequence[str | os.PathLike] | str | os.PathLike,
     unit_bytes: int = 512,
@@ -286,8 +290,10 @@ def states(
     for f in files:
         if os.path.getsize(f) == 0:
             raise ConfigError(f"{f}: empty file, no cells to count")
-    if unit_bytes <= 0:
-        raise ConfigError("--unit-bytes must be a positive number of bytes")
+    if not 0 < unit_bytes <= MAX_UNIT_BYTES:
+        # The core holds one unit in memory: 2^40 bytes aborted the process.
+        raise ConfigError(f"--unit-bytes {unit_bytes}: must be 1 … {MAX_UNIT_BYTES:,} bytes "
+                          "(BitFlip's units are 64 B to a page)")
     return json.loads(_native.core().states(files, unit_bytes, mapping))
 
 
