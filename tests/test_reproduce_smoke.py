@@ -18,36 +18,50 @@ SPEC = {
 }
 
 
-def test_ends_are_the_first_and_last_run_with_few_requests():
-    first, last = smoke.ends(load_spec(SPEC))
-    # Runs go workload, point, seed: the first is (w1, case 0, seed 1), the last
-    # (w2, case 1, seed 3).
+def test_picks_cover_every_value():
+    spec = load_spec({**SPEC, "case": [{"ftl.x": 1, "tags": {"p": "a"}},
+                                       {"ftl.x": 2, "tags": {"p": "a"}},
+                                       {"ftl.x": 1, "tags": {"p": "a"}, "ftl.y": "g"},
+                                       {"ftl.x": 2, "tags": {"p": "b"}, "ftl.y": "g"},
+                                       {"ftl.x": 1, "tags": {"p": "b"}, "ftl.y": "h"}]})
+    # Points 0 (p=a), 2 (y="g" new), 3 (p=b new), 4 (y="h" new); 1 differs only in a number
+    # (and has y absent, as point 0).
+    assert smoke.picks(spec) == [0, 2, 3, 4]
+
+
+def test_subset_has_few_requests():
+    spec = load_spec(SPEC)
+    first, last = smoke.subset(spec, 0, [0], 0), smoke.subset(spec, 1, [1], 2)
     assert ([w.name for w in first.workloads], first.points[0].tags, first.seeds) == \
         (["w1"], {"p": "a"}, [1])
     assert ([w.name for w in last.workloads], last.points[0].tags, last.seeds) == \
         (["w2"], {"p": "b"}, [3])
     assert first.workloads[0].overrides["workload.requests"] == smoke.REQUESTS
-    # Flows keep their shares: 300 · 3/4 and 300 · 1/4.
-    assert last.workloads[0].overrides["workload.flows"] == [{"requests": 225},
-                                                            {"requests": 75}]
+    # Flows keep their shares: 500 · 3/4 and 500 · 1/4.
+    assert last.workloads[0].overrides["workload.flows"] == [{"requests": 375},
+                                                            {"requests": 125}]
     assert first.config["workload"]["requests"] == smoke.REQUESTS
+    assert "max_requests" not in first.config["workload"]  # not a trace
+    assert smoke.subset(spec, 0, [0], 0, cut=False).workloads[0].overrides[
+        "workload.requests"] == 9000
 
 
-def test_fill_gives_the_full_plans_rows():
+def test_fill_gives_every_planned_row():
     spec = load_spec(SPEC)
-    first = pl.DataFrame({"run_id": ["f"], "workload": ["w1"], "seed": [1], "config.ftl.x": [1],
-                          "p": ["a"], "m": [[1.0, None]]})
-    last = pl.DataFrame({"run_id": ["l"], "workload": ["w2"], "seed": [3], "config.ftl.x": [2],
-                         "p": ["b"], "m": [[2.0, 3.0]]})
-    t = smoke.fill(spec, first, last)
-    # 2 workloads x 2 cases x 3 seeds, in plan order; the first six take the first run's
-    # metrics, the last six the last run's.
+    first = {"run_id": "f", "workload": "w1", "seed": 1, "config.ftl.x": 1, "p": "a",
+             "m": [1.0, None]}
+    last = {"run_id": "l", "workload": "w2", "seed": 3, "config.ftl.x": 2, "p": "b",
+            "m": [2.0, 3.0], "only_b": 7}
+    t = smoke.fill(spec, [first, last])
+    # 2 workloads x 2 cases x 3 seeds, in plan order; each row takes the metrics of the
+    # run of its own case; a metric only case b has is null elsewhere, as in a real table.
     assert t.height == 12
     assert t["workload"].to_list() == ["w1"] * 6 + ["w2"] * 6
     assert t["seed"].to_list() == [1, 2, 3] * 4
     assert t["p"].to_list() == (["a"] * 3 + ["b"] * 3) * 2
-    assert t["m"].to_list() == [[1.0, None]] * 6 + [[2.0, 3.0]] * 6
+    assert t["m"].to_list() == ([[1.0, None]] * 3 + [[2.0, 3.0]] * 3) * 2
     assert t["m"].dtype == pl.List(pl.Float64)
+    assert t["only_b"].to_list() == ([None] * 3 + [7] * 3) * 2
 
 
 @pytest.mark.parametrize("name", list(framework.PAPERS))
