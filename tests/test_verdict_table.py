@@ -40,6 +40,8 @@ def test_counts_per_kind_and_every_difference():
     assert diff.count("- ") == 5
     assert "- p — *differs (paper)*: σ = 0.5 caps it: 33.3 %." in diff
     assert "- c — *close*: Cause one." in diff and "Cause two" not in diff
+    # An inconclusive row says that the seeds decided it.
+    assert "- u — *inconclusive*: The spread over seeds is too wide to tell" in diff
 
 
 def test_older_claims_count_as_simulated():

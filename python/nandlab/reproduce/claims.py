@@ -409,6 +409,14 @@ def _widen(region: tuple[float, float], margin: float, paper: tuple[float, float
             hi + margin * abs(paper[1]) if math.isfinite(hi) else hi)
 
 
+def cause(verdict: str | None, why: str) -> str:
+    """The cause shown beside a verdict: an inconclusive one says first that the spread over
+    seeds decided it."""
+    if verdict == "inconclusive":
+        return ("The spread over seeds is too wide to tell (see its interval); " + why).strip()
+    return why
+
+
 def check_claims(claims: Sequence[Claim]) -> None:
     """The new API's rules, for a module that opted in (``CLAIM_API = 2``): every judged
     claim prints the paper's value as the paper does, a simulated one names its runs,

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
-from .claims import JUDGED, VERDICTS, Claim
+from .claims import JUDGED, VERDICTS, Claim, cause
 
 #: The report's sentence on how verdicts are computed.
 RULES_MD = (
@@ -144,7 +144,7 @@ def judged_counts_md(counts: dict[str, dict[str, int]]) -> str:
 
 
 def _why(c: Claim) -> str:
-    return c.why if c.verdict != "reproduced" else ""
+    return cause(c.verdict, c.why) if c.verdict != "reproduced" else ""
 
 
 def _decimals(text: str) -> int | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..io import atomic_write
-from .claims import KINDS, VERDICTS
+from .claims import KINDS, VERDICTS, cause
 
 HEADER = ("| paper | kind | claims | " + " | ".join(VERDICTS) + " |\n"
           "|---|---|---:|" + "---:|" * len(VERDICTS))
@@ -49,15 +49,15 @@ def differs_md(papers: list[tuple[str, list[dict[str, Any]]]]) -> str:
         rows = [c for c in claims if c.get("verdict") not in (None, "reproduced")]
         if rows:
             out.append(f"**{title}**\n")
-            out += [f"- {c['label']} — *{c['verdict']}*: {first_sentence(c.get('why', ''))}"
-                    for c in rows]
+            out += [f"- {c['label']} — *{c['verdict']}*: "
+                    f"{first_sentence(cause(c['verdict'], c.get('why', '')))}" for c in rows]
             out.append("")
     return "\n".join(out)
 
 
 def first_sentence(text: str) -> str:
     text = " ".join(text.split())
-    m = re.search(r"(?<=[.;:])\s+(?=[A-Z(])", text)
+    m = re.search(r"(?<=\.)\s+(?=[A-Z(])", text)
     return text[: m.start()] if m else text or "(no cause given)"
 
 
