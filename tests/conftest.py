@@ -30,9 +30,13 @@ def real_core():
 
 @pytest.fixture
 def shared_traces():
-    """The shared trace folder; skips when ``../shared/traces`` is absent."""
+    """The shared trace folder; skips when ``../shared/traces`` is absent, except under
+    ``CI=true``, where it fails: CI must run the real-trace tests."""
     if not SHARED_TRACES.is_dir():
-        pytest.skip(f"shared traces not found at {SHARED_TRACES}")
+        reason = f"shared traces not found at {SHARED_TRACES}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
     return SHARED_TRACES
 
 

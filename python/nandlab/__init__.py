@@ -1,9 +1,11 @@
 """nandlab: a reliability-aware, trace-driven NAND-flash SSD simulator.
 
 >>> import nandlab
->>> r = nandlab.run("configs/example.toml", overrides={"ftl.gc_policy": "greedy"})
+>>> r = nandlab.run("configs/demo.toml", overrides={"ftl.gc.victim": "greedy"})
 >>> r.metric("write.p99_ns"), r.requests.height
 >>> table = nandlab.sweep("configs/sweeps/demo_gc.toml", out="results/demo_gc")
+
+(Paths from the repository root; ``docs/config.md`` lists every config key.)
 
 The engine is the compiled core ``nandlab._core``; it is imported on first use.
 """
@@ -24,7 +26,7 @@ from .api import (
     trace_info,
 )
 from .config import apply_overrides, deep_merge, load_config, parse_override
-from .errors import ConfigError, NandlabError, TraceError
+from .errors import ConfigError, MissingFileError, NandlabError, NotAFileError, TraceError
 from .summary import MissingMetric, Summary
 from .sweeps import SweepFailed, sweep
 
@@ -32,8 +34,10 @@ __all__ = [
     "OP_NAMES",
     "REQUEST_SCHEMA",
     "ConfigError",
+    "MissingFileError",
     "MissingMetric",
     "NandlabError",
+    "NotAFileError",
     "Result",
     "Summary",
     "SweepFailed",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -13,8 +13,8 @@ from typing import Any, Literal
 import polars as pl
 
 from . import _native
-from .config import ConfigSource, load_config
-from .errors import ConfigError, NandlabError
+from .config import ConfigSource, check_finite, load_config
+from .errors import ConfigError, MissingFileError, NandlabError, NotAFileError
 from .io import (
     _temp_beside,
     atomic_path,
@@ -117,7 +117,7 @@ class Result:
         _check_requests_format(requests_format)
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
-        files: dict[str, Callable[[Path], None]] = {}
+        files: dict[str, Callable[[Path], object]] = {}
         if self.recorded and requests_format != "none":
             files[f"requests.{requests_format}"] = self._requests_writer(requests_format)
         files[SUMMARY_FILE] = lambda p: p.write_text(json_text(self.summary), encoding="utf-8")
@@ -175,10 +175,10 @@ def run(
     try:
         result = _simulate(core, cfg, progress, stream)
         if out is not None:
-            result.save(out, requests_format)
+            saved = result.save(out, requests_format)
             if result.requests_file is not None:
                 # The saved file now holds the records; the streamed one goes.
-                result.requests_file = result.out / f"requests.{requests_format}"
+                result.requests_file = saved / f"requests.{requests_format}"
     except BaseException:
         if stream is not None:
             stream.unlink(missing_ok=True)
@@ -258,6 +258,8 @@ def trace_convert(
     """
     s = _existing_file(src)
     d = Path(dst)
+    if not d.parent.is_dir():
+        raise ConfigError(f"{d}: its folder {d.parent} does not exist")
     if dst_format is None:
         dst_format = FORMAT_BY_EXTENSION.get(d.suffix.lower())
         if dst_format is None:
@@ -270,15 +272,28 @@ def trace_convert(
         return int(core.trace_convert(str(s), src_format, str(tmp), dst_format))
 
 
+#: The largest `states` unit: 16 MiB, far past any page (BitFlip's units are 64 B … 4 KiB).
+MAX_UNIT_BYTES = 1 << 24
+
+
 def states(
-    paths: list[str | os.PathLike], unit_bytes: int = 512, mapping: str = "adjacent"
+    paths: Sequence[str | os.PathLike] | str | os.PathLike,
+    unit_bytes: int = 512,
+    mapping: str = "adjacent",
 ) -> list[dict[str, Any]]:
     """MLC cell-state make-up of files (seed 000 §II-C): per file the share of each state,
     the error-prone share ('00' and '01'), the share of error-prone units of
     ``unit_bytes``, and the error-prone share left after flipping every error-prone unit."""
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]  # one file, not its name's characters
     files = [str(_existing_file(p)) for p in paths]
-    if unit_bytes <= 0:
-        raise ConfigError("--unit-bytes must be a positive number of bytes")
+    for f in files:
+        if os.path.getsize(f) == 0:
+            raise ConfigError(f"{f}: empty file, no cells to count")
+    if not 0 < unit_bytes <= MAX_UNIT_BYTES:
+        # The core holds one unit in memory: 2^40 bytes aborted the process.
+        raise ConfigError(f"--unit-bytes {unit_bytes}: must be 1 … {MAX_UNIT_BYTES:,} bytes "
+                          "(BitFlip's units are 64 B to a page)")
     return json.loads(_native.core().states(files, unit_bytes, mapping))
 
 
@@ -316,7 +331,7 @@ def calibrate_ldpc(
     fixed-point decoder bit for bit (so ``fixed8`` is implied)."""
     d = Path(out)
     if not d.parent.exists():
-        raise FileNotFoundError(2, "No such directory", str(d.parent))
+        raise MissingFileError(f"{d}: its folder {d.parent} does not exist")
     if batch is not None and batch < 1:
         raise ConfigError(f"batch {batch}: must be at least 1 frame")
     core = _native.core()
@@ -353,7 +368,9 @@ def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
         # The core's codes 0, 1, 2 are the Enum's physical values.
         codes = df["op"].cast(pl.UInt32)
         df = df.with_columns(op=pl.Series("op", OP_NAMES, dtype=REQUEST_SCHEMA["op"]).gather(codes))
-    casts = {k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t}
+    casts: dict[Any, Any] = {
+        k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t
+    }
     if casts:
         df = df.cast(casts)
     first = [k for k in REQUEST_SCHEMA if k in df.columns]
@@ -377,6 +394,7 @@ def expected_requests(cfg: Mapping[str, Any]) -> int | None:
 
 def config_json(cfg: Mapping[str, Any]) -> str:
     """The config as JSON for the core (dates and paths as strings)."""
+    check_finite(cfg)
     try:
         return json.dumps(cfg, default=_json_default)
     except (TypeError, ValueError) as e:
@@ -400,9 +418,9 @@ def _cancelled(e: Exception) -> bool:
 def _existing_file(path: str | os.PathLike) -> Path:
     p = Path(path).expanduser()
     if not p.exists():
-        raise FileNotFoundError(2, "No such file or directory", str(p))
+        raise MissingFileError(f"no such file: {p}")
     if p.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(p))
+        raise NotAFileError(f"{p}: is a directory, not a file")
     return p
 
 

@@ -19,10 +19,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from . import _native, api, tomlout
+from . import _native, api, peers
 from . import cli_experiments as experiments
-from .config import parse_overrides
+from .config import dumps_toml, parse_overrides
 from .errors import ConfigError, user_message
+from .io import atomic_write
 from .progress import ProgressReporter
 from .report import states_view, summary_view, trace_view
 
@@ -44,7 +45,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 trace_app = typer.Typer(help="Inspect and convert block I/O traces.", no_args_is_help=True)
-config_app = typer.Typer(help="Check configs.", no_args_is_help=True)
+config_app = typer.Typer(help="Check configs; import MQSim and SSDsim ones.", no_args_is_help=True)
 calibrate_app = typer.Typer(help="Calibrate models by simulation.", no_args_is_help=True)
 app.add_typer(trace_app, name="trace")
 app.add_typer(config_app, name="config")
@@ -107,6 +108,23 @@ FormatOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        version()
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True,
+                     help="Print the versions of nandlab and its compiled core."),
+    ] = False,
+) -> None:
+    """Reliability-aware, trace-driven NAND-flash SSD simulator."""
+
+
 @app.command()
 def run(
     config: ConfigArg,
@@ -161,8 +179,42 @@ def config_check(
         if as_json:
             typer.echo(json.dumps(resolved, indent=2))
         else:
-            typer.echo(tomlout.dumps(resolved), nl=False)
+            typer.echo(dumps_toml(resolved), nl=False)
         typer.echo(f"{config}: config OK", err=True)
+
+
+@config_app.command("import")
+def config_import(
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="MQSim's ssdconfig.xml [and workload.xml], or SSDsim's "
+                       "page.parameters.", show_default=False),
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Config to write (default: print it).")
+    ] = None,
+    scenario: Annotated[
+        int | None,
+        typer.Option("--scenario", min=1, help="workload.xml's IO_Scenario to import "
+                     "(1, 2, ...; default the first)."),
+    ] = None,
+) -> None:
+    """Convert an MQSim or SSDsim configuration into a nandlab config (TOML); what is not
+    modelled and what behaves differently is listed at its head."""
+    with user_errors():
+        imported = peers.import_files(list(files), scenario)
+        try:
+            api.check_config(imported.checkable())
+        except ConfigError as e:
+            raise ConfigError(f"the imported config is not valid: {e}") from None
+        text = imported.toml()
+        if out is None:
+            typer.echo(text, nl=False)
+            return
+        with atomic_write(out) as f:
+            f.write(text)
+        typer.echo(f"wrote {out}: {len(imported.not_modelled)} parameters not modelled and "
+                   f"{len(imported.differences)} differences listed at its head", err=True)
 
 
 @trace_app.command("info")
@@ -230,11 +282,13 @@ def calibrate_ldpc(
         "ldpc_fer.csv"
     ),
     frames: Annotated[
-        int | None, typer.Option("--frames", help="Frame cap per point (default 800).")
+        int | None,
+        typer.Option("--frames", min=1, help="Frame cap per point (default 800)."),
     ] = None,
     min_failures: Annotated[
         int | None,
-        typer.Option("--min-failures", help="Stop a point after this many failures (80)."),
+        typer.Option("--min-failures", min=1,
+                     help="Stop a point after this many failures (80)."),
     ] = None,
     levels: Annotated[
         str | None, typer.Option("--levels", help="Extra soft levels, e.g. 0..6 or 0,2,6.")
@@ -250,7 +304,7 @@ def calibrate_ldpc(
     device: Annotated[
         Device,
         typer.Option("--device", help="cpu: the Rust decoders; numpy or cuda (CuPy, "
-                     "pip install 'nandlab[gpu]'): the batched fixed-point array decoder."),
+                     "pip install 'nandlab\\[gpu]'): the batched fixed-point array decoder."),
     ] = Device.cpu,
     fixed8: Annotated[
         bool,
@@ -264,8 +318,8 @@ def calibrate_ldpc(
 ) -> None:
     """Measure LDPC frame error rate vs RBER per soft level (the ECC ladder's curves)."""
     with user_errors():
-        lv = _parse_levels(levels) if levels else None
-        grid = [float(x) for x in rber_grid.split(",")] if rber_grid else None
+        lv = _parse_levels(levels) if levels is not None else None
+        grid = _parse_rbers(rber_grid) if rber_grid is not None else None
         rep = ProgressReporter(description="calibrating", delay_s=0.0, unit="points")
         with rep:
             table = api.calibrate_ldpc(out, frames, min_failures, lv, grid, seed, jobs,
@@ -345,14 +399,29 @@ def _parse_ints(text: str, name: str) -> list[int]:
 
 
 def _parse_levels(text: str) -> list[int]:
+    msg = f"--levels {text!r}: use a range like 0..6 or a list like 0,2,6 of levels 0 … 6"
     try:
         if ".." in text:
             a, b = text.split("..")
-            return list(range(int(a), int(b) + 1))
-        return [int(x) for x in text.split(",")]
+            levels = list(range(int(a), int(b) + 1))
+        else:
+            levels = [int(x) for x in text.split(",")]
     except ValueError:
-        msg = f"--levels {text!r}: use a range like 0..6 or a list like 0,2,6"
         raise ConfigError(msg) from None
+    if not levels or not all(0 <= k <= 6 for k in levels):
+        raise ConfigError(msg)
+    return levels
+
+
+def _parse_rbers(text: str) -> list[float]:
+    msg = f"--rber-grid {text!r}: use comma-separated RBERs in (0, 0.5), e.g. 1e-3,2e-3"
+    try:
+        grid = [float(x) for x in text.split(",")]
+    except ValueError:
+        raise ConfigError(msg) from None
+    if not all(0 < r < 0.5 for r in grid):
+        raise ConfigError(msg)
+    return grid
 
 
 @app.command()

@@ -7,9 +7,12 @@ from __future__ import annotations
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+
+from .errors import ConfigError
+from .reproduce.framework import PAPERS
 
 EXIT_RUNS_FAILED = 1
 
@@ -70,7 +73,7 @@ def reproduce(
     paper: Annotated[
         str,
         typer.Argument(
-            help="Paper (bitflip, ldpc-in-ssd, tvr, asymmetric) or all.", show_default=False
+            help=f"Paper ({', '.join(PAPERS)}) or all.", show_default=False
         ),
     ],
     out: OutOpt,
@@ -94,10 +97,15 @@ def reproduce(
     from .sweeps import SweepFailed
 
     with user_errors():
+        # Checked before anything is written, so a mistake leaves no empty folder behind.
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"--out {out}: exists and is not a folder")
+        if trace_dir is not None and not trace_dir.is_dir():
+            raise ConfigError(f"--trace-dir {trace_dir}: no such folder")
         if trace_dir is not None:
             # Read by the paper modules' settings (the sweeps run in this process's children).
             os.environ["NANDLAB_TRACE_DIR"] = str(trace_dir)
-        kw = {"jobs": jobs, "executor": executor.value, "address": address,
+        kw: dict[str, Any] = {"jobs": jobs, "executor": executor.value, "address": address,
               "progress": not quiet}
         try:
             if paper == "all":

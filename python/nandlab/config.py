@@ -7,6 +7,7 @@ Everything here is plain Python data; validation of keys and values is the core'
 from __future__ import annotations
 
 import copy
+import math
 import os
 import re
 import tomllib
@@ -14,7 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+import tomli_w
+
+from .errors import ConfigError, MissingFileError, NotAFileError
 
 ConfigSource = str | os.PathLike | Mapping
 
@@ -57,6 +60,11 @@ def load_config(
         raise ConfigError(
             f"config must be a TOML file path, a TOML string or a dict, not {type(config).__name__}"
         )
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ConfigError(
+            "overrides must map dotted keys to values, e.g. {\"ftl.gc.victim\": \"greedy\"}, "
+            f"not a {type(overrides).__name__}"
+        )
     if trace is not None or trace_format is not None:
         cfg = set_trace(cfg, trace, trace_format)
     if overrides:
@@ -82,6 +90,10 @@ def read_toml_file(path: str | os.PathLike, _chain: tuple[Path, ...] = ()) -> di
     p = Path(path).expanduser()
     try:
         text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MissingFileError(f"no such file: {p}") from None
+    except IsADirectoryError:
+        raise NotAFileError(f"{p}: is a directory, not a config file") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not a UTF-8 text file ({e.reason} at byte {e.start})") from e
     cfg = parse_toml_text(text, source=str(p))
@@ -255,3 +267,32 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: Mapping[str, Any]) -> dic
         else:
             node[leaf] = copy.deepcopy(value)
     return out
+
+
+def check_finite(cfg: Any, path: str = "") -> None:
+    """Raises :class:`ConfigError` naming the first key whose value is NaN or infinite
+    (TOML allows ``nan`` and ``inf``; no nandlab setting takes them, and JSON, which the
+    core reads, cannot carry them)."""
+    if isinstance(cfg, float) and not math.isfinite(cfg):
+        raise ConfigError(f"config key `{path or '<root>'}`: {cfg} is not a value nandlab can "
+                          "use (every number must be finite)")
+    if isinstance(cfg, Mapping):
+        for k, v in cfg.items():
+            check_finite(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(cfg, list | tuple):
+        for i, v in enumerate(cfg):
+            check_finite(v, f"{path}[{i}]")
+
+
+def dumps_toml(doc: Mapping[str, Any]) -> str:
+    """``doc`` as TOML text (tomli-w). ``None`` values are left out: TOML has no null, and
+    an absent key means the same default."""
+    return tomli_w.dumps(_without_none(doc))
+
+
+def _without_none(node: Any) -> Any:
+    if isinstance(node, Mapping):
+        return {k: _without_none(v) for k, v in node.items() if v is not None}
+    if isinstance(node, list | tuple):
+        return [_without_none(v) for v in node]
+    return node

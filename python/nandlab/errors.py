@@ -7,7 +7,11 @@ classes; ``nandlab._core.NandlabError`` is :class:`NandlabError`)::
     NandlabError                 any input nandlab cannot use (an unreadable path, ...)
     ├── ConfigError (ValueError) a config key or value, a config file, an override, an
     │                            argument, a device too large for memory
-    └── TraceError (ValueError)  a malformed trace line (``FILE:LINE: field ...``)
+    ├── TraceError (ValueError)  a malformed trace line (``FILE:LINE: field ...``)
+    ├── MissingFileError         an input file that does not exist (also a
+    │   (FileNotFoundError)      ``FileNotFoundError``)
+    └── NotAFileError            an input path that is a directory (also an
+        (IsADirectoryError)      ``IsADirectoryError``)
 
 Anything else that escapes (``TypeError``, ``AssertionError``, ...) is a bug.
 """
@@ -25,6 +29,14 @@ class ConfigError(NandlabError, ValueError):
 
 class TraceError(NandlabError, ValueError):
     """A malformed line of a trace file (the message starts ``FILE:LINE:``)."""
+
+
+class MissingFileError(NandlabError, FileNotFoundError):
+    """An input file that does not exist (``no such file: PATH``)."""
+
+
+class NotAFileError(NandlabError, IsADirectoryError):
+    """An input path that is a directory (``PATH: is a directory, not a file``)."""
 
 
 def user_message(e: BaseException) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -44,8 +45,19 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
 
     For writers that take a path (polars, the Rust core). The file gets the mode a plain
     ``open`` would give it (0666 less the umask), not ``mkstemp``'s 0600.
+
+    A symlink is followed: the file it names is replaced and the link stays. A device or a
+    FIFO (``/dev/null``, a named pipe) cannot be replaced by a file: it is written in place.
+    A directory is refused.
     """
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
+    if target.is_dir():
+        raise ConfigError(f"{path}: is a directory, not a file to write")
+    if target.exists() and not target.is_file():
+        yield target  # a device or FIFO: what is written goes to it
+        return
     tmp_path = _temp_beside(target)
     try:
         yield tmp_path
@@ -66,7 +78,8 @@ def atomic_write(
     with atomic_path(path) as tmp, open(tmp, mode, encoding=encoding) as f:
         yield f
         f.flush()
-        os.fsync(f.fileno())
+        if stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # a FIFO or device cannot sync
+            os.fsync(f.fileno())
 
 
 def json_text(data: Any) -> str:

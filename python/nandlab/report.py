@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -212,7 +212,7 @@ def trace_view(path: str, info: Mapping[str, Any]) -> Group:
     return Group(*parts)
 
 
-def states_view(files: list[Mapping[str, Any]], unit_bytes: int) -> Table:
+def states_view(files: Sequence[Mapping[str, Any]], unit_bytes: int) -> Table:
     """Cell-state make-up of files (``nandlab states``)."""
     names = [name for name, _ in files[0]["state_shares"]] if files else []
     t = Table(title=f"MLC cell states (units of {unit_bytes:,} B)", title_justify="left")

@@ -2,7 +2,8 @@
 names it, never a silent default.
 
 >>> s = Summary(result.summary)
->>> s.metric("read.p99_ns")            # an int or a float
+>>> s.read.p99_ns                      # typed: the headline tables are dataclasses
+>>> s.metric("read.p99_ns")            # any metric by dotted name
 >>> s.metric("read.p99_nss")           # MissingMetric: `read.p99_nss` ... (read has: ...)
 >>> s.flat()                           # {"read.p99_ns": ..., ...}: every scalar metric
 """
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 #: Summary fields that measure the machine, not the simulation: left out of
 #: :meth:`Summary.flat` so that the same runs give the same table on any machine.
@@ -26,6 +27,68 @@ class MissingMetric(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class RequestCounts:
+    """Requests served, by kind (the core's ``RequestCounts``)."""
+
+    count: int
+    reads: int
+    writes: int
+    trims: int
+
+
+@dataclass(frozen=True)
+class LatencyTable:
+    """Response times and throughput of one kind of request over the run's span (the
+    core's ``LatencySummary``; ``mean_ns`` is ``None`` where it is a mean over nothing)."""
+
+    count: int
+    bytes: int
+    mean_ns: float | None
+    p50_ns: int
+    p99_ns: int
+    p999_ns: int
+    max_ns: int
+    iops: float
+    bandwidth_mb_s: float
+
+
+@dataclass(frozen=True)
+class FlowTable:
+    """One flow's requests and latencies (``workload.flows``)."""
+
+    id: int
+    requests: RequestCounts
+    read: LatencyTable
+    write: LatencyTable
+    all: LatencyTable
+
+
+@dataclass(frozen=True)
+class SimInfo:
+    """The run itself: simulated time, events, and its wall-clock cost."""
+
+    simulated_ns: int
+    events: int
+    mapping_entries: int
+    wall_s: float
+    requests_per_s: float
+
+
+T = TypeVar("T")
+
+
+def _typed(cls: type[T], data: Any, key: str) -> T:
+    """``cls`` from the summary's table ``data`` at ``key``: the field names must match
+    exactly, so a schema change in the core is an error naming it, not a default."""
+    if not isinstance(data, Mapping):
+        raise MissingMetric(f"`{key}` is {data!r}, not a table")
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    if set(data) != set(names):
+        raise MissingMetric(f"`{key}` has keys {sorted(data)}, {cls.__name__} has {names}")
+    return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -53,6 +116,39 @@ class Summary:
     @property
     def config(self) -> Mapping[str, Any]:
         return self._node("config")
+
+    @property
+    def requests(self) -> RequestCounts:
+        return _typed(RequestCounts, self._node("requests"), "requests")
+
+    @property
+    def read(self) -> LatencyTable:
+        return _typed(LatencyTable, self._node("read"), "read")
+
+    @property
+    def write(self) -> LatencyTable:
+        return _typed(LatencyTable, self._node("write"), "write")
+
+    @property
+    def all(self) -> LatencyTable:
+        return _typed(LatencyTable, self._node("all"), "all")
+
+    @property
+    def sim(self) -> SimInfo:
+        return _typed(SimInfo, self._node("sim"), "sim")
+
+    @property
+    def flows(self) -> list[FlowTable]:
+        """Per-flow tables; empty for a run without ``[[workload.flows]]``."""
+        out = []
+        for i, f in enumerate(self.data.get("flows") or []):
+            key = f"flows[{i}]"
+            out.append(FlowTable(
+                id=int(f["id"]), requests=_typed(RequestCounts, f["requests"], key + ".requests"),
+                read=_typed(LatencyTable, f["read"], key + ".read"),
+                write=_typed(LatencyTable, f["write"], key + ".write"),
+                all=_typed(LatencyTable, f["all"], key + ".all")))
+        return out
 
     def has(self, key: str) -> bool:
         """Whether the dotted ``key`` (a metric or a section) is present."""

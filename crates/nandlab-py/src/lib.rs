@@ -33,11 +33,37 @@ fn parse_enum<T: serde::de::DeserializeOwned>(what: &str, value: &str) -> PyResu
         .map_err(|_| ConfigError::new_err(format!("unknown {what} `{value}`")))
 }
 
+/// Runs a binding's body. A panic in the core is a bug, but it must not cross into Python
+/// as pyo3's `PanicException` (a `BaseException`, past every `except NandlabError`): it
+/// comes back as a `NandlabError` naming it, one line.
+fn guard<T>(body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".to_string());
+        let what = what.lines().next().unwrap_or_default().to_string();
+        Err(NandlabError::new_err(format!(
+            "internal error in nandlab's core (a bug: please report it with this input): {what}"
+        )))
+    })
+}
+
 /// Runs a simulation. Returns (summary JSON, request columns or None). With
 /// `requests_csv`, request records stream to that CSV file instead (columns: None).
 #[pyfunction]
 #[pyo3(signature = (config_json, progress=None, requests_csv=None))]
 fn simulate(
+    py: Python<'_>,
+    config_json: &str,
+    progress: Option<PyObject>,
+    requests_csv: Option<&str>,
+) -> PyResult<(String, Option<PyObject>)> {
+    guard(|| simulate_unguarded(py, config_json, progress, requests_csv))
+}
+
+fn simulate_unguarded(
     py: Python<'_>,
     config_json: &str,
     progress: Option<PyObject>,
@@ -88,17 +114,19 @@ fn simulate(
 /// file and format) — and returns it resolved (every default filled in) as JSON.
 #[pyfunction]
 fn validate_config(py: Python<'_>, config_json: &str) -> PyResult<String> {
-    let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
-    py.allow_threads(|| {
-        let sim = Simulator::new(cfg.clone())?;
-        let ctx = WorkloadContext {
-            logical_bytes: sim.logical_bytes(),
-            seed: cfg.seed,
-        };
-        workload::open(&cfg.workload, &ctx).map(drop)
+    guard(|| {
+        let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
+        py.allow_threads(|| {
+            let sim = Simulator::new(cfg.clone())?;
+            let ctx = WorkloadContext {
+                logical_bytes: sim.logical_bytes(),
+                seed: cfg.seed,
+            };
+            workload::open(&cfg.workload, &ctx).map(drop)
+        })
+        .map_err(err)?;
+        Ok(cfg.to_json().to_string())
     })
-    .map_err(err)?;
-    Ok(cfg.to_json().to_string())
 }
 
 /// Statistics of a trace file as JSON.
@@ -107,9 +135,7 @@ fn validate_config(py: Python<'_>, config_json: &str) -> PyResult<String> {
 fn trace_info(py: Python<'_>, path: &str, format: &str, time_unit: Option<&str>) -> PyResult<String> {
     let fmt: TraceFormat = parse_enum("trace format", format)?;
     let unit: Option<TimeUnit> = time_unit.map(|u| parse_enum("time unit", u)).transpose()?;
-    let info = py
-        .allow_threads(|| workload::trace_info(path, fmt, unit))
-        .map_err(err)?;
+    let info = guard(|| py.allow_threads(|| workload::trace_info(path, fmt, unit)).map_err(err))?;
     Ok(serde_json::to_string(&info).expect("trace info serialises"))
 }
 
@@ -118,7 +144,7 @@ fn trace_info(py: Python<'_>, path: &str, format: &str, time_unit: Option<&str>)
 fn trace_convert(py: Python<'_>, src: &str, src_format: &str, dst: &str, dst_format: &str) -> PyResult<u64> {
     let sf: TraceFormat = parse_enum("trace format", src_format)?;
     let df: TraceFormat = parse_enum("trace format", dst_format)?;
-    py.allow_threads(|| workload::convert(src, sf, dst, df)).map_err(err)
+    guard(|| py.allow_threads(|| workload::convert(src, sf, dst, df)).map_err(err))
 }
 
 /// Cell-state analysis of files (`nandlab states`) as JSON.
@@ -126,9 +152,10 @@ fn trace_convert(py: Python<'_>, src: &str, src_format: &str, dst: &str, dst_for
 #[pyo3(signature = (paths, unit_bytes=512, mapping="adjacent"))]
 fn states(py: Python<'_>, paths: Vec<String>, unit_bytes: usize, mapping: &str) -> PyResult<String> {
     let mapping: CellMapping = parse_enum("cell mapping", mapping)?;
-    let out = py
-        .allow_threads(|| analyse_files(&paths, unit_bytes, mapping))
-        .map_err(err)?;
+    let out = guard(|| {
+        py.allow_threads(|| analyse_files(&paths, unit_bytes, mapping))
+            .map_err(err)
+    })?;
     Ok(serde_json::to_string(&out).expect("state analysis serialises"))
 }
 
@@ -164,11 +191,16 @@ fn calibrate_ldpc(
     device: Option<(String, PyObject)>,
 ) -> PyResult<String> {
     let mut cfg = CalibrationConfig::default();
+    for (name, v) in [("max_frames", max_frames), ("min_failures", min_failures)] {
+        if v == Some(0) {
+            return Err(ConfigError::new_err(format!("{name} must be at least 1, got 0")));
+        }
+    }
     if let Some(v) = max_frames {
-        cfg.max_frames = v.max(1);
+        cfg.max_frames = v;
     }
     if let Some(v) = min_failures {
-        cfg.min_failures = v.max(1);
+        cfg.min_failures = v;
     }
     if let Some(v) = levels {
         if v.iter().any(|&k| k > 6) || v.is_empty() {
@@ -219,7 +251,7 @@ fn calibrate_ldpc(
         None => {
             let model = VthModel::new(VthParams::dong_mlc()).map_err(err)?;
             let code = QcCode::rate_8_9_4k();
-            py.allow_threads(|| calibrate(&model, &code, &cfg, |_| tick()))
+            guard(|| Ok(py.allow_threads(|| calibrate(&model, &code, &cfg, |_| tick()))))?
         }
     };
     let path = std::path::Path::new(out);

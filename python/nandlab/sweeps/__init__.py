@@ -10,6 +10,7 @@ the rest (:mod:`.executors`), storing each as it ends; rebuild ``results.parquet
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from rich.progress import (
 )
 
 from ..errors import ConfigError
-from .executors import EXECUTORS, default_jobs, outcomes, pool_map
+from .executors import EXECUTORS, check_executor, default_jobs, outcomes, pool_map
 from .identity import Run, plan
 from .spec import SweepSpec, load_spec
 from .store import RESULTS_FILE, Store
@@ -73,12 +74,19 @@ def run_sweep(
 
     if jobs is not None and jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, not {jobs}")
+    check_executor(executor, address)  # before the results folder is written
     version = _package_version()
     spec = spec if isinstance(spec, SweepSpec) else load_spec(spec)
-    store = Store(out, version)
+    store = Store(Path(out), version)
+    fresh = not store.root.exists()
     store.open()
-    known = store.known_ids()
-    runs = plan(spec, version, pool_map(default_jobs() if jobs is None else jobs), known)
+    try:
+        known = store.known_ids()
+        runs = plan(spec, version, pool_map(default_jobs() if jobs is None else jobs), known)
+    except BaseException:
+        if fresh:  # a set-up error (a bad key) leaves no results folder behind
+            shutil.rmtree(store.root, ignore_errors=True)
+        raise
     store.save_known_ids(known)
     outcome = SweepOutcome(table=pl.DataFrame(), path=store.root / RESULTS_FILE, runs=runs)
     todo: list[Run] = []

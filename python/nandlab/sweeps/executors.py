@@ -9,7 +9,7 @@ import importlib.util
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..errors import ConfigError, user_message
@@ -57,10 +57,10 @@ def run_local(tasks: list[Task], jobs: int) -> Iterator[Outcome]:
         pool.join()
 
 
-def pool_map(jobs: int) -> Callable[[Callable[[Any], Any], list[Any]], list[Any]]:
+def pool_map(jobs: int) -> Callable[[Callable[[Any], Any], Iterable[Any]], list[Any]]:
     """A ``map`` over ``jobs`` processes (in order), or the builtin one for one job."""
 
-    def mapper(fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    def mapper(fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
         items = list(items)
         if jobs <= 1 or len(items) < 4 * jobs:
             return list(map(fn, items))
@@ -97,17 +97,22 @@ def run_ray(tasks: list[Task], address: str | None, jobs: int | None) -> Iterato
             ray.shutdown()
 
 
+def check_executor(executor: str, address: str | None) -> None:
+    """Refuses an executor that cannot run here, before a sweep writes anything."""
+    if executor not in EXECUTORS:
+        raise ConfigError(f"executor {executor!r} is not one of {', '.join(EXECUTORS)}")
+    if executor == "local" and address:
+        raise ConfigError("--address is for the ray executor")
+    if executor == "ray" and importlib.util.find_spec("ray") is None:
+        raise ConfigError(
+            "the ray executor needs Ray, which is not installed: pip install 'nandlab[ray]'"
+        )
+
+
 def outcomes(
     tasks: list[Task], executor: str, jobs: int | None, address: str | None
 ) -> Iterator[Outcome]:
+    check_executor(executor, address)
     if executor == "local":
-        if address:
-            raise ConfigError("--address is for the ray executor")
         return run_local(tasks, default_jobs() if jobs is None else jobs)
-    if executor == "ray":
-        if importlib.util.find_spec("ray") is None:
-            raise ConfigError(
-                "the ray executor needs Ray, which is not installed: pip install 'nandlab[ray]'"
-            )
-        return run_ray(tasks, address, jobs)
-    raise ConfigError(f"executor {executor!r} is not one of {', '.join(EXECUTORS)}")
+    return run_ray(tasks, address, jobs)

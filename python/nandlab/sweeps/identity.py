@@ -69,9 +69,10 @@ def plan(
         w.trace: trace_identity(w.trace, spec.trace_identity) for w in workloads if w.trace
     }
     drafts: list[tuple[Workload, dict[str, Any], dict[str, Any], dict[str, Any]]] = []
+    seeds: list[int | None] = [*spec.seeds] if spec.seeds else [None]
     for wl in workloads:
         for point in spec.points:
-            for seed in spec.seeds or [None]:
+            for seed in seeds:
                 over = {**wl.overrides, **point.overrides}
                 if seed is not None:
                     over["seed"] = seed
@@ -81,7 +82,8 @@ def plan(
                 columns = {f"config.{k}": point.overrides.get(k) for k in spec.swept}
                 columns.update({t: point.tags.get(t) for t in spec.tags})
                 drafts.append((wl, over, apply_overrides(cfg, over), columns))
-    keys = [draft_key(cfg, trace_ids.get(wl.trace), version) for wl, _o, cfg, _c in drafts]
+    keys = [draft_key(cfg, trace_ids.get(wl.trace) if wl.trace else None, version)
+            for wl, _o, cfg, _c in drafts]
     todo = [i for i, k in enumerate(keys) if k not in known]
     for i, (res, error, spec_error) in zip(
         todo, mapper(resolve, [drafts[i][2] for i in todo]), strict=True

@@ -111,7 +111,13 @@ fn path_error(path: String, msg: impl std::fmt::Display) -> NandError {
         (_, Some(field)) => format!("{path}.{field}"),
         _ => path,
     };
-    NandError::config(key, msg.lines().next().unwrap_or(""))
+    // serde's "there are no fields" reads as if the table itself were unknown: it is a
+    // policy without parameters, so the key is a typo (`[ftl.gc] victm = ...`).
+    let msg = msg.lines().next().unwrap_or("").replace(
+        ", there are no fields",
+        ": the policy chosen here has no parameters (is the key misspelt?)",
+    );
+    NandError::config(key, msg)
 }
 
 #[cfg(test)]
@@ -145,6 +151,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("config key `ftl.gc.weight_vald`: unknown field"), "{e}");
+        // A typo beside a policy without parameters (the README's example).
+        let e = SimConfig::from_json_str(r#"{"ftl": {"gc": {"victim": "greedy", "victm": "greedy"}}}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "config key `ftl.gc.victm`: unknown field `victm`: the policy chosen here has no parameters (is the key misspelt?)"
+        );
         let e = SimConfig::from_toml_str("[ftl.gc]\nvictim = \"random\"\n")
             .unwrap_err()
             .to_string();

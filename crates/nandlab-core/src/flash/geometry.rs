@@ -145,8 +145,18 @@ impl Geometry {
         let blocks = planes * u64::from(cfg.blocks_per_plane);
         if blocks > u64::from(u32::MAX) {
             return Err(NandError::config(
-                "device",
+                largest_count(cfg, false),
                 format!("{blocks} blocks exceed the supported 2^32"),
+            ));
+        }
+        // A spare area beyond the page itself is no NAND page (parts carry 1/32 to 1/8).
+        if cfg.oob_bytes > cfg.page_size_bytes {
+            return Err(NandError::config(
+                "device.oob_bytes",
+                format!(
+                    "{} spare bytes is more than the page's {} data bytes",
+                    cfg.oob_bytes, cfg.page_size_bytes
+                ),
             ));
         }
         let pages = blocks * u64::from(cfg.pages_per_block);
@@ -155,6 +165,7 @@ impl Geometry {
             physical_memory_bytes(),
             blocks,
             cfg.pages_per_block,
+            largest_count(cfg, true),
         )?;
         let page_map = PageMap::build(&cfg.page_map, cfg.cell_type, cfg.pages_per_block)?;
         let mut g = Geometry {
@@ -250,15 +261,15 @@ pub fn setup_bytes(planes: u64, blocks: u64, pages: u64) -> u64 {
 }
 
 /// Refuses a device whose tables need more than `available` bytes (`None`: unknown), or
-/// more than the allocator will reserve, naming the key that sets the block count. The
+/// more than the allocator will reserve, naming `key` ([`largest_count`]). The
 /// reservation is released at once: it only asks whether that much can be had, so a
 /// device that cannot be built is an error here instead of an abort when its tables are
 /// allocated.
-fn check_memory(need: u64, available: Option<u64>, blocks: u64, pages_per_block: u32) -> Result<()> {
+fn check_memory(need: u64, available: Option<u64>, blocks: u64, pages_per_block: u32, key: &str) -> Result<()> {
     const GB: f64 = 1e9;
     let refuse = |limit: String| {
         NandError::config(
-            "device.blocks_per_plane",
+            key,
             format!(
                 "the device ({blocks} blocks of {pages_per_block} pages) needs about {:.1} GB of memory for its tables, more than {limit}",
                 need as f64 / GB
@@ -275,6 +286,27 @@ fn check_memory(need: u64, available: Option<u64>, blocks: u64, pages_per_block:
         return Err(refuse("the memory allocator will reserve".to_string()));
     }
     Ok(())
+}
+
+/// The key of the device count furthest above its default (by ratio): the one a device too
+/// large to build is blamed on (`channels = 1_000_000`, not `blocks_per_plane`). With
+/// `pages`, pages per block counts too (memory); without, only the block-count factors.
+fn largest_count(cfg: &DeviceConfig, pages: bool) -> &'static str {
+    let d = DeviceConfig::default();
+    let mut counts = vec![
+        ("device.channels", cfg.channels, d.channels),
+        ("device.chips_per_channel", cfg.chips_per_channel, d.chips_per_channel),
+        ("device.dies_per_chip", cfg.dies_per_chip, d.dies_per_chip),
+        ("device.planes_per_die", cfg.planes_per_die, d.planes_per_die),
+        ("device.blocks_per_plane", cfg.blocks_per_plane, d.blocks_per_plane),
+    ];
+    if pages {
+        counts.push(("device.pages_per_block", cfg.pages_per_block, d.pages_per_block));
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| (f64::from(a.1) / f64::from(a.2)).total_cmp(&(f64::from(b.1) / f64::from(b.2))))
+        .map_or("device", |c| c.0)
 }
 
 /// Physical memory of the machine (bytes), where the system says.
@@ -301,7 +333,7 @@ mod tests {
         // = 4,096 + 229,376 + 262,144 = 495,616 B.
         assert_eq!(std::mem::size_of::<BlockState>(), 12);
         assert_eq!(setup_bytes(32, 8192, 1 << 20), 495_616);
-        assert!(check_memory(495_616, Some(1 << 30), 8192, 128).is_ok());
+        assert!(check_memory(495_616, Some(1 << 30), 8192, 128, "device").is_ok());
     }
 
     #[test]
@@ -311,7 +343,7 @@ mod tests {
         let blocks = 32 * 130_000_000u64;
         let need = setup_bytes(32, blocks, blocks * 128);
         assert_eq!(need, 32 * 128 + 116_480_000_000 + 133_120_000_000);
-        let e = check_memory(need, Some(16_000_000_000), blocks, 128)
+        let e = check_memory(need, Some(16_000_000_000), blocks, 128, "device.blocks_per_plane")
             .unwrap_err()
             .to_string();
         assert_eq!(
@@ -327,8 +359,43 @@ mod tests {
         let e = Geometry::new(&cfg).unwrap_err().to_string();
         assert!(e.starts_with("config key `device.blocks_per_plane`: "), "{e}");
         assert!(e.contains("249.6 GB"), "{e}");
+        // The count far above its default is named, whichever it is (two million channels:
+        // 1.6e7 planes x 256 blocks = 4.096e9 blocks, about 248 GB of tables, more than any
+        // machine here).
+        let cfg = DeviceConfig {
+            channels: 2_000_000,
+            ..DeviceConfig::default()
+        };
+        let e = Geometry::new(&cfg).unwrap_err().to_string();
+        assert!(
+            e.starts_with("config key `device.channels`: the device (4096000000 blocks"),
+            "{e}"
+        );
+        // A spare area larger than the page is refused (it used to be accepted unread).
+        let cfg = DeviceConfig {
+            oob_bytes: u32::MAX,
+            ..DeviceConfig::default()
+        };
+        let e = Geometry::new(&cfg).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "config key `device.oob_bytes`: 4294967295 spare bytes is more than the page's 4096 data bytes"
+        );
+        let cfg = DeviceConfig {
+            oob_bytes: 4096,
+            ..DeviceConfig::default()
+        };
+        assert!(Geometry::new(&cfg).is_ok());
+        let cfg = DeviceConfig {
+            dies_per_chip: 1 << 20,
+            blocks_per_plane: 1 << 12,
+            ..DeviceConfig::default()
+        };
+        let e = Geometry::new(&cfg).unwrap_err().to_string();
+        assert!(e.starts_with("config key `device.dies_per_chip`: "), "{e}");
+        assert!(e.ends_with("blocks exceed the supported 2^32"), "{e}");
         // More than any allocator reserves: refused even when the machine's size is unknown.
-        let e = check_memory(u64::MAX, None, 1, 1).unwrap_err().to_string();
+        let e = check_memory(u64::MAX, None, 1, 1, "device").unwrap_err().to_string();
         assert!(e.ends_with("more than the memory allocator will reserve"), "{e}");
     }
 

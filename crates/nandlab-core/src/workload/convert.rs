@@ -96,6 +96,34 @@ pub fn convert_report(src: &str, src_format: TraceFormat, dst: &str, dst_format:
     let dst_format = output_format(dst, dst_format)?;
     let src_format = resolve_format(src, src_format)?;
     let reader = TraceReader::open(src, src_format, &TraceOptions::default())?;
+    let path = std::path::Path::new(dst);
+    if path.is_dir() {
+        return Err(NandError::Invalid(format!(
+            "{dst}: is a directory, not a file to write"
+        )));
+    }
+    // Only a regular file is replaced by renaming a temp file over it: a device or a FIFO
+    // (`/dev/null`, a named pipe) is written in place, and a symlink's target is replaced,
+    // keeping the link.
+    if path.exists() && !path.is_file() {
+        let (written, skipped_trims) = write_all(reader, src, dst, dst_format)?;
+        return Ok(ConvertReport {
+            src_format,
+            dst_format,
+            written,
+            skipped_trims,
+        });
+    }
+    let dst_owned;
+    let dst = if path.is_symlink() {
+        dst_owned = std::fs::canonicalize(path)
+            .unwrap_or_else(|_| path.to_path_buf())
+            .to_string_lossy()
+            .into_owned();
+        dst_owned.as_str()
+    } else {
+        dst
+    };
     let tmp = format!("{dst}.tmp-{}", std::process::id());
     let result = write_all(reader, src, &tmp, dst_format);
     match result {
@@ -144,7 +172,10 @@ fn write_all(
         }
     }
     let file = w.into_inner().map_err(|e| NandError::io(tmp, e.error()))?;
-    file.sync_all().map_err(|e| NandError::io(tmp, e))?;
+    // A device or FIFO written in place cannot be synced (EINVAL).
+    if file.metadata().is_ok_and(|m| m.is_file()) {
+        file.sync_all().map_err(|e| NandError::io(tmp, e))?;
+    }
     Ok((written, skipped))
 }
 

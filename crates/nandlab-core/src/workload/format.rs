@@ -2,6 +2,7 @@
 
 use super::parse::{
     err, mul, parse_hex_u8, parse_size, parse_time, parse_u32, parse_u64, show, trim, FieldError, FieldResult, Fields,
+    MISSING,
 };
 use super::reader::{long_line, MAX_LINE_BYTES};
 use crate::error::{NandError, Result};
@@ -347,10 +348,46 @@ pub fn parse_line(format: TraceFormat, line: &[u8], unit_ns: u64) -> FieldResult
     }
 }
 
-/// Whether a content line is a header: its first character is a letter (or a quote).
+/// Whether a content line is a header: its first character is a letter (or a quote), and
+/// its first field is not a number spelt in letters (`inf`, `infinity`, `nan`), which is a
+/// bad time to be named, not a header to skip.
 #[inline]
 pub fn is_header(line: &[u8]) -> bool {
-    matches!(line.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'"')
+    let first = line
+        .split(|&b| b == b',' || b.is_ascii_whitespace())
+        .next()
+        .unwrap_or_default();
+    let number = [b"inf".as_slice(), b"infinity", b"nan"]
+        .iter()
+        .any(|w| first.eq_ignore_ascii_case(w));
+    matches!(line.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'"') && !number
+}
+
+/// The fields of `format` in order, as its errors name them: how far into a line a
+/// format got before failing (a tie-break of [`sniff`]).
+fn field_order(format: TraceFormat) -> &'static [&'static str] {
+    match format {
+        TraceFormat::Disksim => &["time", "device", "lba", "size", "type", "critical"],
+        TraceFormat::Msr => &["Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size"],
+        TraceFormat::Spc => &["ASU", "LBA", "Size", "Opcode", "Timestamp"],
+        TraceFormat::Systor => &["Timestamp", "Response", "IOType", "LUN", "Offset", "Size"],
+        TraceFormat::Cloudphysics => &["version", "time", "op", "size", "lbn"],
+        TraceFormat::Alibaba => &["device_id", "opcode", "offset", "length", "timestamp"],
+        TraceFormat::Tencent => &["Timestamp", "Offset", "Size", "IOType", "VolumeID"],
+        TraceFormat::Auto => &[],
+    }
+}
+
+/// 1 + the position of the field `err` names in `format`; 0 when it names none, or when
+/// the line ran out of fields (its shape is not the format's).
+fn fields_reached(format: TraceFormat, err: &FieldError) -> usize {
+    if err.msg == MISSING {
+        return 0;
+    }
+    field_order(format)
+        .iter()
+        .position(|f| *f == err.field)
+        .map_or(0, |i| i + 1)
 }
 
 fn from_header(header: &[u8]) -> Option<TraceFormat> {
@@ -392,7 +429,8 @@ fn ext_hint(path: &str) -> Option<TraceFormat> {
 /// sampled line are candidates, the extension breaks a tie, then [`CONCRETE_FORMATS`] order.
 ///
 /// When no format parses every sampled line, the error is the parse error of the closest
-/// format (the one that parses the most lines before its first failure), naming `name`
+/// format (the one that parses the most lines before its first failure, then the one that
+/// gets furthest into the failing line), naming `name`
 /// and the line, so a bad line among the first ones reads as it would with that format.
 pub fn sniff(sample: &[u8], name: &str) -> Result<TraceFormat> {
     // (1-based line number, content) of up to 32 content lines.
@@ -452,14 +490,19 @@ pub fn sniff(sample: &[u8], name: &str) -> Result<TraceFormat> {
             ok.push(f);
             continue;
         };
-        // More lines parsed wins; on a tie the extension's format, then priority order.
-        let better = closest
-            .as_ref()
-            .is_none_or(|c| parsed > c.parsed || (parsed == c.parsed && Some(f) == hint && Some(c.format) != hint));
+        // More lines parsed wins; on a tie, the format that got further into the failing
+        // line (a malformed MSR line fails MSR at its bad field, DiskSim at its first), then
+        // the extension's format, then priority order.
+        let reached = fields_reached(f, &err);
+        let better = closest.as_ref().is_none_or(|c| {
+            (parsed, reached) > (c.parsed, c.reached)
+                || ((parsed, reached) == (c.parsed, c.reached) && Some(f) == hint && Some(c.format) != hint)
+        });
         if better {
             closest = Some(Failure {
                 format: f,
                 parsed,
+                reached,
                 line,
                 err,
             });
@@ -484,6 +527,8 @@ struct Failure {
     format: TraceFormat,
     /// Lines it parsed before the failing one.
     parsed: usize,
+    /// How far into the failing line it got ([`fields_reached`]).
+    reached: usize,
     /// 1-based number of the failing line.
     line: u64,
     err: FieldError,
@@ -725,6 +770,27 @@ mod tests {
         assert!(e.starts_with("t.csv:3: field `Type`: "), "{e}");
         assert!(e.contains("read as msr"), "{e}");
         assert_eq!(e.lines().count(), 1);
+        // One malformed MSR line and no extension: every format fails on line 1, and MSR
+        // gets furthest into it (to `Type`), so its error is the one given, not DiskSim's.
+        let e = sniff(b"128166385295514663,hm,0,Wrte,9056014336,2048,2833\n", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("x:1: field `Type`: "), "{e}");
+        assert!(e.contains("read as msr"), "{e}");
+        // A first line whose time is `inf` or `nan` is a bad time, not a header to skip.
+        for t in ["inf", "NaN", "Infinity"] {
+            let text = format!("{t} 0 0 8 1\n1 0 8 8 1\n");
+            let e = sniff(text.as_bytes(), "t.trace").unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "t.trace:1: field `time`: expected a non-negative number, got `{t}`"
+                )),
+                "{e}"
+            );
+            assert!(!is_header(t.as_bytes()));
+        }
+        assert!(is_header(b"Timestamp,Hostname,DiskNumber"));
+        assert!(is_header(b"info about this trace"));
         // A first line longer than the cap (a file of NUL bytes) is named as such.
         let e = sniff(&vec![0u8; SNIFF_BYTES], "z").unwrap_err().to_string();
         assert!(e.starts_with("z:1: line longer than 65536 bytes"), "{e}");

@@ -141,10 +141,12 @@ impl<'a> Fields<'a> {
     /// The next field, or an error saying the line has too few fields.
     #[inline]
     pub fn need(&mut self, field: &'static str) -> FieldResult<&'a [u8]> {
-        self.next()
-            .ok_or_else(|| err(field, "missing (too few fields on the line)"))
+        self.next().ok_or_else(|| err(field, MISSING))
     }
 }
+
+/// The message of a field the line does not have.
+pub const MISSING: &str = "missing (too few fields on the line)";
 
 /// A non-negative decimal integer (`u64`); a sign, a fraction or an overflow is an error.
 #[inline]

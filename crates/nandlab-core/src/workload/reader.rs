@@ -9,6 +9,10 @@ use crate::host::request::Request;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Cursor, Read};
 
+/// The simulation clock's end (the FTL keeps signed 64-bit ns): an arrival at or past it
+/// cannot be simulated (`host::time_scale` refuses a scaled arrival there too).
+pub(super) const CLOCK_END_NS: u64 = 1 << 63;
+
 /// Read-buffer size of file readers.
 const BUF_BYTES: usize = 256 * 1024;
 
@@ -227,13 +231,16 @@ impl<R: BufRead> Iterator for TraceReader<R> {
                 }
             }
             let base = *self.base_ns.get_or_insert(raw.time_ns);
-            let Some(arrival_ns) = raw.time_ns.saturating_sub(base).checked_add(self.shift_ns) else {
-                self.done = true;
-                return Some(Err(NandError::parse(
-                    &self.name,
-                    self.line_no,
-                    "arrival time overflows 64 bits of ns",
-                )));
+            let arrival_ns = match raw.time_ns.saturating_sub(base).checked_add(self.shift_ns) {
+                Some(t) if t < CLOCK_END_NS => t,
+                _ => {
+                    self.done = true;
+                    return Some(Err(NandError::parse(
+                        &self.name,
+                        self.line_no,
+                        "arrival time past the end of the clock (2^63 ns after the first request, about 292 years)",
+                    )));
+                }
             };
             self.emitted += 1;
             return Some(Ok(Request {
@@ -279,6 +286,28 @@ mod tests {
                 r(0, 8192, 1024, Op::Trim, 0),
             ]
         );
+    }
+
+    #[test]
+    fn an_arrival_past_the_end_of_the_clock_is_refused_at_its_line() {
+        // 2^63 − 1 ns after the first request is the clock's last instant; 2^63 and
+        // 2^64 − 1 (the largest time a line can hold) are past it.
+        let last = "0 0 0 1 1\n9223372036854775807 0 8 1 1\n";
+        let got = read("t.trace", last, TraceFormat::Disksim, TraceOptions::default());
+        assert_eq!(got[1].as_ref().unwrap().arrival_ns, (1 << 63) - 1);
+        for t in ["9223372036854775808", "18446744073709551615"] {
+            let text = format!("0 0 0 1 1\n{t} 0 8 1 1\n");
+            let got = read("t.trace", &text, TraceFormat::Disksim, TraceOptions::default());
+            assert_eq!(got.len(), 2, "{t}");
+            assert_eq!(
+                got[1].as_ref().unwrap_err().to_string(),
+                "t.trace:2: arrival time past the end of the clock (2^63 ns after the first request, about 292 years)"
+            );
+        }
+        // Rebased: a trace that starts late is measured from its first request.
+        let text = "18446744073709551614 0 0 1 1\n18446744073709551615 0 8 1 1\n";
+        let got = read("t.trace", text, TraceFormat::Disksim, TraceOptions::default());
+        assert_eq!(got[1].as_ref().unwrap().arrival_ns, 1);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! requests fit in [`KEEP_REQUESTS`].
 
 use super::format::{resolve_format, TraceFormat};
-use super::reader::{TraceOptions, TraceReader};
+use super::reader::{TraceOptions, TraceReader, CLOCK_END_NS};
 use crate::error::{NandError, Result};
 use crate::host::request::Request;
 use std::fs::File;
@@ -19,8 +19,8 @@ pub const KEEP_REQUESTS: usize = 1 << 18;
 ///
 /// The first copy is read from the file; when it has at most [`KEEP_REQUESTS`] requests
 /// they are kept and the next copies are those requests shifted, without parsing the file
-/// again. Otherwise, or when a copy's shift could overflow an arrival time (the file then
-/// names the line), the file is re-read for the copy. Either way the requests are the same.
+/// again. Otherwise, or when a copy's shift could put an arrival past the end of the clock
+/// (2^63 ns; the file then names the line), the file is re-read for the copy. Either way the requests are the same.
 pub struct RepeatedTrace {
     path: String,
     format: TraceFormat,
@@ -108,8 +108,8 @@ impl RepeatedTrace {
                 self.path, self.copies
             ))
         })?;
-        // Every kept arrival is at most `max_ns`, so the shifted ones cannot overflow.
-        self.from_memory = self.kept.is_some() && self.max_ns.checked_add(shift).is_some();
+        // Every kept arrival is at most `max_ns`, so the shifted ones stay on the clock.
+        self.from_memory = self.kept.is_some() && self.max_ns.checked_add(shift).is_some_and(|t| t < CLOCK_END_NS);
         if self.from_memory {
             self.pos = 0;
             self.shift_ns = shift;
@@ -231,21 +231,22 @@ mod tests {
     }
 
     #[test]
-    fn a_shift_that_overflows_is_read_from_the_file_and_named_there() {
+    fn a_shift_past_the_clock_is_read_from_the_file_and_named_there() {
         let dir = dir("repeat-overflow");
         let path = dir.join("o.trace");
-        // Arrivals 0 and 1e19 ns: the period saturates at 2^64 − 1, so the second copy's
-        // first arrival is 2^64 − 1 and its second overflows, at line 2.
-        std::fs::write(&path, "0 0 0 1 1\n10000000000000000000 0 1 1 1\n").unwrap();
+        // Arrivals 0 and 5e18 ns: the period is 5e18 + 5e18 (the mean gap) = 1e19 ns, past
+        // the clock's end (2^63 ≈ 9.22e18 ns), so the second copy's first arrival is refused
+        // at line 1 of the file.
+        std::fs::write(&path, "0 0 0 1 1\n5000000000000000000 0 1 1 1\n").unwrap();
         let p = path.to_str().unwrap();
         let got: Vec<Result<Request>> = RepeatedTrace::open(p, TraceFormat::Disksim, &TraceOptions::default(), 2)
             .unwrap()
             .collect();
-        assert_eq!(got.len(), 4);
-        assert_eq!(got[2].as_ref().unwrap().arrival_ns, u64::MAX);
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[1].as_ref().unwrap().arrival_ns, 5_000_000_000_000_000_000);
         assert_eq!(
-            got[3].as_ref().unwrap_err().to_string(),
-            format!("{p}:2: arrival time overflows 64 bits of ns")
+            got[2].as_ref().unwrap_err().to_string(),
+            format!("{p}:1: arrival time past the end of the clock (2^63 ns after the first request, about 292 years)")
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

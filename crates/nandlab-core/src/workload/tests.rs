@@ -9,14 +9,34 @@ use std::path::PathBuf;
 const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/traces");
 
 /// The shared trace directory, or `None` (after saying so) when this checkout has none.
+/// Under CI (`CI=true`) a missing directory fails the test instead: CI must run them.
 fn traces_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(TRACES);
+    shared_dir(
+        TRACES,
+        std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true")),
+    )
+}
+
+fn shared_dir(path: &str, in_ci: bool) -> Option<PathBuf> {
+    let dir = PathBuf::from(path);
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/traces not found (looked in {TRACES})");
-        None
+        return Some(dir);
     }
+    assert!(
+        !in_ci,
+        "CI=true but ../shared/traces is not at {path}: the real-trace tests must run in CI"
+    );
+    eprintln!("skipped: ../shared/traces not found (looked in {path})");
+    None
+}
+
+#[test]
+fn a_missing_shared_folder_skips_locally_and_fails_in_ci() {
+    let missing = concat!(env!("CARGO_MANIFEST_DIR"), "/no-such-shared-folder");
+    assert_eq!(shared_dir(missing, false), None);
+    let in_ci = std::panic::catch_unwind(|| shared_dir(missing, true));
+    assert!(in_ci.is_err(), "a missing ../shared must fail under CI=true");
+    assert_eq!(shared_dir(TRACES, false).is_some(), PathBuf::from(TRACES).is_dir());
 }
 
 fn trace(dir: &std::path::Path, name: &str) -> String {
