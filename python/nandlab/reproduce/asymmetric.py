@@ -41,10 +41,25 @@ from .. import _native
 from ..io import write_json
 from . import asymmetric_report as report
 from . import paper_004
-from .framework import Analysis, Claim, Context, column
+from .framework import (
+    Analysis,
+    Claim,
+    Context,
+    Measured,
+    Unreachable,
+    above,
+    below,
+    by_seed,
+    column,
+    point,
+    seeds_for,
+    span,
+)
 from .page_errors import PageSpread, fit_table5
 
 TITLE = "Asymmetric Programming (seed 004)"
+
+CLAIM_API = 2
 
 PRESET = Path(__file__).resolve().parents[1] / "configs" / "004_asymmetric_256mb.toml"
 
@@ -79,10 +94,6 @@ FS = {
 #: ECC strengths of Table 5.
 T_RANGE = range(9)
 
-#: Seeds after ``Settings.seed`` at which Fig. 12's workload re-runs under BL and AP.
-NOISE_SEEDS = 2
-
-
 @dataclass
 class Settings:
     """What one reproduction runs."""
@@ -94,7 +105,7 @@ class Settings:
     sensor_requests: int = 282_710
     random_fractions: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
     read_fractions: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
-    seed: int = 1
+    seeds: tuple[int, ...] = tuple(seeds_for(False))
 
     @classmethod
     def full(cls) -> Settings:
@@ -102,7 +113,8 @@ class Settings:
 
     @classmethod
     def quick_(cls) -> Settings:
-        return cls(quick=True, requests=12_000, sensor_requests=12_000)
+        return cls(quick=True, requests=12_000, sensor_requests=12_000,
+                   seeds=tuple(seeds_for(True)))
 
 
 def fs_overrides(gen: str) -> dict[str, Any]:
@@ -159,17 +171,12 @@ def plan(ctx: Context) -> dict[str, dict[str, Any]]:
     spec = {
         "name": "asymmetric",
         "config": str(PRESET),
-        "seeds": [s.seed],
+        "seeds": list(s.seeds),
         "set": {"host.replay": "closed", "host.queue_depth": 1, "workload.iops": 0.0,
                 "output.record_requests": False},
         "case": cases,
     }
-    noise = [c for c in cases if c["tags"]["scheme"] in ("BL", "AP")
-             and (c["tags"]["gen"], c["tags"]["pe"], c["tags"]["random"], c["tags"]["read"])
-             == ("iometer", 1000, 0.5, 0.5)]
-    seeds = [s.seed + k for k in range(1, NOISE_SEEDS + 1)]
-    return {"runs": spec,
-            "seeds": {**spec, "name": "asymmetric-seeds", "seeds": seeds, "case": noise}}
+    return {"runs": spec}
 
 
 def page_fail(t: int, n_bits: int, codewords: int, rber: float) -> float:
@@ -225,14 +232,6 @@ def ratio_of_sums(rows: list[dict[str, Any]], key: str, scheme: str) -> float:
     return overhead(sum(x[scheme][key] for x in rows), sum(x["BL"][key] for x in rows))
 
 
-def seed_runs(table: pl.DataFrame) -> dict[tuple[int, str], dict[str, float]]:
-    """(seed, scheme) -> flash response and erases of the ``seeds`` sweep's runs."""
-    keys = zip(column(table, "seed"), column(table, "scheme"), strict=True)
-    iops, erases = column(table, "all.iops"), column(table, "flash.erases")
-    return {(int(seed), scheme): {"flash_ns": 1e9 / iops[i], "erases": erases[i]}
-            for i, (seed, scheme) in enumerate(keys)}
-
-
 def runs(table: pl.DataFrame) -> dict[tuple[str, int, float, float, str], dict[str, Any]]:
     """(generator, pe, random, read, scheme) -> the metrics the analysis uses."""
     cols = {
@@ -264,20 +263,13 @@ def runs(table: pl.DataFrame) -> dict[tuple[str, int, float, float, str], dict[s
     return out
 
 
-def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
-    s: Settings = ctx.settings
-    r = runs(tables["runs"])
-    fits = spreads()
-    m: dict[str, Any] = {"settings": asdict(s),
-                         "spreads": {pe: asdict(f) for pe, f in fits.items()}}
+def analyse_seed(r: dict, s: Settings, fits: dict[int, PageSpread]) -> dict[str, Any]:
+    """One seed's tables from its runs ``r`` (:func:`runs`)."""
+    m: dict[str, Any] = {}
 
     def schemes(gen: str, pe: int, rnd: float, rd: float) -> dict[str, dict[str, Any]]:
         return {scheme: r[(gen, pe, rnd, rd, scheme)] for scheme in SCHEMES}
 
-    # Table 1: Eq. 3 at one 8640-bit codeword (the length its values imply); a model check.
-    m["table1"] = [{"rber": x, "lsb": page_fail(3, 8640, 1, x), "msb": page_fail(3, 8640, 1,
-                                                                                 0.5 * x)}
-                   for x in paper_004.TABLE_1_RBER]
     runs4 = schemes("sensor", 2000, 1.0, 1 - 0.9334)
     m["table4"] = {"rates": fail_rates(runs4["BL"], runs4["AP"], runs4["MC"], fits[2000]),
                    **runs4}
@@ -289,13 +281,24 @@ def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
         m["table5"][pe] = {"rows": rows, **runs5}
     m["random"] = [{"x": x, **schemes("iometer", 1000, x, 0.5)} for x in s.random_fractions]
     m["reads"] = [{"x": x, **schemes("iometer", 1000, 0.5, x)} for x in s.read_fractions]
-    fig12 = schemes("iometer", 1000, 0.5, 0.5)
-    more = seed_runs(tables["seeds"])
-    m["seeds"] = [{"seed": s.seed, "BL": fig12["BL"], "AP": fig12["AP"]}] + [
-        {"seed": seed, "BL": more[(seed, "BL")], "AP": more[(seed, "AP")]}
-        for seed in sorted({seed for seed, _ in more})]
-    write_json(ctx.out / "metrics_runs.json", {"table5": m["table5"], "table4": m["table4"]})
-    figures = report.figures(ctx.out, m)
+    return m
+
+
+def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
+    s: Settings = ctx.settings
+    fits = spreads()
+    per_seed = {seed: analyse_seed(runs(t), s, fits) for seed, t in by_seed(tables["runs"]).items()}
+    first = per_seed[min(per_seed)]
+    m: dict[str, Any] = {"settings": asdict(s),
+                         "spreads": {pe: asdict(f) for pe, f in fits.items()},
+                         "per_seed": per_seed, **first}
+    # Table 1: Eq. 3 at one 8640-bit codeword (the length its values imply); a model check.
+    m["table1"] = [{"rber": x, "lsb": page_fail(3, 8640, 1, x), "msb": page_fail(3, 8640, 1,
+                                                                                 0.5 * x)}
+                   for x in paper_004.TABLE_1_RBER]
+    write_json(ctx.out / "metrics_runs.json", {"table5": first["table5"],
+                                               "table4": first["table4"]})
+    figures = report.figures(ctx.out, first)
     return Analysis(claims=claims(m), body=report.body_md(m), figures=figures, metrics=m,
                     config_text=report.config_md(s, SCHEMES, TEST_FILE_BYTES, FLUSH_EVERY))
 
@@ -306,78 +309,130 @@ def _sum_reduction(rows: list[dict[str, Any]], new: str, old: str) -> float:
     return reduction(sum(x[new] for x in rows), sum(x[old] for x in rows))
 
 
-def claims(m: dict[str, Any]) -> list[Claim]:
-    p = paper_004.CLAIMS
+def seed_values(m: dict[str, Any]) -> dict[str, float]:
+    """Each simulated claim's value from one seed's tables ``m``."""
     t4, rates4 = m["table4"], m["table4"]["rates"]
     t5 = {pe: m["table5"][pe]["rows"] for pe in (1000, 3000)}
     both = m["random"] + m["reads"]
     fig12 = next(x for x in m["random"] if x["x"] == 0.5)
-    bch = [x for x in t5[1000][1:]]
-    why = report.Why(m)
-    values: dict[str, tuple[float, float, str]] = {
-        "t4_ap_vs_bl_errors": (reduction(rates4["AP"][4], rates4["BL"][4]), 0.1, why.errors(2000, 4)),
-        "t4_mc_vs_bl_errors": (reduction(rates4["MC"][4], rates4["BL"][4]), 0.1, why.mc_errors(rates4, 4)),
-        "t4_ap_response": (overhead(t4["AP"]["flash_ns"], t4["BL"]["flash_ns"]), 0.1,
-                           why.ap_cost(t4)),
-        "t4_ap_erases": (overhead(t4["AP"]["erases"], t4["BL"]["erases"]), 0.1, why.ap_cost(t4)),
-        "t4_mc_response": (overhead(t4["MC"]["flash_ns"], t4["BL"]["flash_ns"]), 0.1,
-                           why.mc_cost(t4)),
-        "t4_mc_erases": (overhead(t4["MC"]["erases"], t4["BL"]["erases"]), 0.1, why.mc_cost(t4)),
-        "t4_bl_response": (t4["BL"]["flash_ns"] / 1e6, 0.2, why.bl_response(t4["BL"])),
-        "t4_ap_vs_mc_response": (overhead(t4["MC"]["flash_ns"], t4["AP"]["flash_ns"]), 0.1,
-                                 why.mc_cost(t4)),
-        "t3_request_kb": (t4["BL"]["bytes"] / t4["BL"]["count"] / 1000, 0.1, why.request_size()),
-        "t5_0bit": (reduction(t5[1000][0]["AP"], t5[1000][0]["BL"]), 0.1, why.errors(1000, 0)),
-        "t5_bch_range": (min(reduction(x["AP"], x["BL"]) for x in bch), 0.1,
-                         why.errors(1000, 1)),
-        "t5_avg_1000": (_sum_reduction(t5[1000], "AP", "BL"), 0.1, why.errors(1000, 3)),
-        "t5_mc_1000": (_sum_reduction(t5[1000], "AP", "MC"), 0.1,
-                       why.mc_errors(m["table5"][1000]["rows"], None)),
-        "t5_avg_3000": (_sum_reduction(t5[3000], "AP", "BL"), 0.1, why.errors(3000, 3)),
-        "t5_mc_3000": (_sum_reduction(t5[3000], "AP", "MC"), 0.1,
-                       why.mc_errors(m["table5"][3000]["rows"], None)),
-        "t6_ap": (ratio_of_sums(m["random"], "flash_ns", "AP"), 0.1, why.ap_rows(m["random"])),
-        "t6_mc": (ratio_of_sums(m["random"], "flash_ns", "MC"), 0.1, why.mc_rows(m["random"])),
-        "t7_ap": (ratio_of_sums(m["reads"], "flash_ns", "AP"), 0.1, why.ap_rows(m["reads"])),
-        "t7_mc": (ratio_of_sums(m["reads"], "flash_ns", "MC"), 0.1, why.mc_rows(m["reads"])),
-        "f12_mc_read": (100.0 * fig12["MC"]["read_mean_ns"] / fig12["BL"]["read_mean_ns"], 0.1,
-                        why.fig12(fig12)),
-        "f13_ap_erases": (ratio_of_sums(both, "erases", "AP"), 0.1, why.ap_rows(both)),
-        "f15_ap_copies": (ratio_of_sums(both, "copies", "AP"), 0.1, why.ap_rows(both)),
-        "f16_ap": (ratio_of_sums(both, "max_ns", "AP"), 0.1, why.worst()),
-        "f16_mc": (ratio_of_sums(both, "max_ns", "MC"), 0.1, why.worst()),
+    return {
+        "t4_ap_vs_bl_errors": reduction(rates4["AP"][4], rates4["BL"][4]),
+        "t4_mc_vs_bl_errors": reduction(rates4["MC"][4], rates4["BL"][4]),
+        "t4_ap_response": overhead(t4["AP"]["flash_ns"], t4["BL"]["flash_ns"]),
+        "t4_ap_erases": overhead(t4["AP"]["erases"], t4["BL"]["erases"]),
+        "t4_mc_response": overhead(t4["MC"]["flash_ns"], t4["BL"]["flash_ns"]),
+        "t4_mc_erases": overhead(t4["MC"]["erases"], t4["BL"]["erases"]),
+        "t4_bl_response": t4["BL"]["flash_ns"] / 1e6,
+        "t4_ap_vs_mc_response": overhead(t4["MC"]["flash_ns"], t4["AP"]["flash_ns"]),
+        "t3_request_kb": t4["BL"]["bytes"] / t4["BL"]["count"] / 1000,
+        "t5_0bit": reduction(t5[1000][0]["AP"], t5[1000][0]["BL"]),
+        "t5_bch_range": min(reduction(x["AP"], x["BL"]) for x in t5[1000][1:]),
+        "t5_bch_range_hi": max(reduction(x["AP"], x["BL"]) for x in t5[1000][1:]),
+        "t5_avg_1000": _sum_reduction(t5[1000], "AP", "BL"),
+        "t5_mc_1000": _sum_reduction(t5[1000], "AP", "MC"),
+        "t5_avg_3000": _sum_reduction(t5[3000], "AP", "BL"),
+        "t5_mc_3000": _sum_reduction(t5[3000], "AP", "MC"),
+        "t6_ap": ratio_of_sums(m["random"], "flash_ns", "AP"),
+        "t6_mc": ratio_of_sums(m["random"], "flash_ns", "MC"),
+        "t7_ap": ratio_of_sums(m["reads"], "flash_ns", "AP"),
+        "t7_mc": ratio_of_sums(m["reads"], "flash_ns", "MC"),
+        "f12_mc_read": 100.0 * fig12["MC"]["read_mean_ns"] / fig12["BL"]["read_mean_ns"],
+        "f13_ap_erases": ratio_of_sums(both, "erases", "AP"),
+        "f15_ap_copies": ratio_of_sums(both, "copies", "AP"),
+        "f16_ap": ratio_of_sums(both, "max_ns", "AP"),
+        "f16_mc": ratio_of_sums(both, "max_ns", "MC"),
     }
+
+
+def _ap_bound(t: int, sigma: float = 0.5) -> float:
+    """The most AP can cut page errors at t bits per page against a type-blind Baseline
+    (half LSB, half MSB pages) when MSB pages have σ × the LSB RBER: the binomial tail's
+    ratio at R/2 to R is at least σ^(t+1) (its limit as R -> 0), so AP / BL ≥
+    2σ^(t+1) / (1 + σ^(t+1)), in %."""
+    q = sigma ** (t + 1)
+    return 100.0 * (1.0 - 2.0 * q / (1.0 + q))
+
+
+def _paper(rule: str, vals: tuple[str, ...]):
+    if rule == "point":
+        return point(vals[0])
+    if rule == "span":
+        return span(*vals)
+    return (above if rule == "above" else below)(float(vals[0]), vals[1])
+
+
+def claims(m: dict[str, Any]) -> list[Claim]:
+    seeds = [m["per_seed"][k] for k in sorted(m["per_seed"])]
+    vals = [seed_values(x) for x in seeds]
+    why = report.Why(m)
+    texts = {
+        "t4_ap_vs_bl_errors": why.errors(2000, 4), "t4_mc_vs_bl_errors": why.mc_errors(),
+        "t4_ap_response": why.ap_cost(m["table4"]), "t4_ap_erases": why.ap_cost(m["table4"]),
+        "t4_mc_response": why.mc_cost(m["table4"]), "t4_mc_erases": why.mc_cost(m["table4"]),
+        "t4_bl_response": why.bl_response(m["table4"]["BL"]),
+        "t4_ap_vs_mc_response": why.mc_cost(m["table4"]), "t3_request_kb": why.request_size(),
+        "t5_0bit": why.errors(1000, 0), "t5_bch_range": why.errors(1000, 1),
+        "t5_avg_1000": why.errors(1000, 3), "t5_mc_1000": why.mc_errors(),
+        "t5_avg_3000": why.errors(3000, 3), "t5_mc_3000": why.mc_errors(),
+        "t6_ap": why.ap_rows(m["random"]), "t6_mc": why.mc_rows(m["random"]),
+        "t7_ap": why.ap_rows(m["reads"]), "t7_mc": why.mc_rows(m["reads"]),
+        "f12_mc_read": why.fig12(m["random"]), "f13_ap_erases": why.ap_rows(m["random"]),
+        "f15_ap_copies": why.ap_rows(m["random"]), "f16_ap": why.worst(),
+        "f16_mc": why.worst(),
+    }
+    avg_bound = sum(_ap_bound(t) for t in T_RANGE) / len(T_RANGE)
+    unreachable = {
+        "t5_0bit": Unreachable((0.0, _ap_bound(0)), f"σ = 0.5 (Eq. 4), t = 0: AP / BL ≥ "
+                               f"2σ/(1 + σ), so AP cuts at most {_ap_bound(0):.1f} %"),
+        "t5_bch_range": Unreachable((0.0, _ap_bound(1)), f"σ = 0.5, t = 1: at most "
+                                    f"{_ap_bound(1):.1f} % (1 − 2σ²/(1 + σ²)), below the "
+                                    "lowest row's 77.93 %"),
+        "t5_avg_1000": Unreachable((0.0, avg_bound), f"σ = 0.5: the average of the per-t bounds "
+                                   f"1 − 2σ^(t+1)/(1 + σ^(t+1)), t = 0 … 8, is "
+                                   f"{avg_bound:.1f} %"),
+    }
+    units = {"t4_bl_response": "ms", "t3_request_kb": "KB"}
     out = []
-    for key, (label, lo, hi, where) in p.items():
-        v, margin, text = values[key]
-        unit = "ms" if key == "t4_bl_response" else "KB" if key == "t3_request_kb" else "%"
-        out.append(Claim(key, label, where, (lo, hi), (v, v), margin, text, unit))
-    out += row_claims(m, why) + model_checks(m)
+    for key, (label, rule, printed, where) in paper_004.CLAIMS.items():
+        samples = [v[key] for v in vals]
+        if key == "t5_bch_range":
+            nandlab = Measured.over({"lowest t": samples,
+                                     "highest t": [v["t5_bch_range_hi"] for v in vals]})
+        else:
+            nandlab = Measured.seeds(samples)
+        margin = 0.2 if key == "t4_bl_response" else 0.1
+        out.append(Claim.simulated(key, label, where, _paper(rule, printed), nandlab, ["runs"],
+                                   texts[key], margin, units.get(key, "%"),
+                                   unreachable.get(key)))
+    out += row_claims(m, seeds, why) + model_checks(m)
     return out
 
 
-def row_claims(m: dict[str, Any], why: report.Why) -> list[Claim]:
+def row_claims(m: dict[str, Any], seeds: list[dict[str, Any]], why: report.Why) -> list[Claim]:
     """Tables 6 and 7 row by row: AP and MC vs BL, and BL's absolute mean response."""
     out = []
-    for table, rows, name in ((paper_004.TABLE_6, m["random"], "random"),
-                              (paper_004.TABLE_7, m["reads"], "reads")):
+    for table, printed, name in ((paper_004.TABLE_6, paper_004.TABLE_6_OVERHEAD, "random"),
+                                 (paper_004.TABLE_7, paper_004.TABLE_7_OVERHEAD, "reads")):
         tab = "Table 6" if name == "random" else "Table 7"
-        for x in rows:
-            _n, bl, mc, ap = table[x["x"]]
+        for i, x in enumerate(m[name]):
+            _n, bl, _mc, _ap = table[x["x"]]
+            mc_text, ap_text = printed[x["x"]]
             what = f"{x['x']:.0%} {name}"
-            got = {s: x[s]["flash_ns"] for s in SCHEMES}
-            for scheme, val in (("AP", ap), ("MC", mc)):
-                paper_ov = overhead(val, bl)
-                lo, hi = (0.0, 0.33) if scheme == "AP" else (paper_ov, paper_ov)
-                out.append(Claim(
+            rows = [sd[name][i] for sd in seeds]
+            for scheme, text in (("AP", ap_text), ("MC", mc_text)):
+                paper = (point(text, tolerance=paper_004.AP_ROW_TOLERANCE,
+                               why="§5.3.2: AP − BL ranges 0.002 … 0.33 % over the rows")
+                         if scheme == "AP" else point(text))
+                got = Measured.seeds([overhead(r[scheme]["flash_ns"], r["BL"]["flash_ns"])
+                                      for r in rows])
+                out.append(Claim.simulated(
                     f"{tab[-1]}_{name}_{x['x']:g}_{scheme.lower()}",
-                    f"{what}: mean response, {scheme} vs BL (overhead"
-                    + ("; the paper's 0.002-0.33 % range" if scheme == "AP" else "") + ")",
-                    tab, (lo, hi), (overhead(got[scheme], got["BL"]),) * 2, 0.1,
-                    why.ap_rows([x]) if scheme == "AP" else why.mc_rows([x])))
-            out.append(Claim(f"{tab[-1]}_{name}_{x['x']:g}_bl_ms", f"{what}: BL mean response",
-                             tab, (bl / 1e6, bl / 1e6), (got["BL"] / 1e6,) * 2, 0.1,
-                             why.bl_response(x["BL"]), "ms"))
+                    f"{what}: mean response, {scheme} vs BL (overhead)", tab, paper, got,
+                    ["runs"], why.ap_rows([x]) if scheme == "AP" else why.mc_rows([x])))
+            out.append(Claim.simulated(
+                f"{tab[-1]}_{name}_{x['x']:g}_bl_ms", f"{what}: BL mean response", tab,
+                point(f"{bl / 1e6:.6f}"), Measured.seeds([r["BL"]["flash_ns"] / 1e6 for r in rows]),
+                ["runs"], why.bl_response(x["BL"]), unit="ms"))
     return out
 
 
@@ -385,32 +440,31 @@ def model_checks(m: dict[str, Any]) -> list[Claim]:
     """Claims checked by their equations, not by a run: Table 1 (Eq. 3), Fig. 3b's bound,
     §6.1's arithmetic."""
     out = []
-    for i, (x, lsb, msb) in enumerate(zip(paper_004.TABLE_1_RBER, paper_004.TABLE_1_LSB,
-                                          paper_004.TABLE_1_MSB, strict=True)):
+    for i, (x, lsb, msb) in enumerate(zip(paper_004.TABLE_1_RBER, paper_004.TABLE_1_LSB_TEXT,
+                                          paper_004.TABLE_1_MSB_TEXT, strict=True)):
         got = m["table1"][i]
         for kind, want, have in (("LSB", lsb, got["lsb"]), ("MSB", msb, got["msb"])):
-            exp = math.floor(math.log10(want))
-            out.append(Claim(
+            out.append(Claim.model_check(
                 f"t1_{kind.lower()}_{x:g}", f"Eq. 3: uncorrectable rate, {kind} page, t = 3, "
-                f"R = {x:g}", "Table 1", (want / 10**exp, want / 10**exp),
-                (have / 10**exp, have / 10**exp), 0.01,
-                "The binomial tail at N = 8640 bits, rounded differently in print.",
-                f"× 1e{exp}"))
+                f"R = {x:g}", "Table 1", point(want), have,
+                "The binomial tail at N = 8640 bits (one codeword), rounded differently in "
+                "print.", margin=0.01, unit=""))
     # Fig. 3b: with σ = 0.5 and t = 3 the MSB/LSB ratio of Eq. 3-4 falls towards σ^(t+1)
-    # as R -> 0, so the reduction is at most 1 - 0.5^4 = 93.75 % at any RBER.
-    bound = max(reduction(page_fail(3, 8640, 8, 0.5 * x), page_fail(3, 8640, 8, x))
-                for x in (1e-7, 1e-6, 1e-5, 1e-4, 1e-3))
-    out.append(Claim("f3b_up_to", "MSB vs LSB pages: page errors cut by up to (t = 3)",
-                     "Fig. 3b, §3", (paper_004.FIG_3B_UP_TO,) * 2, (bound, bound), 0.01,
-                     "Not reachable with Eq. 4's σ = 0.5: the cut tends to 1 − σ^(t+1) = 93.75 % "
-                     "as R falls; 98.10 % is a measurement of 004's chip (MSB/LSB RBER ratio "
-                     "about 0.37 at t = 3)."))
-    search = 128 * 0.3  # 128 shared-page entries x ~300 ns
+    # as R -> 0, so the cut is at most 1 - 0.5^4 = 93.75 % at any RBER.
+    cut = max(reduction(page_fail(3, 8640, 8, 0.5 * x), page_fail(3, 8640, 8, x))
+              for x in (1e-7, 1e-6, 1e-5, 1e-4, 1e-3))
+    out.append(Claim.model_check(
+        "f3b_up_to", "MSB vs LSB pages: page errors cut by up to (t = 3, Eq. 3-4)",
+        "Fig. 3b, §3", point(paper_004.FIG_3B_UP_TO), cut,
+        "98.10 % is a measurement of 004's chip (an MSB/LSB RBER ratio near 0.37 at t = 3).",
+        unreachable=Unreachable((0.0, 93.75), "σ = 0.5, t = 3: the cut tends to "
+                                "1 − σ^(t+1) = 93.75 % as R falls, and is below it elsewhere")))
+    search = 128 * 0.3  # the shared-pages table's 128 entries x ~300 ns
     gc = 128 * (75 + 1300) + 3800
-    for key, val, label in (("s61_search_us", search, "shared-pages search per GC (µs)"),
-                            ("s61_gc_us", gc, "copy + erase of a half-valid victim (µs)")):
-        want = paper_004.SECTION_6_1[key[4:]]
-        out.append(Claim(key, label, "§6.1", (want, want), (val, val), 0.02,
-                         "§6.1 writes Np·Tp with Np = 256 but computes with the 128 entries of "
-                         "the shared-pages table (256 × 300 ns = 76.8 µs).", "µs"))
+    for key, val, label in (("s61_search_us", search, "shared-pages search per GC"),
+                            ("s61_gc_us", gc, "copy + erase of a half-valid victim")):
+        out.append(Claim.model_check(
+            key, f"§6.1: {label} (µs)", "§6.1", point(paper_004.SECTION_6_1[key[4:]]), val,
+            "§6.1 writes Np·Tp with Np = 256 but computes with the 128 entries of the "
+            "shared-pages table (256 × 300 ns = 76.8 µs).", margin=0.02, unit="µs"))
     return out

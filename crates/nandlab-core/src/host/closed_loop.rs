@@ -57,7 +57,11 @@ pub fn validate(host: &HostConfig, device_depth: u32, reorders: bool) -> Result<
                  depth of {} keeps them all at the device, so none waits to be reordered (set host.outstanding above \
                  host.queue_depth, or scheduler = \"fifo\")",
                 host.scheduler,
-                if device_depth == 0 { "unbounded".to_string() } else { device_depth.to_string() },
+                if device_depth == 0 {
+                    "unbounded".to_string()
+                } else {
+                    device_depth.to_string()
+                },
             ),
         ));
     }

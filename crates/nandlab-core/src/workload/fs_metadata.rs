@@ -95,7 +95,12 @@ impl Default for FsMetadataConfig {
             region_bytes: 8 << 20,
             cluster_bytes: 8192,
             file_bytes: 16384,
-            writes: vec![Structure::Journal, Structure::Record, Structure::Bitmap, Structure::Directory],
+            writes: vec![
+                Structure::Journal,
+                Structure::Record,
+                Structure::Bitmap,
+                Structure::Directory,
+            ],
             flush_every: 1,
         }
     }
@@ -261,7 +266,8 @@ impl FsMetadata {
                 first = 0;
                 self.journal_seq += clusters - self.journal_seq % clusters;
             }
-            self.out.push_back(meta(a + first * c.cluster_bytes, blocks * c.cluster_bytes));
+            self.out
+                .push_back(meta(a + first * c.cluster_bytes, blocks * c.cluster_bytes));
             self.journal_seq += blocks;
         }
         for &(_, offset) in &self.dirty {
@@ -317,7 +323,9 @@ mod tests {
 
     /// (offset, size, critical) of each request.
     fn shape(reqs: &[Request]) -> Vec<(u64, u64, bool)> {
-        reqs.iter().map(|r| (r.offset_bytes, r.size_bytes, r.critical)).collect()
+        reqs.iter()
+            .map(|r| (r.offset_bytes, r.size_bytes, r.critical))
+            .collect()
     }
 
     #[test]
@@ -370,7 +378,9 @@ mod tests {
             flush_every: 8,
             ..ntfs()
         };
-        let mut reqs: Vec<Request> = (0..8).map(|f| Request::new(f, f * 16 * KIB, 16 * KIB, Op::Write, 0)).collect();
+        let mut reqs: Vec<Request> = (0..8)
+            .map(|f| Request::new(f, f * 16 * KIB, 16 * KIB, Op::Write, 0))
+            .collect();
         reqs.insert(3, Request::new(2, 0, 8 * KIB, Op::Read, 0));
         let out = run(&cfg, reqs);
         assert_eq!(out.len(), 9 + 4);
@@ -402,10 +412,26 @@ mod tests {
     #[test]
     fn bad_keys_are_named() {
         let e = |c: FsMetadataConfig| c.validate("workload", 64 * MIB).unwrap_err().to_string();
-        assert!(e(FsMetadataConfig { flush_every: 0, ..ntfs() }).contains("workload.fs_metadata.flush_every"));
-        assert!(e(FsMetadataConfig { region_bytes: 64 * MIB, ..ntfs() }).contains("fs_metadata.region_bytes"));
-        assert!(e(FsMetadataConfig { region_bytes: 8 * KIB, ..ntfs() }).contains("fs_metadata.region_bytes"));
-        assert!(e(FsMetadataConfig { writes: vec![], ..ntfs() }).contains("fs_metadata.writes"));
+        assert!(e(FsMetadataConfig {
+            flush_every: 0,
+            ..ntfs()
+        })
+        .contains("workload.fs_metadata.flush_every"));
+        assert!(e(FsMetadataConfig {
+            region_bytes: 64 * MIB,
+            ..ntfs()
+        })
+        .contains("fs_metadata.region_bytes"));
+        assert!(e(FsMetadataConfig {
+            region_bytes: 8 * KIB,
+            ..ntfs()
+        })
+        .contains("fs_metadata.region_bytes"));
+        assert!(e(FsMetadataConfig {
+            writes: vec![],
+            ..ntfs()
+        })
+        .contains("fs_metadata.writes"));
         assert!(FsMetadataConfig::default().validate("workload", 1).is_ok());
     }
 }

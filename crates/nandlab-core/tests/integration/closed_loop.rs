@@ -12,19 +12,24 @@ fn outstanding_at(t: u64, issued: &[u64], ended: &[u64]) -> usize {
     issued.iter().zip(ended).filter(|&(&a, &e)| a <= t && t < e).count()
 }
 
-/// A hand-built trace of reads and writes of 8 KiB pages, with trace timestamps a second
-/// apart that closed-loop replay must ignore.
+/// A hand-built trace of 8 KiB pages: eight writes (LPN 0-7), then reads of those pages
+/// and writes of LPN 8-15 in turn, with trace timestamps a second apart that closed-loop
+/// replay must ignore. Every read finds data, so every request takes flash time.
 fn trace() -> Vec<Request> {
     (0..24u64)
         .map(|i| {
-            let op = if i % 3 == 0 { Op::Read } else { Op::Write };
-            Request::new(i * 1_000_000_000, (i * 7 % 40) * 8192, 8192, op, 0)
+            let (op, lpn) = match i {
+                0..=7 => (Op::Write, i),
+                _ if i % 2 == 0 => (Op::Read, i % 8),
+                _ => (Op::Write, 8 + i % 8),
+            };
+            Request::new(i * 1_000_000_000, lpn * 8192, 8192, op, 0)
         })
         .collect()
 }
 
 fn run(host: &str) -> (Vec<u64>, Vec<u64>, serde_json::Value) {
-    let text = format!("[aging]\nfill_fraction = 0.5\n[ftl]\noverprovisioning = 0.25\n[host]\n{host}");
+    let text = format!("[aging]\nfill_fraction = 0.0\n[ftl]\noverprovisioning = 0.25\n[host]\n{host}");
     let mut cfg = SimConfig::from_toml_str(&text).unwrap();
     cfg.device = one_plane_device().cfg;
     cfg.output.record_requests = true;
@@ -37,7 +42,9 @@ fn run(host: &str) -> (Vec<u64>, Vec<u64>, serde_json::Value) {
 #[test]
 fn exactly_n_requests_stay_outstanding() {
     for (n, depth) in [(1, 1), (3, 1), (4, 2), (5, 0)] {
-        let (issued, ended, _) = run(&format!("replay = \"closed\"\noutstanding = {n}\nqueue_depth = {depth}\n"));
+        let (issued, ended, _) = run(&format!(
+            "replay = \"closed\"\noutstanding = {n}\nqueue_depth = {depth}\n"
+        ));
         assert_eq!(issued.len(), 24);
         // The first n are issued at 0; the trace's timestamps (seconds apart) are ignored.
         assert_eq!(issued.iter().filter(|&&a| a == 0).count(), n, "n = {n}");
@@ -79,7 +86,12 @@ fn request_feedback_reorders_the_closed_loop_host_queue() {
                 scheduler = \"feedback\"\n[host.critical]\nlpn_ranges = [[0, 0]]\n";
     let mut cfg = SimConfig::from_toml_str(text).unwrap();
     cfg.device = one_plane_device().cfg;
-    let s = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap().summary.to_json();
+    let s = Simulator::new(cfg)
+        .unwrap()
+        .run_requests(reqs)
+        .unwrap()
+        .summary
+        .to_json();
     assert_eq!(s["scheduler"]["feedbacks"], 2, "{s}");
     assert_eq!(s["scheduler"]["critical_writes_unfed"], 0);
     assert_eq!(s["flash"]["skipped_pages"], 0);
