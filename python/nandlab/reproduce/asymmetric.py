@@ -91,6 +91,14 @@ FS = {
     "sensor": (["journal", "record", "bitmap", "directory"], 16384),
 }
 
+#: Time per request outside the flash, each way (ns): 004's response times hold about 1 ms
+#: per request that no flash operation explains (Table 7's 100 %-read row: 1.112380 ms
+#: against an 8 KiB page read of 75 µs + 40.96 µs of bus transfer): the USB 2.0 link's
+#: command, data and status phases and the firmware, which §5.1 gives no numbers for. Fitted
+#: to that row (an input) and charged as the interface's per-command and per-completion
+#: time (`host.interface.protocol = "sata"`'s adapter time, one message at a time).
+HOST_OVERHEAD_NS = (1_112_380 - 75_000 - 40_960) // 2
+
 #: ECC strengths of Table 5.
 T_RANGE = range(9)
 
@@ -114,6 +122,7 @@ class Settings:
     @classmethod
     def quick_(cls) -> Settings:
         return cls(quick=True, requests=12_000, sensor_requests=12_000,
+                   random_fractions=(0.0, 0.5, 1.0), read_fractions=(0.0, 0.5, 1.0),
                    seeds=tuple(seeds_for(True)))
 
 
@@ -173,6 +182,8 @@ def plan(ctx: Context) -> dict[str, dict[str, Any]]:
         "config": str(PRESET),
         "seeds": list(s.seeds),
         "set": {"host.replay": "closed", "host.queue_depth": 1, "workload.iops": 0.0,
+                "host.interface.protocol": "sata",
+                "host.interface.sata_processing_ns": HOST_OVERHEAD_NS,
                 "output.record_requests": False},
         "case": cases,
     }
@@ -393,18 +404,28 @@ def claims(m: dict[str, Any]) -> list[Claim]:
     }
     units = {"t4_bl_response": "ms", "t3_request_kb": "KB"}
     out = []
+    ap_tol = {"t6_ap", "t7_ap"}
     for key, (label, rule, printed, where) in paper_004.CLAIMS.items():
         samples = [v[key] for v in vals]
+        paper = (point(printed[0], tolerance=paper_004.AP_ROW_TOLERANCE,
+                       why="§5.3.2: AP − BL ranges 0.002 … 0.33 % over Tables 6-7's rows")
+                 if key in ap_tol else _paper(rule, printed))
         if key == "t5_bch_range":
             nandlab = Measured.over({"lowest t": samples,
                                      "highest t": [v["t5_bch_range_hi"] for v in vals]})
         else:
             nandlab = Measured.seeds(samples)
         margin = 0.2 if key == "t4_bl_response" else 0.1
-        out.append(Claim.simulated(key, label, where, _paper(rule, printed), nandlab, ["runs"],
+        out.append(Claim.simulated(key, label, where, paper, nandlab, ["runs"],
                                    texts[key], margin, units.get(key, "%"),
                                    unreachable.get(key)))
     out += row_claims(m, seeds, why) + model_checks(m)
+    out.append(Claim.input(
+        "host_overhead", "time per request outside the flash (command + completion)", "§5.1",
+        None, 2 * HOST_OVERHEAD_NS / 1e6,
+        "fitted to Table 7's 100 %-read row (1.112380 ms) less an 8 KiB page read and its "
+        "transfer; `host.interface.sata_processing_ns` each way (asymmetric.HOST_OVERHEAD_NS)",
+        unit="ms"))
     return out
 
 
@@ -429,6 +450,8 @@ def row_claims(m: dict[str, Any], seeds: list[dict[str, Any]], why: report.Why) 
                     f"{tab[-1]}_{name}_{x['x']:g}_{scheme.lower()}",
                     f"{what}: mean response, {scheme} vs BL (overhead)", tab, paper, got,
                     ["runs"], why.ap_rows([x]) if scheme == "AP" else why.mc_rows([x])))
+            if (name, x["x"]) == ("reads", 1.0):
+                continue  # the row HOST_OVERHEAD_NS is fitted to: an input, below
             out.append(Claim.simulated(
                 f"{tab[-1]}_{name}_{x['x']:g}_bl_ms", f"{what}: BL mean response", tab,
                 point(f"{bl / 1e6:.6f}"), Measured.seeds([r["BL"]["flash_ns"] / 1e6 for r in rows]),
