@@ -36,7 +36,9 @@ pub struct HostConfig {
     /// where the scheduler picks the next. 0 = unlimited (open loop only).
     pub queue_depth: u32,
     /// Closed-loop replay: requests kept outstanding (issued, not completed); those the
-    /// device does not hold wait in the host queue. 0 = `queue_depth`.
+    /// device does not hold wait in the host queue. 0 = `queue_depth`. Not written out
+    /// when 0, so configs without it echo as before.
+    #[serde(skip_serializing_if = "is_zero")]
     pub outstanding: u32,
     /// Host queue scheduler: `fifo` (others are added by technique issues).
     pub scheduler: String,
@@ -50,6 +52,10 @@ pub struct HostConfig {
     pub interface: InterfaceConfig,
     /// Program/erase suspension for reads (`[host.suspend]`).
     pub suspend: SuspendConfig,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for HostConfig {
