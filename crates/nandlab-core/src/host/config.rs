@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 pub enum ReplayMode {
     /// Open loop: requests arrive at their trace timestamps (scaled by `time_scale`).
     Open,
-    /// Closed loop: `queue_depth` requests are outstanding; the next is issued when one
-    /// completes, ignoring timestamps.
+    /// Closed loop: `outstanding` requests (or `queue_depth` when it is 0) are outstanding;
+    /// the next is issued when one completes, ignoring timestamps (`closed_loop.rs`).
     Closed,
 }
 
@@ -35,6 +35,11 @@ pub struct HostConfig {
     /// Requests the device accepts at once (NCQ depth); the rest wait in the host queue,
     /// where the scheduler picks the next. 0 = unlimited (open loop only).
     pub queue_depth: u32,
+    /// Closed-loop replay: requests kept outstanding (issued, not completed); those the
+    /// device does not hold wait in the host queue. 0 = `queue_depth`. Not written out
+    /// when 0, so configs without it echo as before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub outstanding: u32,
     /// Host queue scheduler: `fifo` (others are added by technique issues).
     pub scheduler: String,
     /// Multiplies trace inter-arrival times (0.5 = replay twice as fast).
@@ -49,11 +54,16 @@ pub struct HostConfig {
     pub suspend: SuspendConfig,
 }
 
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
 impl Default for HostConfig {
     fn default() -> Self {
         HostConfig {
             replay: ReplayMode::Open,
             queue_depth: 0,
+            outstanding: 0,
             scheduler: "fifo".into(),
             time_scale: 1.0,
             out_of_range: OutOfRange::Error,

@@ -1,6 +1,7 @@
 //! Host side: requests, the host queue with its scheduler hook, replay modes, the
 //! interface link's timing, and which flash operations reads may suspend.
 
+pub mod closed_loop;
 pub mod config;
 pub mod interface;
 pub mod request;

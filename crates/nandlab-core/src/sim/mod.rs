@@ -35,7 +35,7 @@ use crate::ftl::mapping_cache::MappingCache;
 use crate::ftl::{BgOp, Ftl};
 use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
-use crate::host::{time_scale, Op, OutOfRange, ReplayMode, Request};
+use crate::host::{closed_loop, time_scale, Op, OutOfRange, ReplayMode, Request};
 use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row, Summary};
 use crate::reliability::TvrData;
 use crate::workload::{self, RequestStream, WorkloadContext};
@@ -225,7 +225,9 @@ struct Counters {
     /// Host reads of critical pages (preconditioned or written in the run), by page type (seed 004's
     /// Tables 4-5 count their errors).
     critical_reads: [u64; 4],
-    /// Those of them that ended uncorrectable (primary and, where there is one, backup).
+    /// Host programs of critical pages, by page type.
+    critical_programs: [u64; 4],
+    /// Those of the reads that ended uncorrectable (primary and, where there is one, backup).
     critical_uncorrectable: u64,
     /// Those of them whose page had a backup copy, by the primary's and the copy's page
     /// type (Meta-Cure).
@@ -303,37 +305,11 @@ impl Simulator {
         let mut timing = Timing::new(&cfg.timing, cfg.device.cell_type.bits(), cfg.device.page_size_bytes)?;
         timing.scale_program_steps(cfg.tvr.program_steps(cfg.device.cell_type.bits())?);
         time_scale::validate("host.time_scale", cfg.host.time_scale)?;
-        if cfg.host.replay == ReplayMode::Closed && cfg.host.queue_depth == 0 {
-            return Err(NandError::config(
-                "host.queue_depth",
-                "closed-loop replay needs a queue depth of at least 1",
-            ));
-        }
         let scheduler = scheduler::by_name(&cfg.host.scheduler)?;
         let device_depth = cfg.host.interface.device_queue_depth(cfg.host.queue_depth)?;
         cfg.host.critical.validate()?;
         group_write::validate(&cfg)?;
-        if scheduler.reorders() && cfg.host.replay == ReplayMode::Closed {
-            return Err(NandError::config(
-                "host.scheduler",
-                format!(
-                    "`{}` reorders the host queue, but closed-loop replay keeps exactly host.queue_depth requests \
-                     outstanding, all at the device, so none waits to be reordered (use replay = \"open\" with \
-                     workload.iops and host.queue_depth >= 1, or scheduler = \"fifo\")",
-                    cfg.host.scheduler
-                ),
-            ));
-        }
-        if scheduler.reorders() && cfg.host.replay == ReplayMode::Open && device_depth == 0 {
-            return Err(NandError::config(
-                "host.scheduler",
-                format!(
-                    "`{}` reorders the host queue, but with host.queue_depth = 0 every request goes to the device \
-                     on arrival and nothing waits to be reordered (set host.queue_depth >= 1, or scheduler = \"fifo\")",
-                    cfg.host.scheduler
-                ),
-            ));
-        }
+        closed_loop::validate(&cfg.host, device_depth, scheduler.reorders())?;
         let mut ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
         ftl.classify_fill(&cfg.host.critical)?;
         let backend = Backend::new(
@@ -469,7 +445,7 @@ impl Simulator {
         match self.cfg.host.replay {
             ReplayMode::Open => self.schedule_arrival(stream, 0)?,
             ReplayMode::Closed => {
-                for _ in 0..self.cfg.host.queue_depth {
+                for _ in 0..closed_loop::outstanding(&self.cfg.host) {
                     match stream.next().transpose()? {
                         Some(r) => self.enqueue(Request { arrival_ns: 0, ..r }),
                         None => break,
@@ -729,6 +705,9 @@ impl Simulator {
         let ready = self.translate(now, lpn, true);
         let oob = self.read_path.encode_program(lpn, tag)?;
         let ppa = self.ftl.write(lpn, tag, oob, attrs, now as i64, &mut self.bg_ops)?;
+        if attrs.critical() {
+            self.counters.critical_programs[usize::from(self.geo.page_map.page_type(ppa.page))] += 1;
+        }
         self.run_background(now)?;
         let t_prog = self.program_ns(ppa)?;
         let channel = self.geo.loc_of_block(ppa.block).channel;

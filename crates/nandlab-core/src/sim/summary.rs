@@ -205,6 +205,7 @@ impl Simulator {
         });
         Some(CriticalSummary {
             reads_by_page_type: c.critical_reads[..bits].to_vec(),
+            programs_by_page_type: c.critical_programs[..bits].to_vec(),
             uncorrectable_reads: c.critical_uncorrectable,
             backup,
         })

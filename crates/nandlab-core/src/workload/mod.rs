@@ -27,6 +27,7 @@ pub mod convert;
 mod disksim_fast;
 pub mod flows;
 pub mod format;
+pub mod fs_metadata;
 pub mod iometer;
 pub mod parse;
 pub mod reader;
@@ -42,6 +43,7 @@ pub use background::Background;
 pub use convert::{convert, convert_report, ConvertReport};
 pub use flows::Flows;
 pub use format::{detect_format, TimeUnit, TraceFormat};
+pub use fs_metadata::{FsMetadata, FsMetadataConfig};
 pub use iometer::Iometer;
 pub use reader::{TraceOptions, TraceReader};
 pub use repeat::RepeatedTrace;
@@ -200,6 +202,10 @@ pub struct WorkloadConfig {
     /// §IV-A amplifies LUN reads ×10, hm1 and ads ×3); any kind. Default 1.
     #[serde(skip_serializing_if = "is_one")]
     pub read_amplification: u32,
+    /// A file system's metadata writes added after each data write, in a metadata region
+    /// before the data (`[workload.fs_metadata]`, `fs_metadata.rs`); any kind. Default: off.
+    #[serde(skip_serializing_if = "is_off")]
+    pub fs_metadata: FsMetadataConfig,
 
     // ---- several flows ----
     /// Several I/O flows on one device (`[[workload.flows]]`), each a workload table of its
@@ -215,6 +221,10 @@ pub struct WorkloadConfig {
 
 fn is_one(v: &u32) -> bool {
     *v == 1
+}
+
+fn is_off(v: &FsMetadataConfig) -> bool {
+    !v.is_on()
 }
 
 impl Default for WorkloadConfig {
@@ -244,6 +254,7 @@ impl Default for WorkloadConfig {
             hot_access: 0.8,
             footprint_bytes: None,
             read_amplification: 1,
+            fs_metadata: FsMetadataConfig::default(),
             flows: Vec::new(),
             time_scale: None,
         }
@@ -332,6 +343,8 @@ impl WorkloadConfig {
             return Err(NandError::config(key("read_amplification"), "must be at least 1"));
         }
         self.check_unconditional(&key)?;
+        self.fs_metadata.validate(at, ctx.logical_bytes)?;
+        let ctx = &self.data_context(ctx);
         match self.kind {
             WorkloadKind::Trace => self.validate_trace(&key),
             WorkloadKind::Synthetic => self.check_synthetic(&key, ctx),
@@ -376,6 +389,18 @@ impl WorkloadConfig {
             ));
         }
         Ok(())
+    }
+
+    /// The device as the data sees it: the logical space past the metadata region when
+    /// `fs_metadata` is on.
+    fn data_context(&self, ctx: &WorkloadContext) -> WorkloadContext {
+        match self.fs_metadata.is_on() {
+            true => WorkloadContext {
+                logical_bytes: ctx.logical_bytes - self.fs_metadata.region_bytes,
+                ..*ctx
+            },
+            false => *ctx,
+        }
     }
 
     /// Checks the synthetic keys of a `[workload]` table (the generators call it).
@@ -512,7 +537,11 @@ pub fn open(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream
 
 /// Opens one workload (validated) that has no flows, its reads amplified as it says.
 fn open_one(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
-    let stream = open_source(cfg, ctx)?;
+    let stream = open_source(cfg, &cfg.data_context(ctx))?;
+    let stream: RequestStream = match cfg.fs_metadata.is_on() {
+        true => Box::new(FsMetadata::new(stream, &cfg.fs_metadata)),
+        false => stream,
+    };
     Ok(match cfg.read_amplification {
         1 => stream,
         k => Box::new(amplify::ReadAmplified::new(stream, k)),

@@ -15,6 +15,7 @@ mod bad_config;
 mod bitflip;
 mod cache;
 mod chip_placement;
+mod closed_loop;
 mod determinism;
 mod flows;
 mod ftl_props;

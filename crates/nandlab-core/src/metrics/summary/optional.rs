@@ -43,6 +43,8 @@ pub struct MappingCacheSummary {
 #[derive(Debug, Clone, Serialize)]
 pub struct CriticalSummary {
     pub reads_by_page_type: Vec<u64>,
+    /// Host programs of critical pages, by page type (where each was stored).
+    pub programs_by_page_type: Vec<u64>,
     pub uncorrectable_reads: u64,
     /// With a placement that keeps backup copies.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
