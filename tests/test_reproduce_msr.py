@@ -103,3 +103,44 @@ def test_docs_table_matches_the_stand_ins():
             f"{msr.mean_size(t.write_sizes) / 1024:.1f} KiB | {t.iops:.2f} |"
         )
         assert row in doc, row
+
+
+def test_measure_bursts_by_hand():
+    # Gaps 1 ms, 1 ms, 998 ms, 1 ms, 2 ms: one gap over 0.1 s splits 6 requests into 2
+    # bursts (3 requests each); the 4 gaps inside sum to 5 ms: 800 requests/s.
+    times = [0.0, 0.001, 0.002, 1.0, 1.001, 1.003]
+    n, rate = msr.measure_bursts(times, 0.1)
+    assert n == pytest.approx(3.0)
+    assert rate == pytest.approx(800.0)
+    with pytest.raises(ValueError):
+        msr.measure_bursts([0.0, 1.0, 2.0], 0.1)
+
+
+def test_excerpt_bursts_are_the_measured_ones():
+    import os
+    from pathlib import Path
+
+    shared = Path(__file__).resolve().parents[1].parent / "shared" / "traces"
+    path = shared / "msr_hm_0_first899.csv"
+    if not path.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is needed in CI")
+        pytest.skip(f"{path} absent (../shared not checked out)")
+    # "index timestamp,host,disk,type,offset,size,response": FILETIME ticks of 100 ns.
+    ticks = [int(line.split(" ", 1)[1].split(",")[0]) for line in path.read_text().splitlines()]
+    times = [(t - ticks[0]) * 1e-7 for t in ticks]
+    n, rate = msr.measure_bursts(times, msr.EXCERPT_BURST_SPLIT_S)
+    assert n == pytest.approx(msr.EXCERPT_BURST_REQUESTS, abs=0.005)
+    assert rate == pytest.approx(msr.EXCERPT_BURST_IOPS, abs=0.05)
+
+
+def test_bursty_stand_in_keeps_the_mean_rate_and_splits_bursts():
+    t = msr.trace("hm_0")
+    e = bitflip.stand_in(t, 300)
+    reads, writes = e["flows"]
+    # hm_0: 5.3355 IOPS over the week; inside a burst 823.6/s, so 154.4× the mean.
+    assert t.peak_to_mean == pytest.approx(823.6 / 5.3355, rel=1e-4)
+    for f, share in ((reads, 0.355), (writes, 0.645)):
+        assert f["bursts"]["peak_to_mean"] == pytest.approx(t.peak_to_mean)
+        assert f["bursts"]["burst_requests"] == pytest.approx(10.45 * share)
+    assert "bursts" not in bitflip.stand_in(t, 300, bursty=False)["flows"][0]

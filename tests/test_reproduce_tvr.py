@@ -72,7 +72,7 @@ def test_region_runs_sit_between_standard_and_whole_device(real_core, quick_run)
         assert 0 < v["tvr_program_share"] <= 1, name
         assert -1 <= v["reduction_pct"] <= v["whole_device_reduction_pct"] + 1, name
     # The uniform random stand-in puts about REGION_SHARE of its writes in the region.
-    assert region["postmark_like"]["tvr_program_share"] == pytest.approx(tvr.REGION_SHARE,
+    assert region["postmark"]["tvr_program_share"] == pytest.approx(tvr.REGION_SHARE,
                                                                          abs=0.05)
 
 
