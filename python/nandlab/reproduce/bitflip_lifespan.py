@@ -66,7 +66,7 @@ def curve(table: pl.DataFrame) -> list[tuple[float, float]]:
     pts = sorted((float(p), float(r)) for p, r in zip(pe, rber, strict=True))
     if any(not (r > 0) for _, r in pts):
         raise RuntimeError(f"lifespan runs without a positive RBER: {pts}")
-    if any(b[1] <= a[1] for a, b in zip(pts, pts[1:])):
+    if any(b[1] <= a[1] for a, b in zip(pts, pts[1:], strict=False)):
         raise RuntimeError(f"the one-week RBER does not grow with P/E: {pts}")
     return pts
 

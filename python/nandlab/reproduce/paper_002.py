@@ -60,16 +60,6 @@ PAPER: dict[str, tuple[str, tuple[float, float], str, str]] = {
     "fig8_lsb_11": ("LSB page programmed '11'", printed(919, 0), "Fig. 8b, §4.1", "µs"),
     "fig8_lsb_10": ("LSB page programmed '10' (the longest)", printed(1082, 0), "Fig. 8b, §4.1",
                     "µs"),
-    "fig7_faster_s1": (
-        "the S0 and S1 rows are Fig. 8's MSB/LSB means (649.5 vs 731 µs); the paper's "
-        "Fig. 7 averages do not follow from its Fig. 8 numbers."),
-    "fig7_faster_s2": ("as above; S2's LSB time is not in the text (1,082 µs assumed)."),
-    "fig7_faster_s3": ("as above; S3's LSB time is not in the text (1,082 µs assumed), so S2 "
-                       "and S3 tie."),
-    "fig9_divergence": (
-        "the content model's erase time rises with P/E by one factor for every content, "
-        "so blocks differ only by their fresh 3.1 / 3.3 ms split; Fig. 9's divergence is "
-        "not modelled."),
     "program_pe_early": ("program time change, fresh → 2×10⁵ P/E", printed(-10.3, 1), "§4.1",
                          "%"),
     "program_pe_late": ("program time change, 2×10⁵ P/E → end of life", printed(-4.8, 1),
@@ -88,12 +78,7 @@ PAPER: dict[str, tuple[str, tuple[float, float], str, str]] = {
     "read_disturb_rber": ("RBER that 10⁵ reads add, TVR minus standard (nandlab's Eq. 5 term)",
                           (-math.inf, 0.0), "§2.4: lower V_pass \"could eventually decrease "
                           "RBER caused by read disturb\"", "×10⁻⁶"),
-    "ssd_response": (
-        "the Financial1-like excerpt and stand-ins for Financial2, Iozone and Postmark (002 "
-        "gives no characteristics), on a DiskSim-like device rebuilt from its validation "
-        "config; the gain is the write share of the response time times TVR's halved "
-        "program time, so the read-heavy Financial2 stand-in gains least and the "
-        "write-heavy mixes most."),
+    "ssd_response": ("mean response time reduction of the TVR SSD", (11, 35), "§5.5", "%"),
     "ssd_trend": ("gain at most packages minus gain at fewest", (0.0, math.inf), "§5.5",
                   "points"),
 }
@@ -154,10 +139,11 @@ WHY: dict[str, str] = {
         "standard), so with the assumed Eq. 5 constants the same reads add more RBER to TVR "
         "pages; 002 argues from the leakage alone."),
     "ssd_response": (
-        "the traces are short excerpts and stand-ins of the paper's six, on a DiskSim-like "
-        "device rebuilt from its validation config; the gain is the write share of the "
-        "response time times TVR's halved program time, so read-heavy WebSearch gains "
-        "little and write-heavy mixes gain more than 35 %."),
+        "the Financial1-like excerpt and stand-ins for Financial2, Iozone and Postmark (002 "
+        "gives no characteristics), on a DiskSim-like device rebuilt from its validation "
+        "config; the gain is the write share of the response time times TVR's halved "
+        "program time, so the read-heavy Financial2 stand-in gains least and the "
+        "write-heavy mixes most."),
     "ssd_trend": (
         "with more packages the same requests queue less, so the program time TVR halves "
         "is a smaller part of each response; the paper gives no numbers for its trend."),

@@ -390,7 +390,8 @@ def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any],
     for k in (1, 2, 3):
         v[f"fig7_faster_s{k}"] = 100 * (1 - v["fig7_s0"] / v[f"fig7_s{k}"])
     late = s.pe_points[-2]
-    v["fig9_divergence"] = pt[f"01|{late}|standard"]["erase_ms"] - pt[f"10|{late}|standard"]["erase_ms"]
+    v["fig9_divergence"] = (pt[f"01|{late}|standard"]["erase_ms"]
+                            - pt[f"10|{late}|standard"]["erase_ms"])
     return v
 
 
