@@ -33,10 +33,13 @@ import polars as pl
 from ..io import write_json
 from . import tvr_fit
 from .bitflip import SHARED_TRACES, _savefig
-from .framework import Analysis, Claim, Context, column
-from .paper_002 import END_OF_LIFE_PE, PAPER, WHY
+from .framework import Analysis, Claim, Context, Measured, column, seeds_for
+from .paper_002 import END_OF_LIFE_PE, PAPER, SOURCES, WHY
 
 TITLE = "Threshold voltage reduction, TVR (seed 002)"
+
+#: Claims use the kinds and rules of :mod:`.claims` (checked by the framework).
+CLAIM_API = 2
 
 PRESET = Path(__file__).resolve().parents[1] / "configs" / "002_tvr.toml"
 
@@ -131,7 +134,7 @@ class Settings:
     ssd_requests: int = 10_000
     seed: int = 1
     #: Seeds of the ``ssd`` runs (the stand-ins' draws; the excerpt replays the same).
-    ssd_seeds: list[int] = field(default_factory=lambda: [1, 2, 3])
+    ssd_seeds: list[int] = field(default_factory=lambda: seeds_for(False))
     quick: bool = False
 
     @classmethod
@@ -142,7 +145,7 @@ class Settings:
     def quick_(cls) -> Settings:
         return cls(pe_points=[0, 200_000, 700_000, END_OF_LIFE_PE], pe_writes=70_000,
                    ssd_channels=[4, 8], ssd_workloads=["financial1", "postmark"],
-                   ssd_requests=3_000, ssd_seeds=[1, 2], quick=True)
+                   ssd_requests=3_000, ssd_seeds=seeds_for(True), quick=True)
 
 
 def _pe_time_spec(s: Settings) -> dict[str, Any]:
@@ -358,16 +361,16 @@ def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any],
     d = model["deltas_v"]
     rand, rand_tvr = prog("random"), prog("random", mode="tvr")
     v = {
-        "delta0": 1e3 * d[0], "delta1": 1e3 * d[1], "delta2": 1e3 * d[2],
-        "msb_rise": 1e3 * sum(d[:4]), "lsb_rise": 1e3 * (d[0] + d[1]),
+        "delta0": d[0], "delta1": d[1], "delta2": d[2],
+        "msb_rise": sum(d[:4]), "lsb_rise": d[0] + d[1],
         "steps_msb_before": model["program_steps_msb.before"],
         "steps_lsb_before": model["program_steps_lsb.before"],
         "steps_msb_after": model["program_steps_msb.after"],
         "steps_lsb_after": model["program_steps_lsb.after"],
         "speedup_model": 100 * model["program_speedup"],
         "speedup_sim": 100 * (1 - sum(rand_tvr) / sum(rand)),
-        "max_pe_standard": 100 * model["max_pe_1e5.standard"],
-        "max_pe_tvr": 100 * model["max_pe_1e5.reduced"],
+        "max_pe_standard": model["max_pe_1e5.standard"],
+        "max_pe_tvr": model["max_pe_1e5.reduced"],
         "lifetime_gain": 100 * model["lifetime_gain"],
         "lifetime_gain_mu0_fit": 100 * mu0_fits(model)["mu0_only"].gain,
         "lifetime_gain_fitted": 100 * mu0_fits(model)["both"].gain,
@@ -376,11 +379,11 @@ def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any],
         "read_disturb_rber": 1e6 * (added_by_reads(terms, "reduced")
                                     - added_by_reads(terms, "standard")),
         "fig8_msb_11": prog("11")[MSB],
-        "fig8_msb_ratio": 100 * (prog("00")[MSB] / prog("11")[MSB] - 1),
+        "fig8_msb_ratio": prog("00")[MSB] / prog("11")[MSB],
         "fig8_lsb_11": prog("11")[LSB],
         "fig8_lsb_10": prog("10")[LSB],
-        "program_pe_early": 100 * (prog("11", 200_000)[MSB] / prog("11")[MSB] - 1),
-        "program_pe_late": 100 * (prog("11", eol)[MSB] / prog("11", 200_000)[MSB] - 1),
+        "program_pe_early": 100 * (1 - prog("11", 200_000)[MSB] / prog("11")[MSB]),
+        "program_pe_late": 100 * (1 - prog("11", eol)[MSB] / prog("11", 200_000)[MSB]),
         "erase_01": pt["01|0|standard"]["erase_ms"],
         "erase_11": pt["11|0|standard"]["erase_ms"],
         "erase_eol": pt[f"random|{eol}|standard"]["erase_ms"],
@@ -428,34 +431,52 @@ def fit_md(model: dict[str, Any]) -> str:
         "robust property of Eq. 8.\n")
 
 
-def ssd_range(s: Settings, ssd: dict[str, Any]) -> tuple[tuple[float, float], float]:
-    """Range of the response-time reduction over the workloads at the preset's 8 packages
-    (else the most packages run), and the mean gain at most minus at fewest packages."""
+def ssd_measured(s: Settings, ssd: dict[str, Any]) -> tuple[Measured, Measured]:
+    """§5.5's two claims from the ``ssd`` runs: the reduction over the workloads at the
+    preset's 8 packages (else the most run), each workload's value per seed; and per seed,
+    the mean gain over the workloads at the most packages minus at the fewest."""
     chans = s.ssd_channels
     at = 8 if 8 in chans else chans[-1]
-    red = [v["reduction_pct"] for k, v in ssd.items() if k.endswith(f"|{at}")]
-    names = {k.split("|")[0] for k in ssd}
+    names = sorted({k.split("|")[0] for k in ssd})
+    over = {n: list(ssd[f"{n}|{at}"]["reduction_by_seed"].values()) for n in names
+            if f"{n}|{at}" in ssd}
 
-    def mean_gain(c: int) -> float:
-        g = [ssd[f"{n}|{c}"]["reduction_pct"] for n in names if f"{n}|{c}" in ssd]
+    def mean_gain(c: int, seed: Any) -> float:
+        g = [ssd[f"{n}|{c}"]["reduction_by_seed"][seed] for n in names if f"{n}|{c}" in ssd]
         return sum(g) / len(g)
 
-    return (min(red), max(red)), mean_gain(chans[-1]) - mean_gain(chans[0])
+    seeds = list(ssd[f"{names[0]}|{chans[0]}"]["reduction_by_seed"])
+    trend = [mean_gain(chans[-1], sd) - mean_gain(chans[0], sd) for sd in seeds]
+    per_wl = {n: (ssd[f"{n}|{chans[-1]}"]["reduction_pct"] - ssd[f"{n}|{chans[0]}"]
+                  ["reduction_pct"]) for n in names}
+    return Measured.over(over), Measured.seeds(trend, per_workload=per_wl)
+
+
+#: The sweeps each simulated claim comes from.
+RUNS = {"speedup_sim": ["pe_time"], "ssd_response": ["ssd"], "ssd_trend": ["ssd"]}
 
 
 def claims(s: Settings, values: dict[str, float], ssd: dict[str, Any]) -> list[Claim]:
-    (lo, hi), trend = ssd_range(s, ssd)
-    values = {**values, "trend": trend}
+    response, trend = ssd_measured(s, ssd)
+    measured: dict[str, Any] = {**values, "ssd_response": response, "ssd_trend": trend}
     out = []
-    for key, (label, (plo, phi), where, unit) in PAPER.items():
-        if key == "ssd_response":
-            nl = (lo, hi)
-        elif key == "ssd_trend":
-            nl = (trend, trend)
+    for key, (label, paper, where, unit, kind) in PAPER.items():
+        v = measured[key]
+        why = WHY.get(key, "")
+        if kind == "simulated":
+            margin = 0.0 if paper.rule == "sign" else CLOSE_MARGIN
+            out.append(Claim.simulated(key, label, where, paper, v, RUNS.get(key, ["pe_time"]),
+                                       why=why, margin=margin, unit=unit))
+        elif kind == "model check":
+            margin = 0.0 if paper.rule in ("sign", "bound") else CLOSE_MARGIN
+            out.append(Claim.model_check(key, label, where, paper, v, why=why, margin=margin,
+                                         unit=unit))
+        elif kind == "input":
+            out.append(Claim.input(key, label, where, paper, v, SOURCES.get(
+                key, "a value nandlab is configured from"), unit=unit))
         else:
-            nl = (values[key], values[key])
-        out.append(Claim(key=key, label=label, where=where, paper=(plo, phi), nandlab=nl,
-                         margin=CLOSE_MARGIN, why=WHY.get(key, ""), unit=unit))
+            out.append(Claim.extension(key, label, v, SOURCES[key], unit=unit,
+                                       runs=["terms"]))
     return out
 
 
@@ -481,8 +502,8 @@ def figures(out: Path, s: Settings, pt: dict[str, Any], ssd: dict[str, Any],
     for st in states:
         ys = [sum(pt[f"{st}|{pe}|standard"]["program_us"]) / 2 for pe in s.pe_points]
         ax.plot([pe / 1e5 for pe in s.pe_points], ys, marker="o", label=f"'{st}'")
-    fig7 = [sum(PAPER[f"fig7_s{k}"][1]) / 2 for k in range(4)]
-    ax.scatter([0] * len(fig7), fig7, marker="x", color="k")
+    fig7 = [PAPER[k][1].value[0] for k in ("fig7_s0", "fig7_s3")]
+    ax.scatter([0, 0], fig7, marker="x", color="k")
     ax.set_xlabel("P/E cycles (×10⁵)")
     ax.set_ylabel("program time (µs)")
     ax.set_title("Fig. 7: program time by state (x: paper, fresh)")
