@@ -98,7 +98,10 @@ impl Arrivals {
         };
         let on = b.peak_to_mean * iops;
         let on_len = exp(on / b.burst_requests, "workload.bursts.burst_requests")?;
-        let off_len = exp(on / (b.burst_requests * (b.peak_to_mean - 1.0)), "workload.bursts.peak_to_mean")?;
+        let off_len = exp(
+            on / (b.burst_requests * (b.peak_to_mean - 1.0)),
+            "workload.bursts.peak_to_mean",
+        )?;
         let on_left_s = on_len.sample(rng);
         Ok(Arrivals::OnOff {
             on_rate: exp(on, "workload.bursts.peak_to_mean")?,
@@ -176,7 +179,10 @@ mod tests {
         // e^-20), so the busy windows are the ON ones, plus about one window cut by each
         // ON period's end: a bias of 1/(1 + 0.01/0.5) = -2 %. The realised ON share of
         // 1,000 exponential periods moves the ratio by about 3 % (one sigma).
-        let b = BurstConfig { peak_to_mean: 20.0, burst_requests: 1000.0 };
+        let b = BurstConfig {
+            peak_to_mean: 20.0,
+            burst_requests: 1000.0,
+        };
         let t = arrivals_s(100.0, b, 1_000_000, 7);
         let rate = t.len() as f64 / t.last().unwrap();
         assert!((rate / 100.0 - 1.0).abs() < 0.1, "mean rate {rate}");
@@ -188,7 +194,10 @@ mod tests {
     fn interarrival_variation_matches_the_ipp_closed_form() {
         // P = 10, B = 5 at 50 IOPS: λ_on = 500, α = 100, β = 100/9, so
         // SCV = 1 + 2·500·100/(1000/9)² = 1 + 8.1 = 9.1.
-        let b = BurstConfig { peak_to_mean: 10.0, burst_requests: 5.0 };
+        let b = BurstConfig {
+            peak_to_mean: 10.0,
+            burst_requests: 5.0,
+        };
         assert!((b.interarrival_scv(50.0) - 9.1).abs() < 1e-9);
         let t = arrivals_s(50.0, b, 300_000, 3);
         let gaps: Vec<f64> = t.windows(2).map(|w| w[1] - w[0]).collect();
@@ -196,25 +205,63 @@ mod tests {
         let mean = gaps.iter().sum::<f64>() / n;
         let var = gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / n;
         assert!((mean * 50.0 - 1.0).abs() < 0.05, "mean gap {mean}");
-        assert!((var / mean.powi(2) / 9.1 - 1.0).abs() < 0.1, "scv {}", var / mean.powi(2));
+        assert!(
+            (var / mean.powi(2) / 9.1 - 1.0).abs() < 0.1,
+            "scv {}",
+            var / mean.powi(2)
+        );
     }
 
     #[test]
     fn one_peak_to_mean_is_poisson() {
-        let b = BurstConfig { peak_to_mean: 1.0, burst_requests: 3.0 };
+        let b = BurstConfig {
+            peak_to_mean: 1.0,
+            burst_requests: 3.0,
+        };
         assert_eq!(b.interarrival_scv(10.0), 1.0);
         let mut rng = stream_rng(1, component::WORKLOAD);
-        assert!(matches!(Arrivals::new(10.0, Some(&b), &mut rng).unwrap(), Arrivals::Poisson(_)));
+        assert!(matches!(
+            Arrivals::new(10.0, Some(&b), &mut rng).unwrap(),
+            Arrivals::Poisson(_)
+        ));
     }
 
     #[test]
     fn bad_values_name_the_key() {
         let key = |k: &str| format!("workload.{k}");
         let bad = [
-            (BurstConfig { peak_to_mean: 0.5, burst_requests: 2.0 }, 1.0, "bursts.peak_to_mean"),
-            (BurstConfig { peak_to_mean: f64::NAN, burst_requests: 2.0 }, 1.0, "bursts.peak_to_mean"),
-            (BurstConfig { peak_to_mean: 2.0, burst_requests: 0.5 }, 1.0, "bursts.burst_requests"),
-            (BurstConfig { peak_to_mean: 2.0, burst_requests: 2.0 }, 0.0, "bursts"),
+            (
+                BurstConfig {
+                    peak_to_mean: 0.5,
+                    burst_requests: 2.0,
+                },
+                1.0,
+                "bursts.peak_to_mean",
+            ),
+            (
+                BurstConfig {
+                    peak_to_mean: f64::NAN,
+                    burst_requests: 2.0,
+                },
+                1.0,
+                "bursts.peak_to_mean",
+            ),
+            (
+                BurstConfig {
+                    peak_to_mean: 2.0,
+                    burst_requests: 0.5,
+                },
+                1.0,
+                "bursts.burst_requests",
+            ),
+            (
+                BurstConfig {
+                    peak_to_mean: 2.0,
+                    burst_requests: 2.0,
+                },
+                0.0,
+                "bursts",
+            ),
         ];
         for (b, iops, k) in bad {
             let e = b.validate(&key, iops).unwrap_err().to_string();

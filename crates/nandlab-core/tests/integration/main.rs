@@ -34,5 +34,5 @@ mod sectors;
 mod suspend;
 mod timing;
 mod trace_critical;
-mod vth_orderings_002;
 mod tvr_region;
+mod vth_orderings_002;

@@ -28,7 +28,10 @@ fn print_orderings() {
             let c: Vec<f64> = (0..4).map(|l| cell_error(&m, l, pe, ret)).collect();
             let lsb = m.page_rber(0, None, pe, ret);
             let msb = m.page_rber(1, None, pe, ret);
-            println!("ret {ret} pe {pe}: cells 11 {:.3e} 10 {:.3e} 00 {:.3e} 01 {:.3e}  lsb {lsb:.3e} msb {msb:.3e}", c[0], c[1], c[2], c[3]);
+            println!(
+                "ret {ret} pe {pe}: cells 11 {:.3e} 10 {:.3e} 00 {:.3e} 01 {:.3e}  lsb {lsb:.3e} msb {msb:.3e}",
+                c[0], c[1], c[2], c[3]
+            );
         }
     }
 }
