@@ -23,34 +23,69 @@ def _runs(latency: dict[str, float]) -> dict:
     }
 
 
-def test_claims_by_hand():
-    # BADR 75 vs Baseline 100: -25 % at U1 and (150 vs 200) at U6: mean -25 %.
-    # vs RL 80: -6.25 %; vs DR 90: -16.666 %. Equal RBER and moves: 0 %.
-    runs = _runs({"baseline": 100.0, "rl": 80.0, "dr": 90.0, "badr": 75.0})
+def _fig2(u1_dr: float) -> dict:
     fig2 = {(u, p): r for u in paper_003.WEAR for p, r in (("baseline", 2e-3), ("dr", 2.5e-3))}
-    fig2[("U1", "dr")] = 1.5e-3
-    by = {c.key: c for c in badr.claims(runs, fig2)}
-    assert by["read_latency_vs_baseline"].nandlab == (-25.0, -25.0)
-    assert by["read_latency_vs_rl"].nandlab[0] == pytest.approx(-6.25)
-    assert by["read_latency_vs_dr"].nandlab[0] == pytest.approx(-100 / 6)
-    assert by["rber_vs_dr"].nandlab == (0.0, 0.0)
-    # -24.96 · 1.25 = -31.2 ≤ -25 ≤ -24.96 · 0.75: close, not reproduced (a single value).
-    assert by["read_latency_vs_baseline"].verdict == "close"
+    fig2[("U1", "dr")] = u1_dr
+    return fig2
+
+
+def test_claims_by_hand():
+    # Seed 1: BADR 75 vs Baseline 100: -25 % at U1 and (150 vs 200) at U6: mean -25 %.
+    # vs RL 80: -6.25 %; vs DR 90: -16.666 %. Equal RBER and moves: 0 %.
+    # Seed 2: BADR 76 vs 100: -24 %. Seed 3: BADR 74: -26 %.
+    by_seed = {1: _runs({"baseline": 100.0, "rl": 80.0, "dr": 90.0, "badr": 75.0}),
+               2: _runs({"baseline": 100.0, "rl": 80.0, "dr": 90.0, "badr": 76.0}),
+               3: _runs({"baseline": 100.0, "rl": 80.0, "dr": 90.0, "badr": 74.0})}
     # Fig. 2: DR 1.5e-3 vs 2e-3 at U1 (-25 %, paper: lower) and +25 % at U3-U6.
-    assert by["fig2_dr_u1"].nandlab == pytest.approx((-25.0, -25.0))
+    fig2 = {1: _fig2(1.5e-3), 2: _fig2(1.5e-3), 3: _fig2(1.5e-3)}
+    by = {c.key: c for c in badr.claims(by_seed, fig2, badr.Settings.full())}
+    lat = by["read_latency_vs_baseline"]
+    assert lat.kind == "simulated" and lat.runs == ("figs4_6",)
+    assert lat.measured.samples == pytest.approx((-25.0, -24.0, -26.0))
+    assert lat.measured.per_workload == pytest.approx({"w": -25.0})
+    # Mean -25, sd 1, t(2) = 4.303: -25 ± 2.484; the paper's -24.96 ± 0.005 is inside it
+    # but the interval is not inside the paper's: close (-24.96 · 1.25 = -31.2 ≤ -27.5 and
+    # -22.5 ≤ -24.955 + 0.25 · 24.96 = -18.7).
+    assert lat.nandlab == pytest.approx((-25 - 4.303 / 3**0.5, -25 + 4.303 / 3**0.5),
+                                        abs=1e-3)
+    assert lat.verdict == "close"
+    assert lat.paper_text == "-24.96"
+    assert by["read_latency_vs_rl"].measured.samples[0] == pytest.approx(-6.25)
+    assert by["read_latency_vs_dr"].measured.samples[0] == pytest.approx(-100 / 6)
+    assert by["rber_vs_dr"].nandlab == (0.0, 0.0)
+    assert by["fig2_dr_u1"].measured.mean == pytest.approx(-25.0)
     assert by["fig2_dr_u1"].verdict == "reproduced"
     assert by["fig2_dr_u3_u6"].nandlab == pytest.approx((25.0, 25.0))
     assert by["fig2_dr_u3_u6"].verdict == "reproduced"
     assert by["fig5_gain_grows"].nandlab == (0.0, 0.0)
-    assert len(by) == len(paper_003.CHANGES) + 3
+    assert by["fig5_gain_grows"].verdict == "differs"
+    judged = [c for c in by.values() if c.judged]
+    assert len(judged) == len(paper_003.CHANGES) + 3
+    # Inputs: Table I's wear, Table II's threshold and §IV-A's window, with no verdict.
+    assert by["rr_threshold"].kind == "input" and by["rr_threshold"].verdict is None
+    assert by["rr_threshold"].nandlab == (10000, 10000)
+    assert by["wear_U4"].nandlab == (1000, 3000) and by["wear_U4"].paper_text == "U(1000,3000)"
+    framework.check_claims(list(by.values()))
+
+
+def test_a_sign_straddling_zero_over_seeds_is_inconclusive():
+    # DR vs Baseline at U1: -25 % on one seed, +5 % on the other: the mean (-10 %) is
+    # lower, but the 95 % interval (-10 ± 12.706 · 15) reaches above -0.1 %.
+    runs = _runs({"baseline": 100.0, "rl": 80.0, "dr": 90.0, "badr": 75.0})
+    fig2 = {1: _fig2(1.5e-3), 2: _fig2(2.1e-3)}
+    by = {c.key: c for c in badr.claims({1: runs, 2: runs}, fig2, badr.Settings.quick_())}
+    assert by["fig2_dr_u1"].measured.mean == pytest.approx(-10.0)
+    assert by["fig2_dr_u1"].verdict == "inconclusive"
 
 
 def test_change_of_nothing_is_no_value():
-    assert math.isnan(badr.change(1.0, 0.0))
+    assert math.isnan(badr.mean_change({("w", "U1", "badr"): {"m": 1.0},
+                                        ("w", "U1", "dr"): {"m": 0.0}}, "m", "badr", "dr"))
 
 
 def test_full_mode_reads_table_iii():
     s = badr.Settings.full()
+    assert s.seeds == (1, 2, 3)
     assert list(s.workloads) == list(paper_003.TRACES)
     assert s.workloads["lun1"]["read_amplification"] == 10
     assert s.window_requests == 80_000 and s.device == {}
@@ -71,11 +106,15 @@ def test_quick_run(real_core, quick_reproduction):
     # the 2-core VM it took 190 s.
     if os.getloadavg()[0] <= (os.cpu_count() or 1):
         assert r.wall_s < 120, r.wall_s
-    claims = json.loads((tmp_path / "claims.json").read_text())
+    claims = [c for c in json.loads((tmp_path / "claims.json").read_text())
+              if c["kind"] != "input"]
     assert len(claims) == len(paper_003.CHANGES) + 3
     for c in claims:
         assert c["verdict"] in framework.VERDICTS
         assert not math.isnan(c["nandlab"][0]), c["key"]
+        # Two seeds in quick mode (#28): one sample each (of each wear level for a span).
+        m = c["measured"]
+        assert len(m["samples"]) == 2 * max(1, len(m["item_intervals"])), c["key"]
     for name in ("fig2_rber_baseline_vs_dr.png", "fig4_read_latency.png", "fig5_rber.png",
                  "fig6_page_moves.png"):
         assert (tmp_path / name).stat().st_size > 0
@@ -84,17 +123,20 @@ def test_quick_run(real_core, quick_reproduction):
     assert all(r["page_moves"] > 0 for r in m["runs"])
     # RL levels a refreshed block's hot pages over several blocks: fewer refresh moves
     # than Baseline's one block, on every workload and wear.
-    moves = {(r["workload"], r["wear"], r["policy"]): r["page_moves"] for r in m["runs"]}
-    assert all(moves[(w, u, "rl")] < moves[(w, u, "baseline")] for (w, u, p) in moves if p == "rl")
+    moves = {(r["seed"], r["workload"], r["wear"], r["policy"]): r["page_moves"]
+             for r in m["runs"]}
+    assert all(moves[(k, w, u, "rl")] < moves[(k, w, u, "baseline")]
+               for (k, w, u, p) in moves if p == "rl")
 
 
 def test_readme_states_the_full_run_time():
     # Issue 16: the full run's time is in the README's paper table, with the load it ran at.
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     row = next(line for line in readme.splitlines() if line.startswith("| 003 |"))
-    full = re.search(r"full: (\d+) runs on the 288 GiB device, (more than )?([\d,]+) s with "
-                     r"`--jobs 2` at load average [\d.–-]+", row)
+    full = re.search(r"full: (\d+) runs on the 288 GiB device \(seeds 1–(\d), (\d+) each; one "
+                     r"seed's \d+ took ([\d,]+) s with `--jobs 2` at load average [\d.–-]+", row)
     assert full, row
     s = badr.Settings.full()
     runs = sum(len(spec["case"]) * len(spec["workload"]) for spec in badr.specs(s).values())
-    assert int(full.group(1)) == runs
+    assert int(full.group(3)) == runs and int(full.group(2)) == len(s.seeds)
+    assert int(full.group(1)) == runs * len(s.seeds)

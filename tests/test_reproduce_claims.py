@@ -95,8 +95,12 @@ def test_seeds_interval_decides():
     # The mean alone is inside 5 … 20; the interval (7.03 … 16.97) too: reproduced.
     assert sim(span("5", "20"), m).verdict == "reproduced"
     # The mean 12 is inside "9 … 20" (8.5 … 20.5 as printed), but the interval reaches
-    # below 8.5 - 0.1 · 9 = 7.6.
-    assert sim(span("9", "20"), m).verdict == "differs"
+    # below 8.5 - 0.1 · 9 = 7.6: the seeds cannot tell.
+    assert sim(span("9", "20"), m).verdict == "inconclusive"
+    # Wholly outside even the widened region: differs (30 - 0.1 · 30 = 27 > 16.97).
+    assert sim(span("30", "40"), m).verdict == "differs"
+    # One value of a single run is not a spread: outside the widened region, it differs.
+    assert sim(span("9", "20"), 7.0).verdict == "differs"
     text = claims_md.nandlab_md(sim(span("5", "20"), m))
     assert "3 seeds" in text and "median over workloads 12" in text
     # Each workload beside the mean (11 + 12 + 20) / 3 = 14.3 and the median 12.
@@ -104,7 +108,13 @@ def test_seeds_interval_decides():
     assert "| a 11.0, b 12.0, c 20.0 | 14.3 | 12.0 |" in table
 
 
-def test_span_over_items():
+def test_span_over_items_judges_every_item():
+    # Each item's runs inside 0 … 10: reproduced; one item's wholly above the widened
+    # 10.5 + 0.1 · 10 = 11.5: differs, whatever the others.
+    assert sim(span("0", "10"), Measured.over({"a": [1.0, 1.2, 1.1],
+                                               "b": [9.0, 9.1, 9.2]})).verdict == "reproduced"
+    assert sim(span("0", "10"), Measured.over({"a": [1.0, 1.2, 1.1],
+                                               "b": [20.0, 20.1, 20.2]})).verdict == "differs"
     m = Measured.over({"w1": [1.0, 1.0], "w2": [3.0, 5.0]})
     # w1: 1 … 1; w2: mean 4, sd √2, t(1) = 12.706: 4 ± 12.706·√2/√2, whose low end is
     # the lowest of the two.

@@ -4,12 +4,11 @@ and index, and the README's verdict counts against a quick run."""
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 import pytest
 
-from nandlab.reproduce import framework
+from nandlab.reproduce import framework, verdict_table
 from nandlab.reproduce.framework import Claim
 
 
@@ -42,7 +41,7 @@ def test_table_shows_margin_and_explains_only_differences():
     assert "**reproduced**" in rows[0] and "because" not in rows[0]
     assert "**close (within 10% of the paper's bounds)**" in rows[1] and "because" in rows[1]
     assert framework.verdict_counts([claim((1, 2), (1, 2)), claim((1, 2), (5, 6))]) == {
-        "reproduced": 1, "close": 0, "differs": 1, "differs (paper)": 0
+        "reproduced": 1, "close": 0, "inconclusive": 0, "differs": 1, "differs (paper)": 0
     }
 
 
@@ -55,19 +54,14 @@ def test_unknown_paper_is_one_line():
 
 def test_readme_verdict_counts_match_a_quick_run(real_core, quick_reproduction):
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    block = readme.split("<!-- verdicts:")[1].split("<!-- /verdicts -->")[0]
-    stated = {
-        m[0]: tuple(int(x) for x in m[1:])
-        for m in re.findall(r"^\| (.+?) \| (\d+) \| (\d+) \| (\d+) \|$", block, re.M)
-    }
+    block = readme.split("<!-- verdicts-quick:")[1].split("<!-- /verdicts-quick -->")[0]
+    stated = verdict_table.parse_table(block)
     runs = [quick_reproduction(name) for name in framework.PAPERS]
     # What `reproduce_all` writes, from the session's runs (each in <root>/<paper>/).
     index = framework.write_index(runs[0][0].parent, [r for _out, r in runs], quick=True)
-    computed = {
-        m[0]: tuple(int(x) for x in m[1:])
-        for m in re.findall(r"^\| (.+?) \| (\d+) \| (\d+) \| (\d+) \| \[", index.read_text(), re.M)
-    }
-    assert stated == computed, (
+    computed = verdict_table.parse_table(index.read_text())
+    assert stated and stated == computed, (
         "README's verdict counts differ from this machine's `nandlab reproduce all --quick`; "
-        f"regenerate the table from {index}"
+        f"regenerate them: python -m nandlab.reproduce.verdict_table {index.parent} "
+        "--readme README.md"
     )

@@ -10,11 +10,13 @@ prints it), nandlab's number, and the rule that compares them. Every claim has a
 
 Only simulated and model-check claims get verdicts, counted per kind. A verdict compares
 the *interval* of nandlab's value (:class:`Measured`: the 95 % interval of the mean over
-seeds; a single value is its own interval) with the region the paper's value accepts
-(:class:`PaperValue`): *reproduced* when the interval lies inside it, *close* when it lies
-inside it with each finite end moved out by ``margin`` (a fraction of that end, or of the
-value for a point), *differs* otherwise, and *differs (paper)* when the paper's own stated
-parameters cannot give its number (:class:`Unreachable`, with the computation shown).
+seeds; a single value is its own interval; a range over items, each item's) with the region
+the paper's value accepts (:class:`PaperValue`): *reproduced* when the interval lies inside
+it, *close* when it lies inside it with each finite end moved out by ``margin`` (a fraction
+of that end, or of the value for a point), *inconclusive* when a spread over seeds reaches
+into that widened region but not wholly (the seeds cannot tell), *differs* otherwise, and
+*differs (paper)* when the paper's own stated parameters cannot give its number
+(:class:`Unreachable`, with the computation shown).
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ KINDS: tuple[Kind, ...] = ("simulated", "model check", "input", "extension")
 #: The kinds that get verdicts (each counted on its own).
 JUDGED: tuple[Kind, ...] = ("simulated", "model check")
 Rule = Literal["point", "range", "bound", "sign"]
-Verdict = Literal["reproduced", "close", "differs", "differs (paper)"]
-VERDICTS: tuple[Verdict, ...] = ("reproduced", "close", "differs", "differs (paper)")
+Verdict = Literal["reproduced", "close", "inconclusive", "differs", "differs (paper)"]
+VERDICTS: tuple[Verdict, ...] = ("reproduced", "close", "inconclusive", "differs",
+                                 "differs (paper)")
 
 #: Two-sided 95 % quantiles of Student's t with 1 … 30 degrees of freedom (any statistics
 #: table); beyond 30 the normal's 1.96 is within 2 % of t.
@@ -188,6 +191,12 @@ class Measured:
         return _interval(list(self.samples))
 
     @property
+    def pieces(self) -> list[tuple[float, float]]:
+        """What the verdict judges piece by piece: the interval of the mean, or each item's
+        interval of a span (every item must lie in the paper's range)."""
+        return list(self.item_intervals.values()) if self.shape == "span" else [self.interval]
+
+    @property
     def median_workload(self) -> float:
         return statistics.median(self.per_workload.values()) if self.per_workload else math.nan
 
@@ -328,15 +337,27 @@ class Claim:
         """None for inputs and extensions."""
         if not self.judged:
             return None
-        lo, hi = self.nandlab
-        if math.isnan(lo) or math.isnan(hi):
-            v: Verdict = "differs"
-        elif _inside((lo, hi), self.region):
-            return "reproduced"
-        elif _inside((lo, hi), _widen(self.region, self.margin, self.paper)):
-            v = "close"
-        else:
-            v = "differs"
+        region = self.region
+        wide = _widen(region, self.margin, self.paper)
+        pieces = self.measured.pieces if self.measured is not None else [self.nandlab]
+        states = []
+        for lo, hi in pieces:
+            if math.isnan(lo) or math.isnan(hi):
+                states.append("differs")
+            elif _inside((lo, hi), region):
+                states.append("reproduced")
+            elif _inside((lo, hi), wide):
+                states.append("close")
+            # A spread over seeds that reaches into the widened region cannot tell (the
+            # older form's range is a span of values, not a spread).
+            elif self.measured is not None and lo < hi and _meets((lo, hi), wide):
+                states.append("inconclusive")
+            else:
+                states.append("differs")
+        v: Verdict = next(x for x in ("differs", "inconclusive", "close", "reproduced")
+                          if x in states)
+        if v == "reproduced":
+            return v
         if self.unreachable is not None and not _meets(self.region,
                                                        self.unreachable.reachable):
             return "differs (paper)"
@@ -386,6 +407,14 @@ def _widen(region: tuple[float, float], margin: float, paper: tuple[float, float
     lo, hi = region
     return (lo - margin * abs(paper[0]) if math.isfinite(lo) else lo,
             hi + margin * abs(paper[1]) if math.isfinite(hi) else hi)
+
+
+def cause(verdict: str | None, why: str) -> str:
+    """The cause shown beside a verdict: an inconclusive one says first that the spread over
+    seeds decided it."""
+    if verdict == "inconclusive":
+        return ("The spread over seeds is too wide to tell (see its interval); " + why).strip()
+    return why
 
 
 def check_claims(claims: Sequence[Claim]) -> None:

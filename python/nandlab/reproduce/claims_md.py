@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
-from .claims import JUDGED, VERDICTS, Claim
+from .claims import JUDGED, VERDICTS, Claim, cause
 
 #: The report's sentence on how verdicts are computed.
 RULES_MD = (
@@ -17,9 +17,10 @@ RULES_MD = (
     "printed digit or the tolerance stated beside it, a range with its ends so rounded, a "
     "bound as a bound, an ordering or sign as a sign. *reproduced*: the interval lies "
     "inside the region; *close*: inside it with each end moved out by the fraction shown; "
-    "*differs*: otherwise; *differs (paper)*: the paper's own stated parameters cannot "
-    "give its number (the computation is shown). Inputs (values nandlab is built from) "
-    "and nandlab's extensions get no verdict."
+    "*inconclusive*: the spread over seeds reaches into that widened region but not wholly "
+    "(the seeds cannot tell); *differs*: otherwise; *differs (paper)*: the paper's own "
+    "stated parameters cannot give its number (the computation is shown). Inputs (values "
+    "nandlab is built from) and nandlab's extensions get no verdict."
 )
 
 
@@ -143,7 +144,7 @@ def judged_counts_md(counts: dict[str, dict[str, int]]) -> str:
 
 
 def _why(c: Claim) -> str:
-    return c.why if c.verdict != "reproduced" else ""
+    return cause(c.verdict, c.why) if c.verdict != "reproduced" else ""
 
 
 def _decimals(text: str) -> int | None:

@@ -54,6 +54,7 @@ from .claims_md import (
     listed_table,
     workloads_table,
 )
+from .verdict_table import index_md
 
 #: Paper modules by the name `nandlab reproduce NAME` takes.
 PAPERS: dict[str, str] = {
@@ -183,15 +184,13 @@ def reproduce_all(out: str | Path, quick: bool = False, **kw: Any) -> Path:
 
 
 def write_index(out: Path, reports: list[Report], quick: bool) -> Path:
-    """``out/index.md``: the verdict counts of ``reports`` (each in ``out/<paper>/``)."""
-    lines = ["# nandlab reproductions\n", f"Mode: {'quick' if quick else 'full'}.\n",
-             "| paper | reproduced | close | differs | report |", "|---|---|---|---|---|"]
-    for r in reports:
-        c = r.counts
-        lines.append(f"| {r.title} | {c['reproduced']} | {c['close']} | {c['differs']} | "
-                     f"[{r.paper}/report.md]({r.paper}/report.md) |")
+    """``out/index.md`` (:mod:`.verdict_table`): per paper and claim kind the verdict
+    counts, and every judged claim not reproduced with its cause; the reports lie in
+    ``out/<paper>/``."""
+    papers = [(r.paper, r.title, json.loads((r.path.parent / "claims.json").read_text()))
+              for r in reports]
     with atomic_write(out / "index.md") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write(index_md(papers, quick))
     return out / "index.md"
 
 
