@@ -115,7 +115,7 @@ def test_write_runs_charge_the_flipped_states_program_time(real_core, tmp_path):
     f = tmp_path / "known.bin"
     f.write_bytes((b"\x00" * 2048 + b"\x55" * 1024 + b"\xaa" * 1024) * 16)
     files = {"executable": [f]}
-    settings = bitflip.Settings(rbers=[4e-3], references=["baseline"])
+    settings = bitflip.Settings(rbers=[4e-3], references=["baseline"], seeds=[1])
     workloads = [{"name": "w", "paper": True,
                   "workload": {"name": "w", "requests": 40, "read_fraction": 0.0,
                                "iops": 50.0, "size_bytes": 4096}}]

@@ -59,7 +59,7 @@ def mean_program_ns(by_type: list[float | None] | str, programs: list[int]) -> f
 def rows(table: pl.DataFrame) -> list[dict[str, Any]]:
     """One row per write run: workload, type, codec, rule, mean write latency and mean
     program time (ns), and the encoder's time per page (0 for the baseline)."""
-    names = ("workload", "type", "config.codec.kind", "config.timing.pe_time.compose",
+    names = ("workload", "seed", "type", "config.codec.kind", "config.timing.pe_time.compose",
              "pe_time.program_ns_mean_by_page_type", "pe_time.programs_by_page_type")
     col = {n: column(table, n) for n in names}
     col["write.mean_ns"] = column(table, "write.mean_ns", optional=True)  # none: no writes
@@ -68,6 +68,7 @@ def rows(table: pl.DataFrame) -> list[dict[str, Any]]:
     return [
         {
             "workload": col["workload"][i],
+            "seed": col["seed"][i],
             "type": col["type"][i],
             "codec": col["config.codec.kind"][i],
             "compose": col["config.timing.pe_time.compose"][i],
@@ -101,7 +102,7 @@ def metrics(runs: list[dict[str, Any]], paper_workloads: list[str]) -> dict[str,
         sub = [r for r in runs if r["compose"] == rule and r["write_mean_ns"]]
         pairs = {}
         for r in sub:
-            pairs.setdefault((r["workload"], r["type"]), []).append(r)
+            pairs.setdefault((r["workload"], r["type"], r["seed"]), []).append(r)
         per = {
             k: {"program": _change(v, "program_mean_ns"), "write": _change(v, "write_mean_ns"),
                 "encoder": (next(r["encode_ns_per_page"] for r in v if r["codec"] == "bitflip")

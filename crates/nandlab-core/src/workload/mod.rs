@@ -22,6 +22,7 @@ use crate::host::time_scale;
 use serde::{Deserialize, Serialize};
 
 mod amplify;
+pub mod arrival;
 pub mod background;
 pub mod convert;
 mod disksim_fast;
@@ -39,6 +40,7 @@ pub mod synthetic;
 #[cfg(test)]
 mod tests;
 
+pub use arrival::BurstConfig;
 pub use background::Background;
 pub use convert::{convert, convert_report, ConvertReport};
 pub use flows::Flows;
@@ -185,6 +187,11 @@ pub struct WorkloadConfig {
     /// Mean arrival rate in requests per second: Poisson arrivals (exponential gaps). 0
     /// (default) puts every request at time 0, i.e. closed-loop replay by the host.
     pub iops: f64,
+    /// Bursty arrivals at the mean `iops` (`[workload.bursts]`: `peak_to_mean`,
+    /// `burst_requests`; an on/off Markov-modulated Poisson process, [`arrival`]). Default:
+    /// none (Poisson).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bursts: Option<BurstConfig>,
     /// Random-address distribution: `uniform` (default), `zipf`, `hotcold`.
     pub address: AddressDistribution,
     /// Zipf exponent θ ≥ 0 for `address = "zipf"` (default 0.99, as in YCSB).
@@ -248,6 +255,7 @@ impl Default for WorkloadConfig {
             sizes: Vec::new(),
             alignment_bytes: 4096,
             iops: 0.0,
+            bursts: None,
             address: AddressDistribution::Uniform,
             zipf_theta: 0.99,
             hot_fraction: 0.2,
@@ -489,6 +497,9 @@ impl WorkloadConfig {
                 key("iops"),
                 format!("must be a non-negative rate, got {}", self.iops),
             ));
+        }
+        if let Some(b) = &self.bursts {
+            b.validate(key, self.iops)?;
         }
         let footprint = self.footprint_bytes.unwrap_or(ctx.logical_bytes);
         if footprint < self.max_size_bytes() {

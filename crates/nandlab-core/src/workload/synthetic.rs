@@ -1,7 +1,9 @@
 //! Synthetic IOMeter/fio-like request generator: read/write/trim mix, random or sequential
-//! runs, fixed or weighted request sizes, Poisson arrivals at a rate (or all at time 0 for
-//! closed-loop replay), and uniform, Zipf or hot/cold addresses inside a footprint.
+//! runs, fixed or weighted request sizes, Poisson or bursty ([`super::arrival`]) arrivals at
+//! a rate (or all at time 0 for closed-loop replay), and uniform, Zipf or hot/cold addresses
+//! inside a footprint.
 
+use super::arrival::Arrivals;
 use super::{AddressDistribution, WorkloadConfig, WorkloadContext};
 use crate::engine::rng::{component, stream_rng, SimRng};
 use crate::error::{NandError, Result};
@@ -10,7 +12,7 @@ use crate::host::time_scale::CLOCK_END_NS;
 use rand::distr::weighted::WeightedIndex;
 use rand::distr::Distribution;
 use rand::Rng;
-use rand_distr::{Exp, Zipf};
+use rand_distr::Zipf;
 
 /// Requests a synthetic workload makes when neither `requests` nor `duration_s` is set.
 pub const DEFAULT_REQUESTS: u64 = 10_000;
@@ -32,7 +34,7 @@ pub struct Synthetic {
     remaining: u64,
     end_ns: Option<u64>,
     t_ns: f64,
-    gap: Option<Exp<f64>>,
+    gap: Option<Arrivals>,
     read_p: f64,
     trim_p: f64,
     random_p: f64,
@@ -70,8 +72,9 @@ impl Synthetic {
                 hot_access: cfg.hot_access,
             },
         };
+        let mut rng = stream_rng(ctx.seed, component::WORKLOAD);
         let gap = if cfg.iops > 0.0 {
-            Some(Exp::new(cfg.iops).map_err(|e| NandError::config("workload.iops", e))?)
+            Some(Arrivals::new(cfg.iops, cfg.bursts.as_ref(), &mut rng)?)
         } else {
             None
         };
@@ -81,7 +84,7 @@ impl Synthetic {
             (None, None) => DEFAULT_REQUESTS,
         };
         Ok(Synthetic {
-            rng: stream_rng(ctx.seed, component::WORKLOAD),
+            rng,
             remaining,
             end_ns: cfg.duration_s.map(|d| (d * 1e9) as u64),
             t_ns: 0.0,
@@ -132,8 +135,8 @@ impl Iterator for Synthetic {
             return None;
         }
         if !self.first {
-            if let Some(g) = &self.gap {
-                self.t_ns += g.sample(&mut self.rng) * 1e9;
+            if let Some(g) = &mut self.gap {
+                self.t_ns += g.next_gap_s(&mut self.rng) * 1e9;
             }
         }
         self.first = false;

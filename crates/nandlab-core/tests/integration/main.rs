@@ -37,3 +37,4 @@ mod suspend;
 mod timing;
 mod trace_critical;
 mod tvr_region;
+mod vth_orderings_002;
