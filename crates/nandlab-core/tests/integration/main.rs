@@ -16,6 +16,7 @@ mod bitflip;
 mod cache;
 mod chip_placement;
 mod determinism;
+mod fer_extrapolation;
 mod flows;
 mod ftl_props;
 mod host_interface;
