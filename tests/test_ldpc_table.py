@@ -246,7 +246,12 @@ def test_stratified_rows_recomputed_from_their_strata():
         fails = [s["failures"] for s in strata if s["failures"]]
         thin = [sh for sh, f in zip(shares, fails, strict=True) if f < THIN_FAILURES]
         assert abs(row["thin_share"] - sum(thin)) < 1e-4, (row, shares, fails)
-        assert row["thin"] == (max(thin, default=0.0) > MAX_THIN_SHARE), (row, shares, fails)
+        # The rule's second part (a thin lowest stratum holding the estimate up: were it
+        # silent, > 10 % modelled) is the Rust combine's, read from the sidecar.
+        anchor = st["quality"]["anchor_modelled_share"]
+        assert (anchor == 0.0) == (fails[0] >= THIN_FAILURES), (row, anchor)
+        breaks = max(thin, default=0.0) > MAX_THIN_SHARE or anchor > MAX_THIN_SHARE
+        assert row["thin"] == breaks, (row, shares, fails, anchor)
 
 
 def test_stratified_levels_are_monotone_within_their_bounds():
