@@ -138,9 +138,9 @@ def fig10(curves: dict[int, list[Row]], out: Path) -> None:
         joined = strata + seen[:1]
         ax.plot([p["rber"] for p in joined], [p["fer"] for p in joined], "-", color=colour, lw=1)
         for p in strata:
-            ax.errorbar([p["rber"]], [p["fer"]], yerr=[[p["fer"] - p["fer_lo"]], [p["fer_hi"] - p["fer"]]],
-                        marker="s", ms=4, capsize=2, color=colour,
-                        mfc="none" if p.get("thin") else colour)
+            bar = [[p["fer"] - p["fer_lo"]], [p["fer_hi"] - p["fer"]]]
+            ax.errorbar([p["rber"]], [p["fer"]], yerr=bar, marker="s", ms=4, capsize=2,
+                        color=colour, mfc="none" if p.get("thin") else colour)
         bound = [p for p in pts if p["failures"] == 0 and p["fer_hi"] < 0.5]
         ax.plot([p["rber"] for p in bound], [p["fer_hi"] for p in bound], "v", mfc="none",
                 color=colour, ms=4)

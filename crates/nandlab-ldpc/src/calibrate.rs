@@ -451,9 +451,23 @@ impl CalibrationTable {
             let (frames, failures, lo, hi, share, thin) = match q.stratified {
                 Some(st) => match st.quality {
                     Some(g) => (st.frames, st.failures, g.ci_lo, g.ci_hi, g.thin_share, !g.meets_rule()),
-                    None => (st.frames, st.failures, st.estimate.fer_lo, st.estimate.fer_hi, 0.0, false),
+                    None => (
+                        st.frames,
+                        st.failures,
+                        st.estimate.fer_lo,
+                        st.estimate.fer_hi,
+                        0.0,
+                        false,
+                    ),
                 },
-                None => (q.frames, q.failures, q.fer_lo, q.fer_hi, f64::from(u8::from(thin_mc)), thin_mc),
+                None => (
+                    q.frames,
+                    q.failures,
+                    q.fer_lo,
+                    q.fer_hi,
+                    f64::from(u8::from(thin_mc)),
+                    thin_mc,
+                ),
             };
             let _ = writeln!(
                 s,

@@ -181,7 +181,10 @@ mod tests {
         // With 5 failures at 10 nothing is thin.
         let strata = [S::new(10, 1000, 5), S::new(20, 1000, 100)];
         let q = quality(13, 1.0, &strata, 0.05).unwrap();
-        assert!(q.thin_share == 0.0 && q.anchor_modelled_share == 0.0 && q.meets_rule(), "{q:?}");
+        assert!(
+            q.thin_share == 0.0 && q.anchor_modelled_share == 0.0 && q.meets_rule(),
+            "{q:?}"
+        );
     }
 
     #[test]
@@ -206,8 +209,16 @@ mod tests {
             anchor_modelled_share: 0.1,
         };
         assert!(ok.meets_rule());
-        assert!(!StrataQuality { anchor_modelled_share: 0.11, ..ok }.meets_rule());
-        assert!(!StrataQuality { thin_max_share: 0.11, ..ok }.meets_rule());
+        assert!(!StrataQuality {
+            anchor_modelled_share: 0.11,
+            ..ok
+        }
+        .meets_rule());
+        assert!(!StrataQuality {
+            thin_max_share: 0.11,
+            ..ok
+        }
+        .meets_rule());
     }
 
     #[test]
@@ -221,7 +232,10 @@ mod tests {
         let q = quality(7, 1.0, &strata, 0.05).unwrap();
         let e = combine(7, 1.0, &strata, 0.05).unwrap();
         assert!((e.fer - 0.01).abs() < 1e-15);
-        assert!((q.ci_lo - 8.1e-3).abs() <= 4e-4 && (q.ci_hi - 1.2e-2).abs() <= 4e-4, "{q:?}");
+        assert!(
+            (q.ci_lo - 8.1e-3).abs() <= 4e-4 && (q.ci_hi - 1.2e-2).abs() <= 4e-4,
+            "{q:?}"
+        );
         assert!(q.thin_share == 0.0 && q.thin_share.is_sign_positive(), "{q:?}");
         // Same input, same interval (the table rebuilds byte for byte).
         assert_eq!(quality(7, 1.0, &strata, 0.05), Some(q));

@@ -318,7 +318,10 @@ mod shipped_table_tests {
         };
         assert!(cfg(4096, 512).build(4096, ErrorDraw::Expected, None).is_ok());
         for (d, p) in [(2048, 256), (4096, 448)] {
-            let e = cfg(d, p).build(4096, ErrorDraw::Expected, None).unwrap_err().to_string();
+            let e = cfg(d, p)
+                .build(4096, ErrorDraw::Expected, None)
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.contains("ecc.codeword_data_bytes") && e.contains("4096 data + 512 parity") && !e.contains('\n'),
                 "{e}"

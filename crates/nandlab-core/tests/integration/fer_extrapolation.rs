@@ -10,7 +10,10 @@ use serde_json::Value;
 
 /// Summary metrics computed from FER values, each with the key that flags extrapolation.
 const FROM_FER: [(&str, &str); 2] = [
-    ("expected_uncorrectable_pages", "fer_extrapolation.expected_uncorrectable_pages"),
+    (
+        "expected_uncorrectable_pages",
+        "fer_extrapolation.expected_uncorrectable_pages",
+    ),
     ("endurance.rber_limit", "endurance.rber_limit_extrapolated"),
 ];
 
@@ -20,7 +23,9 @@ fn run(rber: f64, ecc: &str) -> Value {
          error_draw = \"expected\"\n[ecc]\nscheme = \"ldpc\"\n{ecc}"
     );
     let cfg = SimConfig::from_toml_str(&text).unwrap();
-    let reqs = (0..20).map(|i| Request::new(i * 1000, i * 4096, 4096, Op::Read, 0)).collect();
+    let reqs = (0..20)
+        .map(|i| Request::new(i * 1000, i * 4096, 4096, Op::Read, 0))
+        .collect();
     let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
     out.summary.to_json()["reliability"].clone()
 }
@@ -42,11 +47,17 @@ fn reads_below_the_measured_range_are_flagged_with_their_share() {
     assert_eq!(f["expected_uncorrectable_pages"], below["expected_uncorrectable_pages"]);
     let above = run(2.0e-2, "mode = \"curve\"\n");
     let f = &above["fer_extrapolation"];
-    assert_eq!((f["reads"].as_u64(), f["expected_uncorrectable_pages"].as_f64()), (Some(0), Some(0.0)));
+    assert_eq!(
+        (f["reads"].as_u64(), f["expected_uncorrectable_pages"].as_f64()),
+        (Some(0), Some(0.0))
+    );
     assert!(above["expected_uncorrectable_pages"].as_f64().unwrap() > 0.1);
     // Every FER-derived metric carries its flag in a curve-mode run.
     for (metric, flag) in FROM_FER {
-        assert!(!get(&below, metric).is_null() && !get(&below, flag).is_null(), "{metric} / {flag}");
+        assert!(
+            !get(&below, metric).is_null() && !get(&below, flag).is_null(),
+            "{metric} / {flag}"
+        );
     }
     // Thresholds are closed forms: no flag block.
     assert!(run(1.2e-2, "")["fer_extrapolation"].is_null());
