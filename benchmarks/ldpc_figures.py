@@ -4,13 +4,15 @@ ratio at equal FER.
 Usage: python benchmarks/ldpc_figures.py [table.csv] [out_dir]
 
 Reads ``crates/nandlab-core/data/ldpc_fer.csv`` (columns
-``level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified``) and writes
+``level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified,thin_share,thin``) and
+writes
 
 * ``ldpc_fig10.png``: FER vs RBER per number of extra soft sensing levels k = 0..6 (Fig. 10):
   measured points with 95 % Clopper-Pearson bars, zero-failure points at their upper bound
-  (open triangles), points from error-count strata as squares (``stratified`` rows; their
-  monotone bounds are too wide to draw), each level's tail model dashed (``extrapolated``
-  rows);
+  (open triangles), points from error-count strata as squares with their 95 % bootstrap
+  bars (``stratified`` rows; hollow where ``thin``: one stratum of fewer than 5 failures
+  carries more than 10 % of the estimate or holds it up), each level's tail model dashed
+  (``extrapolated`` rows);
 * ``ldpc_fig03.png``: the same curves down to FER 1e-16 with BCH of the same redundancy
   (4 KiB data + 512 B parity: GF(2^16), t = 4096 / 16 = 256 bits, FER = P[errors > t] for
   Binomial(36 864, RBER) raw errors) and the 1e-15 target of §2.2 (Fig. 3);
@@ -135,7 +137,10 @@ def fig10(curves: dict[int, list[Row]], out: Path) -> None:
         colour = line[0].get_color()
         joined = strata + seen[:1]
         ax.plot([p["rber"] for p in joined], [p["fer"] for p in joined], "-", color=colour, lw=1)
-        ax.plot([p["rber"] for p in strata], [p["fer"] for p in strata], "s", color=colour, ms=4)
+        for p in strata:
+            bar = [[p["fer"] - p["fer_lo"]], [p["fer_hi"] - p["fer"]]]
+            ax.errorbar([p["rber"]], [p["fer"]], yerr=bar, marker="s", ms=4, capsize=2,
+                        color=colour, mfc="none" if p.get("thin") else colour)
         bound = [p for p in pts if p["failures"] == 0 and p["fer_hi"] < 0.5]
         ax.plot([p["rber"] for p in bound], [p["fer_hi"] for p in bound], "v", mfc="none",
                 color=colour, ms=4)

@@ -10,8 +10,10 @@ reach the 1e-15 of seed 001 §2.2. A level with rows from error-count strata
 (``stratified``) takes its tail from the line through the lowest two of them, or, with one,
 through it and the lowest Monte Carlo row above it with at least 10 failures; those rows are
 recomputed from the strata in the JSON sidecar (the binomial sum over the measured error
-counts, geometric between them). Read as the ladder reads it, more soft levels tolerate no
-less RBER at equal FER from 1e-2 down to 1e-15, but for two documented tail crossings.
+counts, geometric between them), and so are the shares of each row's FER that rest on strata
+with fewer than 5 failures (``thin_share``; ``thin`` where one such stratum carries more
+than 10 %). Read as the ladder reads it, more soft levels tolerate no less RBER at equal FER
+from 1e-2 down to 1e-15, but for the documented tail crossings.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ SIDECAR = TABLE.with_suffix(".json")
 ALPHA = 0.05
 FIT_POINTS = 3
 PARTNER_FAILURES = 10
+THIN_FAILURES = 5
+MAX_THIN_SHARE = 0.1
 
 
 def rows() -> list[dict]:
@@ -40,7 +44,8 @@ def rows() -> list[dict]:
                     "frames": int(r["frames"]), "failures": int(r["failures"]),
                     "fer": float(r["fer"]), "fer_lo": float(r["fer_lo"]),
                     "fer_hi": float(r["fer_hi"]), "extrapolated": r["extrapolated"] == "1",
-                    "stratified": r["stratified"] == "1"})
+                    "stratified": r["stratified"] == "1", "thin_share": float(r["thin_share"]),
+                    "thin": r["thin"] == "1"})
     return out
 
 
@@ -116,9 +121,14 @@ def test_rows_carry_frames_and_failures_matching_their_bounds():
         n, x = r["frames"], r["failures"]
         assert 0 < n and 0 <= x <= n, r
         if r["stratified"]:
-            # Frames and failures over the strata; the bounds are the strata's (below).
-            assert r["fer_lo"] <= r["fer"] <= r["fer_hi"] and not r["extrapolated"], r
+            # Frames and failures over the strata; the interval is the bootstrap's (Rust:
+            # strata_quality.rs), strictly around the estimate.
+            assert r["fer_lo"] < r["fer"] < r["fer_hi"] and not r["extrapolated"], r
             continue
+        # A Monte Carlo row rests wholly on its tally; a tail-model row on none (it is
+        # flagged `extrapolated` instead).
+        thin = x < THIN_FAILURES and not r["extrapolated"]
+        assert (r["thin"], r["thin_share"]) == (thin, float(thin)), r
         if x == 0:
             # Two-sided 95 % with no failure: 1 - (α/2)^(1/n) ≈ 3.69/n, above the rule of
             # three (3/n, one-sided 95 %).
@@ -218,6 +228,30 @@ def test_stratified_rows_recomputed_from_their_strata():
         assert abs(measured / (est["fer"] * (1 - est["modelled_share"])) - 1) < 1e-6, (p, measured)
         row = csv_rows[(p["level"], round(p["rber"], 12))]
         assert row["stratified"] and abs(row["fer"] / est["fer"] - 1) < 1e-6, row
+        # Each failing stratum carries the contributions P(W = w) f(w) of the error counts
+        # around it, split by the geometric interpolation's weights; the lowest also carries
+        # everything below it (the modelled share: the line is anchored there).
+        contrib = np.exp(log_c + ws * math.log(rb) + (n - ws) * math.log1p(-rb) + lnf)
+        fw = [w for w, _ in failing]
+        j = np.clip(np.searchsorted(fw, ws, side="right") - 1, 0, len(fw) - 1)
+        nxt = np.minimum(j + 1, len(fw) - 1)
+        span = np.array(fw)[nxt] - np.array(fw)[j]
+        t = np.where(span > 0, (ws - np.array(fw)[j]) / np.where(span > 0, span, 1), 0.0)
+        carried = np.zeros(len(fw))
+        np.add.at(carried, j, contrib * (1 - t))
+        np.add.at(carried, nxt, contrib * t)
+        carried[0] += est["fer"] * est["modelled_share"]
+        shares = carried / est["fer"]
+        assert abs(shares.sum() - 1) < 1e-6, shares
+        fails = [s["failures"] for s in strata if s["failures"]]
+        thin = [sh for sh, f in zip(shares, fails, strict=True) if f < THIN_FAILURES]
+        assert abs(row["thin_share"] - sum(thin)) < 1e-4, (row, shares, fails)
+        # The rule's second part (a thin lowest stratum holding the estimate up: were it
+        # silent, > 10 % modelled) is the Rust combine's, read from the sidecar.
+        anchor = st["quality"]["anchor_modelled_share"]
+        assert (anchor == 0.0) == (fails[0] >= THIN_FAILURES), (row, anchor)
+        breaks = max(thin, default=0.0) > MAX_THIN_SHARE or anchor > MAX_THIN_SHARE
+        assert row["thin"] == breaks, (row, shares, fails, anchor)
 
 
 def test_stratified_levels_are_monotone_within_their_bounds():

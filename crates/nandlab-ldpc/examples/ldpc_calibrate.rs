@@ -3,7 +3,9 @@
 //! Options: `--frames N` (cap per point), `--min-failures N`, `--jobs N` (threads; default
 //! all cores), `--fixed8` (8-bit fixed-point decoder, scale 4), `--encode` (check mode:
 //! encode random data and sample voltages, as the shipped table was made), `--batch N`,
-//! `--levels 0,2` (extra soft levels), `--rber-grid 7e-3,7.5e-3`, `--seed N`.
+//! `--levels 0,2` (extra soft levels), `--rber-grid 7e-3,7.5e-3`, `--seed N`, `--page B`
+//! (bit of the Vth model's level pattern the codeword goes to: 1, the default, is the
+//! one-boundary page of the shipped table; 0 the two-boundary page).
 use std::path::PathBuf;
 
 use nandlab_core::reliability::vth::{VthModel, VthParams};
@@ -24,6 +26,7 @@ fn main() {
             "--batch" => cfg.batch = num("--batch") as usize,
             "--jobs" => cfg.threads = Some(num("--jobs") as usize),
             "--seed" => cfg.seed = num("--seed"),
+            "--page" => cfg.page = num("--page") as usize,
             "--levels" => cfg.levels = list(args.next(), "--levels"),
             "--rber-grid" => cfg.rber_grid = list(args.next(), "--rber-grid"),
             "--fixed8" => cfg.decoder.arithmetic = Arithmetic::Fixed8 { llr_scale: 4.0 },

@@ -26,6 +26,7 @@ use crate::decoder::DecoderConfig;
 use crate::encoder::Encoder;
 use crate::frames::{FrameSetup, Pipeline, Tally};
 use crate::stats::clopper_pearson;
+use crate::strata_quality::{StrataQuality, THIN_FAILURES};
 use crate::strata_run::StrataRun;
 use crate::stratified::StratifiedEstimate;
 use crate::table::Extension;
@@ -160,6 +161,10 @@ pub struct StratifiedPoint {
     pub failures: u64,
     /// The estimate at this point's RBER.
     pub estimate: StratifiedEstimate,
+    /// Its bootstrap interval and the share resting on thin strata (absent in tables
+    /// written before it existed; the CSV then shows the monotone bounds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<StrataQuality>,
 }
 
 /// Provenance written next to the table.
@@ -390,7 +395,10 @@ pub fn calibrate_on<E>(
 }
 
 /// Column header of the FER table.
-pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified";
+pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified,thin_share,thin";
+
+/// The header of tables written before `thin_share` and `thin` (still read).
+const CSV_HEADER_V1: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified";
 
 impl CalibrationTable {
     /// The table as CSV: `#` comment lines with the provenance summary (and the
@@ -435,14 +443,35 @@ impl CalibrationTable {
         self.write_extension_comments(&mut s);
         let _ = writeln!(s, "{CSV_HEADER}");
         for q in &self.points {
-            // A stratified row shows its strata's frames, failures and bounds.
-            let (frames, failures, lo, hi) = match q.stratified {
-                Some(st) => (st.frames, st.failures, st.estimate.fer_lo, st.estimate.fer_hi),
-                None => (q.frames, q.failures, q.fer_lo, q.fer_hi),
+            // A stratified row shows its strata's frames and failures, its bootstrap
+            // interval and the share on thin strata; a Monte Carlo row rests wholly on its
+            // tally, thin below THIN_FAILURES; a tail-model row on no failure (flagged
+            // `extrapolated`, not thin).
+            let thin_mc = q.failures < THIN_FAILURES && !q.extrapolated;
+            let (frames, failures, lo, hi, share, thin) = match q.stratified {
+                Some(st) => match st.quality {
+                    Some(g) => (st.frames, st.failures, g.ci_lo, g.ci_hi, g.thin_share, !g.meets_rule()),
+                    None => (
+                        st.frames,
+                        st.failures,
+                        st.estimate.fer_lo,
+                        st.estimate.fer_hi,
+                        0.0,
+                        false,
+                    ),
+                },
+                None => (
+                    q.frames,
+                    q.failures,
+                    q.fer_lo,
+                    q.fer_hi,
+                    f64::from(u8::from(thin_mc)),
+                    thin_mc,
+                ),
             };
             let _ = writeln!(
                 s,
-                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{},{}",
+                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{},{},{:.4},{}",
                 q.level,
                 q.rber,
                 frames,
@@ -451,7 +480,9 @@ impl CalibrationTable {
                 lo,
                 hi,
                 u8::from(q.extrapolated),
-                u8::from(q.stratified.is_some())
+                u8::from(q.stratified.is_some()),
+                share,
+                u8::from(thin)
             );
         }
         s
@@ -488,22 +519,29 @@ pub struct FerRow {
     pub fer_hi: f64,
     /// `fer` comes from the tail model (no failure measured).
     pub extrapolated: bool,
-    /// `fer` comes from error-count strata; `frames`, `failures` and the bounds are theirs.
+    /// `fer` comes from error-count strata; `frames`, `failures` are theirs, `fer_lo`,
+    /// `fer_hi` the bootstrap interval (the monotone bounds in tables without `thin_share`).
     pub stratified: bool,
+    /// Share of `fer` resting on tallies with fewer than [`THIN_FAILURES`] failures (0 in
+    /// tables written before the column).
+    pub thin_share: f64,
+    /// More than [`crate::strata_quality::MAX_THIN_SHARE`] of `fer` rests on one such tally.
+    pub thin: bool,
 }
 
 /// Parses a FER table CSV (leading `#` lines are skipped; the header must be [`CSV_HEADER`]).
 pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
     let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-    match lines.next() {
-        Some(h) if h.trim() == CSV_HEADER => {}
+    let fields = match lines.next() {
+        Some(h) if h.trim() == CSV_HEADER => 11,
+        Some(h) if h.trim() == CSV_HEADER_V1 => 9,
         other => return Err(format!("bad header {other:?}")),
-    }
+    };
     lines
         .enumerate()
         .map(|(i, l)| {
             let f: Vec<&str> = l.split(',').collect();
-            if f.len() != 9 {
+            if f.len() != fields {
                 return Err(format!("row {}: {} fields", i + 1, f.len()));
             }
             let e = |x: &str| format!("row {}: bad value {x:?}", i + 1);
@@ -517,6 +555,8 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
                 fer_hi: f[6].parse().map_err(|_| e(f[6]))?,
                 extrapolated: flag(f[7]).ok_or_else(|| e(f[7]))?,
                 stratified: flag(f[8]).ok_or_else(|| e(f[8]))?,
+                thin_share: f.get(9).map_or(Ok(0.0), |x| x.parse().map_err(|_| e(x)))?,
+                thin: f.get(10).map_or(Some(false), |x| flag(x)).ok_or_else(|| e(f[10]))?,
             })
         })
         .collect()

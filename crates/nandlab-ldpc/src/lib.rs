@@ -8,7 +8,8 @@
 //! * [`fixed`]: the same decoder in 8-bit fixed point, 64 frames per SIMD batch.
 //! * [`conditioned`]: frames with exactly `w` hard errors; [`stratified`]: FER far below
 //!   plain Monte Carlo's reach from them; [`input_law`]: what the decoder sees of such a
-//!   frame; [`strata_run`]: strata pooled across runs and RBER points of one input law.
+//!   frame; [`strata_run`]: strata pooled across runs and RBER points of one input law;
+//!   [`strata_quality`]: a stratified estimate's bootstrap interval and thin strata.
 //! * [`frames`]: Monte Carlo frames (all-zero coset view or encode check mode).
 //! * [`channel`]: BSC and MLC soft-sensing channels with model-derived LLR tables.
 //! * [`calibrate`]: FER vs RBER Monte Carlo with confidence intervals and the table writer.
@@ -29,6 +30,7 @@ pub mod frames;
 pub mod input_law;
 mod lanes;
 pub mod stats;
+pub mod strata_quality;
 pub mod strata_run;
 pub mod stratified;
 pub mod table;

@@ -60,7 +60,7 @@ impl Stratum {
         }
     }
 
-    fn fer(&self) -> f64 {
+    pub(crate) fn fer(&self) -> f64 {
         self.failures as f64 / self.frames as f64
     }
 }
@@ -84,62 +84,15 @@ pub struct StratifiedEstimate {
 /// at RBER `p`; `alpha`: each stratum's bound is its one-sided `1 − alpha` Clopper–Pearson
 /// bound. `None` without a stratum that failed.
 pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<StratifiedEstimate> {
-    let mut s: Vec<Stratum> = strata.iter().copied().filter(|s| s.frames > 0).collect();
-    s.sort_by_key(|s| s.errors);
-    let failing: Vec<Stratum> = s.iter().copied().filter(|s| s.failures > 0).collect();
-    let lowest = *failing.first()?;
-    // ln f per extra error below the lowest failing stratum: towards the first failing
-    // stratum above it with a higher rate (the lowest strata often hold one failure each,
-    // and a flat pair says nothing about f below them); ∞, nothing below, when none is.
-    let slope = match failing.iter().find(|s| s.fer() > lowest.fer()) {
-        Some(next) => (next.fer().ln() - lowest.fer().ln()) / (next.errors - lowest.errors) as f64,
-        None => f64::INFINITY,
-    };
-    // Upper bound: the smallest bound of the strata at or above `w` (bounds are one-sided,
-    // so `clopper_pearson` gets 2·alpha).
-    let his: Vec<(usize, f64)> = s
-        .iter()
-        .map(|s| (s.errors, clopper_pearson(s.failures, s.frames, 2.0 * alpha).1))
-        .collect();
-    let mut suffix_min = vec![1.0; his.len() + 1];
-    for i in (0..his.len()).rev() {
-        suffix_min[i] = his[i].1.min(suffix_min[i + 1]);
-    }
-    let f_hi = |w: usize| suffix_min[his.partition_point(|&(e, _)| e < w)];
-    let mut prefix_max = vec![0.0f64; s.len() + 1];
-    for (i, st) in s.iter().enumerate() {
-        prefix_max[i + 1] = prefix_max[i].max(clopper_pearson(st.failures, st.frames, 2.0 * alpha).0);
-    }
-    let f_lo = |w: usize| prefix_max[s.partition_point(|st| st.errors <= w)];
-    let f_point = |w: usize| -> f64 {
-        if w < lowest.errors {
-            // The line, but never above what the strata at or above `w` allow.
-            return (lowest.fer().ln() - slope * (lowest.errors - w) as f64)
-                .exp()
-                .min(f_hi(w));
-        }
-        let i = failing.partition_point(|s| s.errors <= w);
-        let a = failing[i - 1];
-        match failing.get(i) {
-            None => a.fer(),
-            Some(b) => {
-                let t = (w - a.errors) as f64 / (b.errors - a.errors) as f64;
-                (a.fer().ln() * (1.0 - t) + b.fer().ln() * t).exp()
-            }
-        }
-    };
-    let binom = Binomial::new(p, n as u64).ok()?;
+    let curve = Curve::new(strata, alpha)?;
+    let pmf = binomial_pmf(n, p)?;
     let (mut fer, mut lo, mut hi, mut modelled) = (0.0, 0.0, 0.0, 0.0);
-    for w in 0..=n {
-        let pw = binom.pmf(w as u64);
-        if pw == 0.0 {
-            continue;
-        }
-        let f = f_point(w);
+    for &(w, pw) in &pmf {
+        let f = curve.point(w);
         fer += pw * f;
-        lo += pw * f_lo(w);
-        hi += pw * f_hi(w);
-        if w < lowest.errors {
+        lo += pw * curve.lo(w);
+        hi += pw * curve.hi(w);
+        if w < curve.lowest().errors {
             modelled += pw * f;
         }
     }
@@ -150,6 +103,125 @@ pub fn combine(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         fer_hi: hi.min(1.0),
         modelled_share: if fer > 0.0 { modelled / fer } else { 0.0 },
     })
+}
+
+/// `P(W = w)` for `W ~ Binomial(n, p)`, the error counts where it is not 0 (in `f64`).
+pub(crate) fn binomial_pmf(n: usize, p: f64) -> Option<Vec<(usize, f64)>> {
+    let binom = Binomial::new(p, n as u64).ok()?;
+    Some(
+        (0..=n)
+            .map(|w| (w, binom.pmf(w as u64)))
+            .filter(|&(_, pw)| pw != 0.0)
+            .collect(),
+    )
+}
+
+/// `f̂(w)` and its bounds from a set of strata (see the module documentation).
+pub(crate) struct Curve {
+    /// Strata with frames, by error count.
+    strata: Vec<Stratum>,
+    /// The failing ones among them.
+    failing: Vec<Stratum>,
+    /// ln f per extra error below the lowest failing stratum.
+    slope: f64,
+    /// Error count and one-sided upper bound of each stratum, and the suffix minima.
+    his: Vec<(usize, f64)>,
+    suffix_min: Vec<f64>,
+    /// Prefix maxima of the strata's one-sided lower bounds.
+    prefix_max: Vec<f64>,
+}
+
+impl Curve {
+    /// `None` without a failing stratum.
+    pub(crate) fn new(strata: &[Stratum], alpha: f64) -> Option<Self> {
+        let mut s: Vec<Stratum> = strata.iter().copied().filter(|s| s.frames > 0).collect();
+        s.sort_by_key(|s| s.errors);
+        let failing: Vec<Stratum> = s.iter().copied().filter(|s| s.failures > 0).collect();
+        let lowest = *failing.first()?;
+        // ln f per extra error below the lowest failing stratum: towards the first failing
+        // stratum above it with a higher rate (the lowest strata often hold one failure
+        // each, and a flat pair says nothing about f below them); ∞, nothing below, when
+        // none is.
+        let slope = match failing.iter().find(|s| s.fer() > lowest.fer()) {
+            Some(next) => (next.fer().ln() - lowest.fer().ln()) / (next.errors - lowest.errors) as f64,
+            None => f64::INFINITY,
+        };
+        // Bounds are one-sided, so `clopper_pearson` gets 2·alpha.
+        let cp: Vec<(f64, f64)> = s
+            .iter()
+            .map(|s| clopper_pearson(s.failures, s.frames, 2.0 * alpha))
+            .collect();
+        let his: Vec<(usize, f64)> = s.iter().zip(&cp).map(|(s, b)| (s.errors, b.1)).collect();
+        let mut suffix_min = vec![1.0; his.len() + 1];
+        for i in (0..his.len()).rev() {
+            suffix_min[i] = his[i].1.min(suffix_min[i + 1]);
+        }
+        let mut prefix_max = vec![0.0f64; s.len() + 1];
+        for (i, b) in cp.iter().enumerate() {
+            prefix_max[i + 1] = prefix_max[i].max(b.0);
+        }
+        Some(Curve {
+            strata: s,
+            failing,
+            slope,
+            his,
+            suffix_min,
+            prefix_max,
+        })
+    }
+
+    /// The lowest failing stratum.
+    pub(crate) fn lowest(&self) -> Stratum {
+        self.failing[0]
+    }
+
+    /// The failing strata, by error count.
+    pub(crate) fn failing(&self) -> &[Stratum] {
+        &self.failing
+    }
+
+    /// Upper bound on `f(w)`: the smallest bound of the strata at or above `w`.
+    fn hi(&self, w: usize) -> f64 {
+        self.suffix_min[self.his.partition_point(|&(e, _)| e < w)]
+    }
+
+    /// Lower bound on `f(w)`: the largest bound of the strata at or below `w`.
+    fn lo(&self, w: usize) -> f64 {
+        self.prefix_max[self.strata.partition_point(|st| st.errors <= w)]
+    }
+
+    /// The failing strata `f̂(w)` rests on: indices `a ≤ b` into [`Curve::failing`] and the
+    /// weight `t` of `b` in `ln f̂(w) = (1 − t) ln f_a + t ln f_b` (below the lowest failing
+    /// stratum, the lowest alone: the line is anchored there; above the highest, the
+    /// highest).
+    pub(crate) fn basis(&self, w: usize) -> (usize, usize, f64) {
+        let i = self.failing.partition_point(|s| s.errors <= w);
+        if i == 0 {
+            return (0, 0, 0.0);
+        }
+        let a = &self.failing[i - 1];
+        match self.failing.get(i) {
+            None => (i - 1, i - 1, 0.0),
+            Some(b) => (i - 1, i, (w - a.errors) as f64 / (b.errors - a.errors) as f64),
+        }
+    }
+
+    /// The point estimate `f̂(w)`.
+    pub(crate) fn point(&self, w: usize) -> f64 {
+        let lowest = self.lowest();
+        if w < lowest.errors {
+            // The line, but never above what the strata at or above `w` allow.
+            return (lowest.fer().ln() - self.slope * (lowest.errors - w) as f64)
+                .exp()
+                .min(self.hi(w));
+        }
+        let (a, b, t) = self.basis(w);
+        let (a, b) = (&self.failing[a], &self.failing[b]);
+        if t == 0.0 && a.errors == b.errors {
+            return a.fer();
+        }
+        (a.fer().ln() * (1.0 - t) + b.fer().ln() * t).exp()
+    }
 }
 
 /// How [`measure`] walks the error counts.

@@ -11,6 +11,7 @@ use crate::calibrate::{CalibrationPoint, CalibrationTable, Provenance, Stratifie
 use crate::channel::CosetLaw;
 use crate::frames::Pipeline;
 use crate::stats::clopper_pearson;
+use crate::strata_quality::quality;
 use crate::strata_run::StrataRun;
 use crate::tail::{Measured, TailModel};
 
@@ -125,6 +126,7 @@ impl CalibrationTable {
                     frames: run.frames(),
                     failures: run.failures(),
                     estimate,
+                    quality: quality(self.provenance.n, estimate.rber, &run.strata, alpha),
                 });
                 set.push(p.target_rber);
             }

@@ -238,6 +238,21 @@ impl EccConfig {
                                 ),
                             ));
                         }
+                        // A table holds for the codeword it was measured on: FER at one
+                        // RBER depends on the code's length and rate.
+                        let (n, k) = (self.codeword_bits(), 8 * u64::from(self.codeword_data_bytes));
+                        if let Some((tn, tk)) = c.code_bits.filter(|&t| t != (n, k)) {
+                            return Err(NandError::config(
+                                key("codeword_data_bytes"),
+                                format!(
+                                    "the FER table was measured on codewords of {} data + {} parity bytes (n={tn} k={tk} bits); codeword_data_bytes = {}, codeword_parity_bytes = {} differ",
+                                    tk / 8,
+                                    (tn - tk) / 8,
+                                    self.codeword_data_bytes,
+                                    self.codeword_parity_bytes
+                                ),
+                            ));
+                        }
                         LevelCapability::Curves(c)
                     }
                 };
@@ -340,6 +355,35 @@ mod shipped_table_tests {
         assert!(f[2..].iter().all(|&x| x > 0.0 && x < 1e-6), "{f:?}");
         // At 9.5e-3 the hard level failed 53.75 % (table row `0,9.5e-3,...,5.375e-1`).
         assert!((p.page_fail_probs(9.5e-3)[0] - 0.5375).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_codeword_other_than_the_tables_is_a_config_error() {
+        // The shipped table is the 4096 + 512 byte code (n = 36,864, k = 32,768 bits).
+        let cfg = |data: u32, parity: u32| EccConfig {
+            scheme: Scheme::Ldpc,
+            mode: LdpcMode::Curve,
+            codeword_data_bytes: data,
+            codeword_parity_bytes: parity,
+            ..EccConfig::default()
+        };
+        assert!(cfg(4096, 512).build(4096, ErrorDraw::Expected, None).is_ok());
+        for (d, p) in [(2048, 256), (4096, 448)] {
+            let e = cfg(d, p)
+                .build(4096, ErrorDraw::Expected, None)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("ecc.codeword_data_bytes") && e.contains("4096 data + 512 parity") && !e.contains('\n'),
+                "{e}"
+            );
+        }
+        // Threshold mode reads no table, so any codeword goes.
+        let c = EccConfig {
+            mode: LdpcMode::Threshold,
+            ..cfg(2048, 256)
+        };
+        assert!(c.build(4096, ErrorDraw::Expected, None).is_ok());
     }
 
     #[test]

@@ -32,17 +32,33 @@ pub struct FerPoint {
 pub struct FerCurves {
     /// One curve per level, 0 = hard.
     pub curves: Vec<Vec<FerPoint>>,
+    /// Per level, the lowest RBER of a row whose FER was measured (not marked
+    /// `extrapolated` in the table's optional column of that name): below it the level's
+    /// FER comes from a tail model, or from the first segment's slope extended.
+    pub measured_from: Vec<f64>,
+    /// The codeword the table was measured on, `(n, k)` bits, from a `# code: … n=N k=K`
+    /// provenance line (what nandlab-ldpc writes); `None` where the table has none.
+    pub code_bits: Option<(u64, u64)>,
 }
 
 impl FerCurves {
-    /// Parses the CSV text (header `level,rber,frames,failures,fer,fer_lo,fer_hi`;
-    /// `frames`, `failures`, `fer_lo`, `fer_hi` are read but only `fer` is used). `name`
-    /// labels errors.
+    /// Parses the CSV text (columns `level`, `rber`, `fer`, and optionally `extrapolated`
+    /// (`0`/`1`); any others, such as nandlab-ldpc's `frames`, `failures`, `fer_lo`,
+    /// `fer_hi`, are ignored). `name` labels errors.
     pub fn parse(name: &str, text: &str) -> Result<Self> {
         let mut lines = text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        let code_bits = text
+            .lines()
+            .take_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+            .find_map(|l| l.trim_start().strip_prefix("# code:").map(code_bits_of));
+        let code_bits = match code_bits {
+            Some(Some(nk)) => Some(nk),
+            Some(None) => return Err(NandError::parse(name, 0, "`# code:` line without `n=… k=…`")),
+            None => None,
+        };
         let (hline, header) = lines
             .next()
             .ok_or_else(|| NandError::parse(name, 1, "empty FER table"))?;
@@ -53,7 +69,9 @@ impl FerCurves {
                 .ok_or_else(|| NandError::parse(name, hline as u64 + 1, format!("missing column `{c}`")))
         };
         let (il, ir, ifer) = (idx("level")?, idx("rber")?, idx("fer")?);
+        let iext = idx("extrapolated").ok();
         let mut curves: Vec<Vec<FerPoint>> = Vec::new();
+        let mut measured_from: Vec<f64> = Vec::new();
         for (i, line) in lines {
             let f: Vec<&str> = line.split(',').map(str::trim).collect();
             let get = |j: usize, what: &str| -> Result<f64> {
@@ -79,11 +97,29 @@ impl FerCurves {
                     "`rber` must be in (0, 1) and `fer` in [0, 1]",
                 ));
             }
+            let extrapolated = match iext {
+                None => false,
+                Some(j) => match f.get(j).copied() {
+                    Some("0") => false,
+                    Some("1") => true,
+                    _ => {
+                        return Err(NandError::parse(
+                            name,
+                            i as u64 + 1,
+                            "field `extrapolated` must be 0 or 1",
+                        ))
+                    }
+                },
+            };
             let level = level as usize;
             if curves.len() <= level {
                 curves.resize(level + 1, Vec::new());
+                measured_from.resize(level + 1, f64::INFINITY);
             }
             curves[level].push(FerPoint { rber, fer });
+            if !extrapolated {
+                measured_from[level] = measured_from[level].min(rber);
+            }
         }
         for (l, c) in curves.iter_mut().enumerate() {
             if c.is_empty() {
@@ -94,7 +130,11 @@ impl FerCurves {
         if curves.is_empty() {
             return Err(NandError::parse(name, 0, "no data rows"));
         }
-        Ok(FerCurves { curves })
+        Ok(FerCurves {
+            curves,
+            measured_from,
+            code_bits,
+        })
     }
 
     /// Loads a CSV file (see [`FerCurves::parse`]).
@@ -135,6 +175,31 @@ impl FerCurves {
         let k = c.partition_point(|p| p.rber <= rber);
         interp(c[k - 1], c[k], rber).clamp(0.0, 1.0)
     }
+}
+
+impl LdpcLadder {
+    /// The RBER below which some level's failure probability, and so what the ladder
+    /// reports at that RBER, rests on extrapolated FER: the highest of the levels'
+    /// [`FerCurves::measured_from`]. `None` for thresholds (exact binomial tails).
+    pub fn fer_measured_from(&self) -> Option<f64> {
+        match &self.capability {
+            LevelCapability::Thresholds(_) => None,
+            LevelCapability::Curves(c) => {
+                let k = (self.max_extra_levels as usize).min(c.curves.len() - 1);
+                Some(c.measured_from[..=k].iter().copied().fold(0.0, f64::max))
+            }
+        }
+    }
+}
+
+/// `(n, k)` from a provenance line's `n=N k=K` words.
+fn code_bits_of(line: &str) -> Option<(u64, u64)> {
+    let word = |key: &str| {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(key))
+            .and_then(|v| v.parse().ok())
+    };
+    Some((word("n=")?, word("k=")?))
 }
 
 /// How each LDPC level's capability is described.
@@ -254,6 +319,40 @@ mod tests {
         let p = ladder.codeword_fail_probs(0.010, 36_864);
         assert_eq!(p.len(), 2);
         assert!((p[0] - 0.1).abs() < 1e-12 && (p[1] - 0.001).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_measured_range_comes_from_the_extrapolated_column() {
+        // Without the column every row is measured: level 0 from 0.004, level 1 from 0.010.
+        let c = FerCurves::parse("t.csv", TABLE).unwrap();
+        assert_eq!(c.measured_from, vec![0.004, 0.010]);
+        // With it, rows marked 1 are not: level 0 from 0.008, level 1 from 0.012, and the
+        // ladder's reports rest on extrapolation below the higher of the two.
+        let t = "level,rber,fer,extrapolated\n0,0.004,1e-9,1\n0,0.008,1e-3,0\n0,0.010,0.1,0\n\
+                 1,0.010,1e-7,1\n1,0.012,1e-3,0\n";
+        let c = FerCurves::parse("t.csv", t).unwrap();
+        assert_eq!(c.measured_from, vec![0.008, 0.012]);
+        let ladder = |k: u8| LdpcLadder {
+            max_extra_levels: k,
+            capability: LevelCapability::Curves(c.clone()),
+        };
+        assert_eq!(ladder(1).fer_measured_from(), Some(0.012));
+        assert_eq!(ladder(0).fer_measured_from(), Some(0.008));
+        assert_eq!(LdpcLadder::bitflip_table1().fer_measured_from(), None);
+        let e = FerCurves::parse("t.csv", "level,rber,fer,extrapolated\n0,0.01,0.1,yes\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("t.csv:2:") && e.contains("extrapolated"), "{e}");
+    }
+
+    #[test]
+    fn the_codeword_comes_from_the_provenance_line() {
+        assert_eq!(FerCurves::parse("t.csv", TABLE).unwrap().code_bits, None);
+        let t = format!("# nandlab LDPC\n# code: QC-LDPC (x) n=36864 k=32768\n{TABLE}");
+        assert_eq!(FerCurves::parse("t.csv", &t).unwrap().code_bits, Some((36_864, 32_768)));
+        let t = format!("# code: QC-LDPC n=36864\n{TABLE}");
+        let e = FerCurves::parse("t.csv", &t).unwrap_err().to_string();
+        assert!(e.contains("n=… k=…"), "{e}");
     }
 
     #[test]

@@ -148,6 +148,16 @@ impl ReadPlanner {
         }
     }
 
+    /// The RBER below which [`ReadPlanner::page_fail_probs`] rests on extrapolated FER
+    /// (an LDPC ladder on a measured table: [`LdpcLadder::fer_measured_from`]); `None` for
+    /// closed forms (thresholds, BCH, no ECC).
+    pub fn fer_measured_from(&self) -> Option<f64> {
+        match &self.code {
+            EccCode::Ldpc(l) => l.fer_measured_from(),
+            _ => None,
+        }
+    }
+
     /// Codewords an attempt decodes: every codeword of the page, none without ECC (no
     /// decoder runs, so no decode time or energy).
     pub fn codewords_decoded(&self) -> u32 {

@@ -1,7 +1,7 @@
 //! Read-path reliability statistics: page RBER distribution, decoding levels, retries,
 //! uncorrectable pages and energy by component.
 
-use super::summary::{RberBin, ReadStatsSummary};
+use super::summary::{FerExtrapolation, RberBin, ReadStatsSummary};
 use crate::ecc::ReadEnergy;
 use std::sync::OnceLock;
 
@@ -21,6 +21,12 @@ pub struct ReliabilityStats {
     pub uncorrectable: u64,
     /// Sum of the model's uncorrectable probabilities (expected uncorrectable pages).
     pub expected_uncorrectable: f64,
+    /// RBER below which the ECC's failure probabilities rest on extrapolated FER
+    /// ([`crate::ecc::LdpcLadder::fer_measured_from`]; 0: never).
+    pub fer_measured_from: f64,
+    /// Reads below it, and the part of `expected_uncorrectable` they contributed.
+    pub extrapolated_reads: u64,
+    pub expected_uncorrectable_extrapolated: f64,
     /// Attempts beyond the first.
     pub retries: u64,
     rber_sum: f64,
@@ -37,6 +43,9 @@ impl Default for ReliabilityStats {
             decoded_at_level: Vec::new(),
             uncorrectable: 0,
             expected_uncorrectable: 0.0,
+            fer_measured_from: 0.0,
+            extrapolated_reads: 0,
+            expected_uncorrectable_extrapolated: 0.0,
             retries: 0,
             rber_sum: 0.0,
             rber_max: 0.0,
@@ -111,6 +120,15 @@ fn bin_lower(i: usize) -> f64 {
 }
 
 impl ReliabilityStats {
+    /// Empty statistics whose reads below `fer_measured_from` count as resting on
+    /// extrapolated FER (0: none do).
+    pub fn with_fer_measured_from(fer_measured_from: f64) -> Self {
+        ReliabilityStats {
+            fer_measured_from,
+            ..Self::default()
+        }
+    }
+
     /// Records the RBER of a judged page read and its probability of being uncorrectable.
     #[inline]
     pub fn record_rber(&mut self, rber: f64, p_unc: f64) {
@@ -119,6 +137,10 @@ impl ReliabilityStats {
         self.rber_max = self.rber_max.max(rber);
         self.rber_bins[rber_bin(rber)] += 1;
         self.expected_uncorrectable += p_unc;
+        if rber < self.fer_measured_from {
+            self.extrapolated_reads += 1;
+            self.expected_uncorrectable_extrapolated += p_unc;
+        }
     }
 
     /// Records the outcome of `count` reads that were decoded at `level` (`None`:
@@ -207,6 +229,11 @@ impl ReliabilityStats {
             retries: self.retries,
             uncorrectable_pages: self.uncorrectable,
             expected_uncorrectable_pages: self.expected_uncorrectable,
+            fer_extrapolation: (self.fer_measured_from > 0.0).then_some(FerExtrapolation {
+                measured_from_rber: self.fer_measured_from,
+                reads: self.extrapolated_reads,
+                expected_uncorrectable_pages: self.expected_uncorrectable_extrapolated,
+            }),
         }
     }
 }

@@ -168,6 +168,7 @@ impl ReadPath {
         cfg.ecc.interleave.validate(chips)?;
         let energy = cfg.ecc.energy;
         let k = planner.max_level();
+        let planner_fer_from = planner.fer_measured_from().unwrap_or(0.0);
         let strategy = planner.strategy.build(k);
         let history = strategy.has_history();
         let firsts = if history { k } else { 0 };
@@ -237,7 +238,7 @@ impl ReadPath {
             planner,
             energy,
             rng: stream_rng(cfg.seed, component::ERRORS),
-            stats: ReliabilityStats::default(),
+            stats: ReliabilityStats::with_fer_measured_from(planner_fer_from),
         })
     }
 

@@ -162,8 +162,10 @@ impl Simulator {
         let stats = self.read_path.stats();
         // Endurance: the P/E count at which a fresh page (no retention, no reads) of each
         // page type reaches the RBER the ECC's strongest level can still correct.
-        let endurance = self.read_path.planner.correctable_rber_limit().map(|limit| Endurance {
+        let planner = &self.read_path.planner;
+        let endurance = planner.correctable_rber_limit().map(|limit| Endurance {
             rber_limit: limit,
+            rber_limit_extrapolated: planner.fer_measured_from().is_some_and(|m| limit < m),
             pe_by_page_type: (0..self.cfg.device.cell_type.bits() as u8)
                 .map(|t| {
                     let ctx = ErrorContext {

@@ -17,6 +17,7 @@ mod cache;
 mod chip_placement;
 mod closed_loop;
 mod determinism;
+mod fer_extrapolation;
 mod flows;
 mod ftl_props;
 mod host_interface;

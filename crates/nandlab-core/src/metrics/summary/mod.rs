@@ -16,7 +16,7 @@ pub use optional::{
     CacheSummary, CodecSummary, CriticalBackup, CriticalSummary, MappingCacheSummary, PeTimeSummary, SchedulerSummary,
     SuspendSummary,
 };
-pub use reliability::{Endurance, RberBin, ReadStatsSummary, ReliabilitySummary};
+pub use reliability::{Endurance, FerExtrapolation, RberBin, ReadStatsSummary, ReliabilitySummary};
 pub use requests::{FlowSummary, LatencySummary, RequestCounts};
 pub use tvr::{
     LayoutSummary, MaxPe, ProgramSteps, RegionSummary, TermLayout, TvrModelSummary, TvrRegions, TvrSummary, TvrTerms,

@@ -37,6 +37,22 @@ pub struct ReadStatsSummary {
     pub retries: u64,
     pub uncorrectable_pages: u64,
     pub expected_uncorrectable_pages: f64,
+    /// Present when the ECC reads a measured FER table: how much of what the reads met
+    /// rests on its extrapolated tails (docs/ldpc.md §7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fer_extrapolation: Option<FerExtrapolation>,
+}
+
+/// The reads whose RBER lay below the FER table's measured range: their decoding levels
+/// and uncorrectable probabilities come (in part) from a tail model, not a measurement.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct FerExtrapolation {
+    /// The RBER below which some level's FER is extrapolated.
+    pub measured_from_rber: f64,
+    /// Judged reads below it.
+    pub reads: u64,
+    /// The part of `expected_uncorrectable_pages` those reads contributed: extrapolated.
+    pub expected_uncorrectable_pages: f64,
 }
 
 /// One bin of the RBER histogram.
@@ -52,6 +68,9 @@ pub struct RberBin {
 #[derive(Debug, Clone, Serialize)]
 pub struct Endurance {
     pub rber_limit: f64,
+    /// `rber_limit` lies below the FER table's measured range (read off a tail model);
+    /// false for closed forms (thresholds, BCH).
+    pub rber_limit_extrapolated: bool,
     /// `null` where the limit is not reached by 10⁶ P/E cycles.
     pub pe_by_page_type: Vec<Option<f64>>,
 }
