@@ -24,7 +24,9 @@ fn main() {
         .unwrap_or_else(|e| fail(format!("{path}: {e}")))
         .to_json();
     for set in &args[1..] {
-        let (key, value) = set.split_once('=').unwrap_or_else(|| fail(format!("{set}: not KEY=VALUE")));
+        let (key, value) = set
+            .split_once('=')
+            .unwrap_or_else(|| fail(format!("{set}: not KEY=VALUE")));
         let value: toml::Value = toml::from_str(&format!("v = {value}"))
             .map(|t: toml::Table| t["v"].clone())
             .unwrap_or_else(|e| fail(format!("{set}: {e}")));

@@ -74,8 +74,8 @@ mod tests {
 
     #[test]
     fn grid_nodes_are_exact_and_between_is_close() {
-        let m = VthErrorModel::new(VthModel::new(VthParams::dong_mlc()).unwrap(), 1000.0, 4.0);
-        // On a node (PE 10,000; t = 10^(20/4) − 1 s) the table is exact.
+        let m = VthErrorModel::new(VthModel::new(VthParams::dong_mlc()).unwrap(), 10.0, 4.0);
+        // On a node (PE 10,000 = 100²; t = 10^(20/4) − 1 s) the table is exact.
         let t = 1e5 - 1.0;
         let ctx = ErrorContext {
             pe_cycles: 10_000.0,
@@ -90,7 +90,7 @@ mod tests {
             "{} vs {direct}",
             m.page_rber(&ctx)
         );
-        // Between nodes, within 10 % of the exact value.
+        // Between nodes (√PE 102.5, t 2e5 s, a coarse grid), within 1 % of the exact value.
         let ctx = ErrorContext {
             pe_cycles: 10_500.0,
             retention_s: 2e5,
@@ -99,10 +99,38 @@ mod tests {
         };
         let direct = m.vth().page_rber(0, None, 10_500.0, 2e5);
         assert!(
-            (m.page_rber(&ctx) / direct - 1.0).abs() < 0.1,
+            (m.page_rber(&ctx) / direct - 1.0).abs() < 0.01,
             "{} vs {direct}",
             m.page_rber(&ctx)
         );
+    }
+
+    /// `vth_exact = true` evaluates the model itself on every read: its page RBER is the
+    /// model's `page_rber` at any point, on or off the grid.
+    #[test]
+    fn exact_config_is_the_model() {
+        use crate::reliability::{ModelKind, ReliabilityConfig};
+        let c = ReliabilityConfig {
+            model: ModelKind::Vth,
+            vth_exact: true,
+            ..Default::default()
+        };
+        let m = c.build(2).unwrap();
+        let ctx = ErrorContext {
+            pe_cycles: 12_345.0,
+            retention_s: 4.2e6,
+            page_type: 1,
+            ..Default::default()
+        };
+        let want = VthModel::new(VthParams::dong_mlc())
+            .unwrap()
+            .page_rber(0, None, 12_345.0, 4.2e6);
+        assert!(
+            (m.page_rber(&ctx) / want - 1.0).abs() < 1e-12,
+            "{} vs {want}",
+            m.page_rber(&ctx)
+        );
+        assert!(!m.wear_and_age_blind());
     }
 
     /// MSB page (one reference `V₁`; the simulator's page type 0) of 002's retention-free
