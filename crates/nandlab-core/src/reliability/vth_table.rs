@@ -134,13 +134,14 @@ impl Axis {
         let i = (c.floor() as usize).min(self.n - 2);
         let first = i.saturating_sub(1).min(self.n - 4);
         let t = c - first as f64;
-        let mut w = [0.0; 4];
-        for (k, wk) in w.iter_mut().enumerate() {
-            *wk = (0..4)
-                .filter(|&m| m != k)
-                .map(|m| (t - m as f64) / (k as f64 - m as f64))
-                .product();
-        }
+        // Lagrange weights of nodes 0 … 3 at `t`, written out (this runs on every read).
+        let (t1, t2, t3) = (t - 1.0, t - 2.0, t - 3.0);
+        let w = [
+            -t1 * t2 * t3 / 6.0,
+            t * t2 * t3 / 2.0,
+            -t * t1 * t3 / 2.0,
+            t * t1 * t2 / 6.0,
+        ];
         Stencil {
             first,
             w,
@@ -291,34 +292,54 @@ impl VthTable {
         };
         let (sx, sy, sz) = (self.pe.stencil(x), self.age.stencil(y), self.reads.stencil(z));
         let mut cubic = [0.0; MAX_STATES];
-        let mut linear = [0.0; MAX_STATES];
         let mut lo = [f64::INFINITY; MAX_STATES];
         let mut hi = [f64::NEG_INFINITY; MAX_STATES];
         for a in 0..sx.len {
             for b in 0..sy.len {
                 for c in 0..sz.len {
                     let node = self.node(sx.first + a, sy.first + b, sz.first + c);
-                    let (v, p) = (&node[page * n..(page + 1) * n], &node[node.len() / 2 + page * n..]);
+                    let v = &node[page * n..(page + 1) * n];
                     let w = sx.w[a] * sy.w[b] * sz.w[c];
-                    let wl = sx.linear_w(a) * sy.linear_w(b) * sz.linear_w(c);
                     for s in 0..n {
                         cubic[s] += w * v[s];
-                        linear[s] += wl * p[s];
-                        lo[s] = lo[s].min(v[s]);
-                        hi[s] = hi[s].max(v[s]);
+                        // Plain comparisons: node values are never NaN.
+                        if v[s] < lo[s] {
+                            lo[s] = v[s];
+                        }
+                        if v[s] > hi[s] {
+                            hi[s] = v[s];
+                        }
                     }
                 }
             }
         }
         for s in 0..n {
             out[s] = if lo[s] < LN_P_CUBIC_MIN {
-                linear[s]
+                self.linear(page * n + s, &sx, &sy, &sz)
             } else {
                 // Inside the stencil's range: a cubic cannot overshoot a step into a
                 // probability above its nodes'.
                 cubic[s].clamp(lo[s], hi[s]).exp()
             };
         }
+    }
+
+    /// Multilinear interpolation of `p` (entry `i` of the nodes) over the cell of a
+    /// stencil.
+    fn linear(&self, i: usize, sx: &Stencil, sy: &Stencil, sz: &Stencil) -> f64 {
+        let mut p = 0.0;
+        for a in 0..sx.len {
+            for b in 0..sy.len {
+                for c in 0..sz.len {
+                    let wl = sx.linear_w(a) * sy.linear_w(b) * sz.linear_w(c);
+                    if wl != 0.0 {
+                        let node = self.node(sx.first + a, sy.first + b, sz.first + c);
+                        p += wl * node[node.len() / 2 + i];
+                    }
+                }
+            }
+        }
+        p
     }
 }
 
@@ -374,7 +395,7 @@ mod tests {
     fn nodes_are_exact_including_the_edges() {
         let t = &*DONG;
         let (pe_last, age_last) = (t.pe.node_value(t.pe.n - 1), t.age.node_value(t.age.n - 1));
-        assert!(pe_last >= MAX_PE && pe_last < MAX_PE * 1.1, "{pe_last}");
+        assert!((MAX_PE..MAX_PE * 1.1).contains(&pe_last), "{pe_last}");
         assert!((age_last / MAX_RETENTION_S - 1.0).abs() < 1e-9, "{age_last}");
         let (pe_inner, age_inner) = (t.pe.node_value(t.pe.n / 2), t.age.node_value(t.age.n / 2));
         for (pe, age) in [
