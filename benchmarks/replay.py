@@ -3,11 +3,11 @@
 Replays real trace excerpts from ../shared/traces on the seed-001 device preset (256 GiB,
 preconditioned full) with the release build of `crates/nandlab-core/examples/replay.rs`
 (a plain Rust process, so the peak RSS is the simulator's, not a Python interpreter's):
-each trace once and 10x longer, with no error model and with the `nominal` and
-`empirical` error models (benchmarks/overlays/). Times are the best of `--runs` runs
+each trace once and 10x longer, with no error model and with the `nominal`, `empirical`
+and `vth` error models (benchmarks/overlays/). Times are the best of `--runs` runs
 (the cases take turns) and include building and preconditioning the device. Prints a
 Markdown table.
-Usage: python benchmarks/replay.py [--repeat-long 10] [--runs 5]
+Usage: python benchmarks/replay.py [--repeat-long 10] [--runs 5] [--models none,vth]
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def main() -> int:
     ap.add_argument("--config", default=str(ROOT / "configs" / "001_ldpc_in_ssd.toml"))
     ap.add_argument("--repeat-long", type=int, default=10)
     ap.add_argument("--runs", type=int, default=5, help="runs per case; the best is kept")
+    ap.add_argument("--models", default="none,nominal,empirical,vth",
+                    help="comma-separated overlays of benchmarks/overlays/ to run")
     args = ap.parse_args()
     if not TRACES.is_dir():
         print(f"skipped: {TRACES} not found (the trace excerpts live beside the repository)")
@@ -65,7 +67,7 @@ def main() -> int:
         if not trace.exists():
             print(f"skipped: {trace} not found")
             continue
-        models = ("none", "nominal", "empirical")
+        models = args.models.split(",")
         cases = [(r, overlay) for overlay in models for r in (1, args.repeat_long)]
         # Runs of the cases take turns, so a slow spell of a shared machine hits all alike.
         runs: dict[tuple[int, str], list[dict]] = {c: [] for c in cases}

@@ -13,6 +13,10 @@ use super::nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
 use super::variation::Variation;
 use super::vth::{VthModel, VthParams};
 use super::vth_errors::VthErrorModel;
+use super::vth_table::{VthTable, DEFAULT_POINTS_PER_DECADE, DEFAULT_SQRT_PE_STEP};
+
+/// Most nodes a `vth` table may have (each a few dozen bytes until filled).
+pub const MAX_VTH_TABLE_NODES: usize = 2_000_000;
 use crate::ecc::ErrorDraw;
 use crate::error::{NandError, Result};
 
@@ -74,11 +78,14 @@ pub struct ReliabilityConfig {
     pub vth: Option<VthParams>,
     /// `vth`: level order applied to the preset (`gray` | `cai`).
     pub level_order: LevelOrder,
-    /// `vth`: P/E spacing of the cached table.
-    pub vth_pe_step: f64,
+    /// `vth`: spacing of the table's nodes in `√(P/E cycles)`.
+    pub vth_sqrt_pe_step: f64,
     /// `vth`: table points per decade of retention seconds (and of block reads with
     /// `vth_read_disturb`).
     pub vth_points_per_decade: f64,
+    /// `vth`: evaluate the model exactly on every read instead of interpolating its table
+    /// (for checks; milliseconds per read).
+    pub vth_exact: bool,
     /// `vth`: cell-to-cell coupling term (seed 002 Eq. 3), `{gamma_fg1, gamma_fg2}`;
     /// absent = off.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,8 +118,9 @@ impl Default for ReliabilityConfig {
             vth_preset: "dong-mlc".into(),
             vth: None,
             level_order: LevelOrder::Gray,
-            vth_pe_step: 100.0,
-            vth_points_per_decade: 8.0,
+            vth_sqrt_pe_step: DEFAULT_SQRT_PE_STEP,
+            vth_points_per_decade: DEFAULT_POINTS_PER_DECADE,
+            vth_exact: false,
             vth_coupling: None,
             vth_read_disturb: None,
             empirical_preset: "mlc-2y".into(),
@@ -176,14 +184,29 @@ impl ReliabilityConfig {
                 ));
             }
         }
-        if self.vth_pe_step.is_nan() || self.vth_pe_step < 1.0 {
-            return Err(NandError::config(key("vth_pe_step"), "must be >= 1"));
+        if !(self.vth_sqrt_pe_step.is_finite() && self.vth_sqrt_pe_step >= 0.1) {
+            return Err(NandError::config(key("vth_sqrt_pe_step"), "must be >= 0.1 (√cycles)"));
         }
         // The default is 8; 1000 points per decade is already a table of tens of thousands.
         if !(1.0..=1000.0).contains(&self.vth_points_per_decade) {
             return Err(NandError::config(
                 key("vth_points_per_decade"),
                 "must be between 1 and 1000",
+            ));
+        }
+        let nodes = VthTable::node_count(
+            self.vth_sqrt_pe_step,
+            self.vth_points_per_decade,
+            self.vth_read_disturb.is_some(),
+        );
+        if self.model == ModelKind::Vth && !self.vth_exact && nodes > MAX_VTH_TABLE_NODES {
+            return Err(NandError::config(
+                key("vth_sqrt_pe_step"),
+                format!(
+                    "with vth_points_per_decade = {} the vth table would have {nodes} nodes (at most \
+                     {MAX_VTH_TABLE_NODES}): raise vth_sqrt_pe_step or lower vth_points_per_decade",
+                    self.vth_points_per_decade
+                ),
             ));
         }
         if let Some(c) = &self.vth_coupling {
@@ -294,9 +317,10 @@ impl ReliabilityConfig {
                 self.page_type_scale.clone(),
                 &weights(&vec![1.0; n]),
             )),
+            ModelKind::Vth if self.vth_exact => Box::new(VthErrorModel::Exact(VthModel::new(self.vth_params()?)?)),
             ModelKind::Vth => Box::new(VthErrorModel::new(
                 VthModel::new(self.vth_params()?)?,
-                self.vth_pe_step,
+                self.vth_sqrt_pe_step,
                 self.vth_points_per_decade,
             )),
         })

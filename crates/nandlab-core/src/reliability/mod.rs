@@ -22,6 +22,7 @@ pub mod variation;
 pub mod vth;
 pub mod vth_errors;
 pub mod vth_reliability;
+pub mod vth_table;
 
 /// How `reliability.error_draw` turns an RBER into decoding outcomes (the ECC's side).
 pub use crate::ecc::{expected_codeword_errors, ErrorDraw};

@@ -29,6 +29,8 @@
 //! uses the same approximation so that [`VthModel::sample`] and [`VthModel::state_cdf`]
 //! describe one distribution.
 
+use std::sync::LazyLock;
+
 use rand::Rng;
 use rand_distr::{Distribution, Exp1, StandardNormal};
 use serde::{Deserialize, Serialize};
@@ -357,6 +359,93 @@ impl Core {
 const RTN_INTERVALS: usize = 144;
 const RTN_RANGE: f64 = 36.0;
 
+/// Simpson weight times `e^{−s}` at each node `s = i·h` of the RTN convolution: the same
+/// for every call, so worked out once.
+static RTN_WEIGHTS: LazyLock<[f64; RTN_INTERVALS + 1]> = LazyLock::new(|| {
+    let h = RTN_RANGE / RTN_INTERVALS as f64;
+    std::array::from_fn(|i| {
+        let w = if i == 0 || i == RTN_INTERVALS {
+            1.0
+        } else if i % 2 == 1 {
+            4.0
+        } else {
+            2.0
+        };
+        w * (-(i as f64 * h)).exp()
+    })
+});
+
+/// Tolerance of the optimal read references, volts: below it the misread cost is flat to
+/// within its rounding (`½·c''·δ² ≈ 1e-18` with `c'' ~ 1 V⁻²`).
+pub const REF_TOL_V: f64 = 1e-8;
+
+/// Minimum of `f` on `[a, b]` to within `tol` (Brent 1973: parabolic steps through the
+/// three best points, golden-section steps where a parabola would leave the bracket or
+/// shrink it too slowly), for a unimodal `f`.
+fn brent_min(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, tol: f64) -> f64 {
+    const GOLD: f64 = 0.381_966_011_250_105_1; // (3 − √5)/2
+    let mut x = a + GOLD * (b - a);
+    let (mut w, mut v) = (x, x);
+    let mut fx = f(x);
+    let (mut fw, mut fv) = (fx, fx);
+    // `d`: the last step; `e`: the step before it (a parabolic step must shrink it).
+    let (mut d, mut e) = (0.0f64, 0.0f64);
+    for _ in 0..200 {
+        let m = 0.5 * (a + b);
+        let tol1 = tol + f64::EPSILON * x.abs();
+        let tol2 = 2.0 * tol1;
+        if (x - m).abs() <= tol2 - 0.5 * (b - a) {
+            break;
+        }
+        let mut golden = true;
+        if e.abs() > tol1 {
+            let r = (x - w) * (fx - fv);
+            let mut q = (x - v) * (fx - fw);
+            let mut p = (x - v) * q - (x - w) * r;
+            q = 2.0 * (q - r);
+            if q > 0.0 {
+                p = -p;
+            } else {
+                q = -q;
+            }
+            if p.abs() < (0.5 * q * e).abs() && p > q * (a - x) && p < q * (b - x) {
+                e = d;
+                d = p / q;
+                if (x + d) - a < tol2 || b - (x + d) < tol2 {
+                    d = tol1.copysign(m - x);
+                }
+                golden = false;
+            }
+        }
+        if golden {
+            e = if x >= m { a - x } else { b - x };
+            d = GOLD * e;
+        }
+        let u = if d.abs() >= tol1 { x + d } else { x + tol1.copysign(d) };
+        let fu = f(u);
+        if fu <= fx {
+            if u >= x {
+                a = x;
+            } else {
+                b = x;
+            }
+            (v, fv, w, fw, x, fx) = (w, fw, x, fx, u, fu);
+        } else {
+            if u < x {
+                a = u;
+            } else {
+                b = u;
+            }
+            if fu <= fw || w == x {
+                (v, fv, w, fw) = (w, fw, u, fu);
+            } else if fu <= fv || v == x || v == w {
+                (v, fv) = (u, fu);
+            }
+        }
+    }
+    x
+}
+
 /// Threshold-voltage model of one cell type.
 #[derive(Debug, Clone)]
 pub struct VthModel {
@@ -516,16 +605,9 @@ impl VthModel {
         }
         let h = RTN_RANGE / RTN_INTERVALS as f64;
         let mut acc = 0.0;
-        for i in 0..=RTN_INTERVALS {
+        for (i, &we) in RTN_WEIGHTS.iter().enumerate() {
             let s = i as f64 * h;
-            let w = if i == 0 || i == RTN_INTERVALS {
-                1.0
-            } else if i % 2 == 1 {
-                4.0
-            } else {
-                2.0
-            };
-            acc += w * (-s).exp() * (f(v - lambda * s) + f(v + lambda * s));
+            acc += we * (f(v - lambda * s) + f(v + lambda * s));
         }
         (0.5 * acc * h / 3.0).clamp(0.0, 1.0)
     }
@@ -616,35 +698,17 @@ impl VthModel {
     }
 
     /// Optimal read references: for each adjacent pair, the voltage minimising
-    /// `P(level i read above) + P(level i+1 read below)` (golden-section search).
+    /// `P(level i read above) + P(level i+1 read below)`, by Brent's minimisation between
+    /// the two levels' centres to [`REF_TOL_V`]. A looser search (golden section to
+    /// 1e-4 V) left each level's misread probability ~1e-3 (relative) off the optimum's,
+    /// differently at every wear and age: noise the `vth` table could not interpolate.
     pub fn optimal_read_refs_v(&self, pe: f64, retention_s: f64) -> Vec<f64> {
         (0..self.n_states() - 1)
             .map(|i| {
                 let ci = self.core(i, pe, retention_s);
                 let cj = self.core(i + 1, pe, retention_s);
-                let mut a = ci.low + 0.5 * ci.width;
-                let mut b = cj.low + 0.5 * cj.width;
                 let cost = |v: f64| self.state_sf(i, v, pe, retention_s) + self.state_cdf(i + 1, v, pe, retention_s);
-                let g = 0.618_033_988_749_895;
-                let mut x1 = b - g * (b - a);
-                let mut x2 = a + g * (b - a);
-                let (mut f1, mut f2) = (cost(x1), cost(x2));
-                while b - a > 1e-4 {
-                    if f1 <= f2 {
-                        b = x2;
-                        x2 = x1;
-                        f2 = f1;
-                        x1 = b - g * (b - a);
-                        f1 = cost(x1);
-                    } else {
-                        a = x1;
-                        x1 = x2;
-                        f1 = f2;
-                        x2 = a + g * (b - a);
-                        f2 = cost(x2);
-                    }
-                }
-                0.5 * (a + b)
+                brent_min(cost, ci.low + 0.5 * ci.width, cj.low + 0.5 * cj.width, REF_TOL_V)
             })
             .collect()
     }

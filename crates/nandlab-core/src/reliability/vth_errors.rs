@@ -1,95 +1,41 @@
-//! The `vth` error model: per-state misread probabilities from a [`VthModel`], cached on
-//! a grid in (P/E, log retention) and interpolated bilinearly, because one exact
-//! evaluation (optimal references, RTN convolution) costs milliseconds. With read disturb
-//! on, the grid has a third axis, log reads of the block since erase (trilinear).
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+//! The `vth` error model: per-state misread probabilities of a [`VthModel`], read from
+//! its [`VthTable`] (the default) or computed exactly for every read
+//! (`reliability.vth_exact = true`, for checks: one exact evaluation costs milliseconds).
 
 use super::model::{ErrorContext, ErrorModel};
-use super::vth::{pattern_bit_of_page_type, VthModel};
+use super::vth::VthModel;
+use super::vth_table::{exact_probs, VthTable};
 
-/// Grid node (P/E, retention, reads index) → error probabilities by page type × pattern.
-type NodeCache = HashMap<(u32, u32, u32), Arc<Vec<f64>>>;
-
-/// `vth` model: a [`VthModel`] plus a lazily filled table.
+/// `vth` model: a [`VthModel`] behind its table, or evaluated exactly.
 #[derive(Debug)]
-pub struct VthErrorModel {
-    model: VthModel,
-    pe_step: f64,
-    points_per_decade: f64,
-    /// Whether the reads axis is used (read disturb on).
-    reads_axis: bool,
-    /// Node (pe index, retention index, reads index) → per page type, per bit pattern
-    /// error prob.
-    cache: Mutex<NodeCache>,
+pub enum VthErrorModel {
+    /// Interpolated in the model's table.
+    Table(VthTable),
+    /// Exact on every read.
+    Exact(VthModel),
 }
 
 impl VthErrorModel {
-    /// Wraps `model`; the grid has nodes every `pe_step` cycles and `points_per_decade`
-    /// nodes per decade of `1 + retention_s` (and of `1 + reads` with read disturb).
-    pub fn new(model: VthModel, pe_step: f64, points_per_decade: f64) -> Self {
-        VthErrorModel {
-            reads_axis: model.params().read_disturb.is_some(),
-            model,
-            pe_step: pe_step.max(1.0),
-            points_per_decade: points_per_decade.max(1.0),
-            cache: Mutex::new(HashMap::new()),
-        }
+    /// Wraps `model`; the table has nodes every `sqrt_pe_step` in `√PE` and
+    /// `points_per_decade` nodes per decade of `1 + retention_s` (and of `1 + reads` with
+    /// read disturb).
+    pub fn new(model: VthModel, sqrt_pe_step: f64, points_per_decade: f64) -> Self {
+        VthErrorModel::Table(VthTable::new(model, sqrt_pe_step, points_per_decade))
     }
 
     /// The underlying Vth model.
     pub fn vth(&self) -> &VthModel {
-        &self.model
+        match self {
+            VthErrorModel::Table(t) => t.vth(),
+            VthErrorModel::Exact(m) => m,
+        }
     }
 
-    /// Exact per page type × bit pattern error probabilities (no cache); page type `t`
-    /// reads pattern bit [`pattern_bit_of_page_type`].
+    /// Exact per page type × bit pattern error probabilities at no reads since erase (no
+    /// table); page type `t` reads pattern bit
+    /// [`pattern_bit_of_page_type`](super::vth::pattern_bit_of_page_type).
     pub fn exact(&self, pe: f64, retention_s: f64) -> Vec<f64> {
-        let m = &self.model;
-        let refs = m.read_refs_v(pe, retention_s);
-        let n = m.n_states();
-        let mut out = vec![0.0; m.bits_per_cell() * n];
-        for level in 0..n {
-            let tp = m.transition_probs(level, &refs, pe, retention_s);
-            let pattern = m.pattern_of_level(level) as usize;
-            for page in 0..m.bits_per_cell() {
-                let bit = pattern_bit_of_page_type(m.bits_per_cell(), page);
-                let value = m.page_bit(level, bit);
-                out[page * n + pattern] = tp
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, _)| m.page_bit(j, bit) != value)
-                    .map(|(_, p)| p)
-                    .sum();
-            }
-        }
-        out
-    }
-
-    /// Node value on a log axis: `10^(k/points_per_decade) − 1`.
-    fn log_node(&self, k: u32) -> f64 {
-        10f64.powf(f64::from(k) / self.points_per_decade) - 1.0
-    }
-
-    fn node(&self, i: u32, j: u32, k: u32) -> Arc<Vec<f64>> {
-        if let Some(v) = self.cache.lock().expect("cache lock").get(&(i, j, k)) {
-            return v.clone();
-        }
-        let pe = f64::from(i) * self.pe_step;
-        let t = self.log_node(j);
-        let v = Arc::new(if k == 0 {
-            self.exact(pe, t)
-        } else {
-            let worn = VthErrorModel::new(
-                self.model.at_reads(self.log_node(k)),
-                self.pe_step,
-                self.points_per_decade,
-            );
-            worn.exact(pe, t)
-        });
-        self.cache.lock().expect("cache lock").insert((i, j, k), v.clone());
-        v
+        exact_probs(self.vth(), pe, retention_s, 0.0)
     }
 }
 
@@ -99,39 +45,22 @@ impl ErrorModel for VthErrorModel {
     }
 
     fn n_states(&self) -> usize {
-        self.model.n_states()
+        self.vth().n_states()
+    }
+
+    fn wear_and_age_blind(&self) -> bool {
+        matches!(self, VthErrorModel::Table(t) if t.is_constant())
     }
 
     fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
-        let x = ctx.pe_cycles.max(0.0) / self.pe_step;
-        let y = (1.0 + ctx.retention_s.max(0.0)).log10() * self.points_per_decade;
-        let (i, j) = (x.floor() as u32, y.floor() as u32);
-        let (fx, fy) = (x - f64::from(i), y - f64::from(j));
-        let n = self.model.n_states();
-        let page = (ctx.page_type as usize).min(self.model.bits_per_cell() - 1);
-        let corners = [
-            (i, j, (1.0 - fx) * (1.0 - fy)),
-            (i + 1, j, fx * (1.0 - fy)),
-            (i, j + 1, (1.0 - fx) * fy),
-            (i + 1, j + 1, fx * fy),
-        ];
-        out.fill(0.0);
-        // Without read disturb every node is at reads index 0 with weight × 1 (exact).
-        let (k, fz) = if self.reads_axis {
-            let z = (1.0 + ctx.reads_since_erase.max(0.0)).log10() * self.points_per_decade;
-            (z.floor() as u32, z - z.floor())
-        } else {
-            (0, 0.0)
-        };
-        for (dk, wz) in [(0, 1.0 - fz), (1, fz)] {
-            for (ci, cj, w) in corners {
-                if w == 0.0 || wz == 0.0 {
-                    continue;
-                }
-                let v = self.node(ci, cj, k + dk);
-                for s in 0..n {
-                    out[s] += w * wz * v[page * n + s];
-                }
+        let page = (ctx.page_type as usize).min(self.vth().bits_per_cell() - 1);
+        let (pe, t, r) = (ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase);
+        match self {
+            VthErrorModel::Table(table) => table.probs_into(page, pe, t, r, out),
+            VthErrorModel::Exact(m) => {
+                let n = m.n_states();
+                let p = exact_probs(m, pe.max(0.0), t.max(0.0), r.max(0.0));
+                out.copy_from_slice(&p[page * n..(page + 1) * n]);
             }
         }
     }
@@ -145,8 +74,8 @@ mod tests {
 
     #[test]
     fn grid_nodes_are_exact_and_between_is_close() {
-        let m = VthErrorModel::new(VthModel::new(VthParams::dong_mlc()).unwrap(), 1000.0, 4.0);
-        // On a node (PE 10,000; t = 10^(20/4) − 1 s) the table is exact.
+        let m = VthErrorModel::new(VthModel::new(VthParams::dong_mlc()).unwrap(), 10.0, 4.0);
+        // On a node (PE 10,000 = 100²; t = 10^(20/4) − 1 s) the table is exact.
         let t = 1e5 - 1.0;
         let ctx = ErrorContext {
             pe_cycles: 10_000.0,
@@ -161,7 +90,7 @@ mod tests {
             "{} vs {direct}",
             m.page_rber(&ctx)
         );
-        // Between nodes, within 10 % of the exact value.
+        // Between nodes (√PE 102.5, t 2e5 s, a coarse grid), within 1 % of the exact value.
         let ctx = ErrorContext {
             pe_cycles: 10_500.0,
             retention_s: 2e5,
@@ -170,10 +99,38 @@ mod tests {
         };
         let direct = m.vth().page_rber(0, None, 10_500.0, 2e5);
         assert!(
-            (m.page_rber(&ctx) / direct - 1.0).abs() < 0.1,
+            (m.page_rber(&ctx) / direct - 1.0).abs() < 0.01,
             "{} vs {direct}",
             m.page_rber(&ctx)
         );
+    }
+
+    /// `vth_exact = true` evaluates the model itself on every read: its page RBER is the
+    /// model's `page_rber` at any point, on or off the grid.
+    #[test]
+    fn exact_config_is_the_model() {
+        use crate::reliability::{ModelKind, ReliabilityConfig};
+        let c = ReliabilityConfig {
+            model: ModelKind::Vth,
+            vth_exact: true,
+            ..Default::default()
+        };
+        let m = c.build(2).unwrap();
+        let ctx = ErrorContext {
+            pe_cycles: 12_345.0,
+            retention_s: 4.2e6,
+            page_type: 1,
+            ..Default::default()
+        };
+        let want = VthModel::new(VthParams::dong_mlc())
+            .unwrap()
+            .page_rber(0, None, 12_345.0, 4.2e6);
+        assert!(
+            (m.page_rber(&ctx) / want - 1.0).abs() < 1e-12,
+            "{} vs {want}",
+            m.page_rber(&ctx)
+        );
+        assert!(!m.wear_and_age_blind());
     }
 
     /// MSB page (one reference `V₁`; the simulator's page type 0) of 002's retention-free

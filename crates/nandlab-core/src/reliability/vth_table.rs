@@ -1,0 +1,464 @@
+//! The tabulated form of the `vth` error model: the exact per (page type, bit pattern)
+//! misread probabilities of a [`VthModel`] on a grid over P/E cycles, log retention and,
+//! with read disturb on, log reads since erase, interpolated per read.
+//!
+//! - Axes: `√PE / sqrt_pe_step` (Dong's P/E terms go as `PE^0.5` and `PE^0.6`: smooth in
+//!   `√PE` at `PE → 0`, where a linear P/E axis missed by orders of magnitude), and
+//!   retention and reads as `points_per_decade · log10(1 + x)`. An axis the model does not depend on (no RTN,
+//!   retention or P/E drift; no read disturb) has one node, so a wear- and age-blind
+//!   model is one node.
+//! - Values: `ln p`, interpolated by 4-point Lagrange cubics on each axis (tensor
+//!   product), because the misread probabilities are Gaussian-like tails whose logarithm
+//!   is smooth in the axes; bilinear interpolation of `p` itself needed a node every 100
+//!   P/E cycles and 8 per decade for the same accuracy (docs/reliability.md, "`vth`
+//!   table"). Where a stencil holds a probability below [`LN_P_CUBIC_MIN`] (RTN-only
+//!   tails at small P/E, `ln p ∝ −1/√PE`, not smooth) that state falls back to
+//!   multilinear interpolation of `p`: those states add at most `e^LN_P_CUBIC_MIN` to a
+//!   page's RBER.
+//! - Nodes are computed on first use (each is one exact evaluation: optimal references by
+//!   golden-section search, RTN convolutions), so building a model costs one allocation
+//!   and a run pays only for the nodes its pages' wear and age touch. Each node is exact;
+//!   values are the same whichever read fills a node first.
+//! - Beyond the grid ([`MAX_PE`], [`MAX_RETENTION_S`], [`MAX_READS`]) a read is evaluated
+//!   exactly (correct, slow).
+
+use std::sync::OnceLock;
+
+use super::vth::{pattern_bit_of_page_type, LevelDist, VthModel};
+use crate::content::MAX_STATES;
+
+/// Largest P/E count on the grid (the Dong MLC model's P/E axis is normalised; its end of
+/// life lies around 10⁴–3·10⁴).
+pub const MAX_PE: f64 = 100_000.0;
+/// Largest retention on the grid, seconds (about 317 years).
+pub const MAX_RETENTION_S: f64 = 1e10;
+/// Largest reads since erase on the grid (read disturb).
+pub const MAX_READS: f64 = 1e7;
+/// Default node spacing in `√PE` (`reliability.vth_sqrt_pe_step`); see the module notes.
+pub const DEFAULT_SQRT_PE_STEP: f64 = 5.0;
+/// Default nodes per decade of retention and reads (`reliability.vth_points_per_decade`).
+pub const DEFAULT_POINTS_PER_DECADE: f64 = 4.0;
+/// Below `p = e^LN_P_CUBIC_MIN` (≈ 1e-30) a stencil is interpolated linearly in `p`.
+pub const LN_P_CUBIC_MIN: f64 = -69.0;
+/// `ln p` stored for `p = 0`.
+const LN_P_ZERO: f64 = -745.0;
+
+/// How an axis maps a value to its coordinate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Scale {
+    /// `√x · scale`.
+    Sqrt,
+    /// `log10(1 + x) · scale`.
+    Log,
+}
+
+/// One grid axis: node `k` sits at coordinate `k`; `n` nodes (1 = the model ignores it).
+#[derive(Debug, Clone, Copy)]
+struct Axis {
+    n: usize,
+    scale: f64,
+    kind: Scale,
+}
+
+impl Axis {
+    fn flat() -> Self {
+        Axis {
+            n: 1,
+            scale: 0.0,
+            kind: Scale::Sqrt,
+        }
+    }
+
+    fn sqrt(step: f64, max: f64) -> Self {
+        Axis {
+            n: (max.sqrt() / step).ceil() as usize + 1,
+            scale: 1.0 / step,
+            kind: Scale::Sqrt,
+        }
+        .at_least_cubic()
+    }
+
+    fn log(points_per_decade: f64, max: f64) -> Self {
+        Axis {
+            // Less a hair, so that a maximum on a node (10¹⁰ at 4 per decade) is the last.
+            n: ((1.0 + max).log10() * points_per_decade - 1e-6).ceil() as usize + 1,
+            scale: points_per_decade,
+            kind: Scale::Log,
+        }
+        .at_least_cubic()
+    }
+
+    fn at_least_cubic(self) -> Self {
+        Axis {
+            n: self.n.max(4),
+            ..self
+        }
+    }
+
+    /// Value of node `k`.
+    fn node_value(&self, k: usize) -> f64 {
+        let c = k as f64 / self.scale;
+        match self.kind {
+            _ if self.n == 1 => 0.0,
+            Scale::Sqrt => c * c,
+            Scale::Log => 10f64.powf(c) - 1.0,
+        }
+    }
+
+    /// Coordinate of `x` (≥ 0), or `None` beyond the last node.
+    fn coord(&self, x: f64) -> Option<f64> {
+        if self.n == 1 {
+            return Some(0.0);
+        }
+        let x = x.max(0.0);
+        let c = match self.kind {
+            Scale::Sqrt => x.sqrt() * self.scale,
+            Scale::Log => (1.0 + x).log10() * self.scale,
+        };
+        (c <= (self.n - 1) as f64).then_some(c)
+    }
+
+    /// The stencil of coordinate `c`: its first node and the cubic Lagrange weights of its
+    /// four nodes (one node, weight 1, on a flat axis), and the linear weights of the
+    /// cell `[⌊c⌋, ⌊c⌋+1]` as (offset of ⌊c⌋ in the stencil, fraction).
+    fn stencil(&self, c: f64) -> Stencil {
+        if self.n == 1 {
+            return Stencil {
+                first: 0,
+                w: [1.0, 0.0, 0.0, 0.0],
+                len: 1,
+                cell: 0,
+                frac: 0.0,
+            };
+        }
+        let i = (c.floor() as usize).min(self.n - 2);
+        let first = i.saturating_sub(1).min(self.n - 4);
+        let t = c - first as f64;
+        // Lagrange weights of nodes 0 … 3 at `t`, written out (this runs on every read).
+        let (t1, t2, t3) = (t - 1.0, t - 2.0, t - 3.0);
+        let w = [
+            -t1 * t2 * t3 / 6.0,
+            t * t2 * t3 / 2.0,
+            -t * t1 * t3 / 2.0,
+            t * t1 * t2 / 6.0,
+        ];
+        Stencil {
+            first,
+            w,
+            len: 4,
+            cell: i - first,
+            frac: c - i as f64,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Stencil {
+    first: usize,
+    w: [f64; 4],
+    len: usize,
+    cell: usize,
+    frac: f64,
+}
+
+impl Stencil {
+    /// Linear weight of stencil node `k`.
+    fn linear_w(&self, k: usize) -> f64 {
+        if self.len == 1 {
+            1.0
+        } else if k == self.cell {
+            1.0 - self.frac
+        } else if k == self.cell + 1 {
+            self.frac
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Exact misread probabilities of `model` after `reads` reads since erase: index
+/// `page_type · n_states + pattern`; page type `t` reads pattern bit
+/// [`pattern_bit_of_page_type`].
+pub fn exact_probs(model: &VthModel, pe: f64, retention_s: f64, reads: f64) -> Vec<f64> {
+    if model.params().read_disturb.is_some() && reads > 0.0 {
+        return exact_probs(&model.at_reads(reads), pe, retention_s, 0.0);
+    }
+    let m = model;
+    let refs = m.read_refs_v(pe, retention_s);
+    let n = m.n_states();
+    let mut out = vec![0.0; m.bits_per_cell() * n];
+    for level in 0..n {
+        let tp = m.transition_probs(level, &refs, pe, retention_s);
+        let pattern = m.pattern_of_level(level) as usize;
+        for page in 0..m.bits_per_cell() {
+            let bit = pattern_bit_of_page_type(m.bits_per_cell(), page);
+            let value = m.page_bit(level, bit);
+            out[page * n + pattern] = tp
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| m.page_bit(j, bit) != value)
+                .map(|(_, p)| p)
+                .sum();
+        }
+    }
+    out
+}
+
+/// The grid of a [`VthModel`]'s misread probabilities (see the module notes).
+#[derive(Debug)]
+pub struct VthTable {
+    model: VthModel,
+    pe: Axis,
+    age: Axis,
+    reads: Axis,
+    /// Per node (`(pe · age.n + age) · reads.n + reads`), filled on first use: `ln p` of
+    /// every (page type, pattern), then `p`.
+    nodes: Vec<OnceLock<Box<[f64]>>>,
+}
+
+impl VthTable {
+    /// The grid of `model`: nodes every `sqrt_pe_step` in `√PE` and `points_per_decade`
+    /// per decade of `1 + retention_s` and of `1 + reads since erase` (the last only with
+    /// read disturb), over axes the model depends on.
+    pub fn new(model: VthModel, sqrt_pe_step: f64, points_per_decade: f64) -> Self {
+        let p = model.params();
+        let pe_drift = p.levels.iter().any(|l| {
+            matches!(*l, LevelDist::Gaussian { mean_pe_coef, sigma_pe_coef, .. }
+                if mean_pe_coef != 0.0 || sigma_pe_coef != 0.0)
+        });
+        let pe = if p.rtn.is_some() || p.retention.is_some() || pe_drift {
+            Axis::sqrt(sqrt_pe_step, MAX_PE)
+        } else {
+            Axis::flat()
+        };
+        let age = if p.retention.is_some() {
+            Axis::log(points_per_decade.max(1.0), MAX_RETENTION_S)
+        } else {
+            Axis::flat()
+        };
+        let reads = if p.read_disturb.is_some() {
+            Axis::log(points_per_decade.max(1.0), MAX_READS)
+        } else {
+            Axis::flat()
+        };
+        VthTable {
+            nodes: (0..pe.n * age.n * reads.n).map(|_| OnceLock::new()).collect(),
+            model,
+            pe,
+            age,
+            reads,
+        }
+    }
+
+    /// Nodes of the largest grid these spacings give (every axis on; `reads` with read
+    /// disturb), for a bound on its memory.
+    pub fn node_count(sqrt_pe_step: f64, points_per_decade: f64, reads: bool) -> usize {
+        let ppd = points_per_decade.max(1.0);
+        let r = if reads { Axis::log(ppd, MAX_READS).n } else { 1 };
+        Axis::sqrt(sqrt_pe_step, MAX_PE).n * Axis::log(ppd, MAX_RETENTION_S).n * r
+    }
+
+    /// The underlying model.
+    pub fn vth(&self) -> &VthModel {
+        &self.model
+    }
+
+    /// True when every axis is flat: the probabilities depend on nothing but the page.
+    pub fn is_constant(&self) -> bool {
+        self.nodes.len() == 1
+    }
+
+    /// Exact probabilities at `pe`, `retention_s`, `reads` (no table).
+    pub fn exact(&self, pe: f64, retention_s: f64, reads: f64) -> Vec<f64> {
+        exact_probs(&self.model, pe.max(0.0), retention_s.max(0.0), reads.max(0.0))
+    }
+
+    fn node(&self, i: usize, j: usize, k: usize) -> &[f64] {
+        self.nodes[(i * self.age.n + j) * self.reads.n + k].get_or_init(|| {
+            let p = self.exact(self.pe.node_value(i), self.age.node_value(j), self.reads.node_value(k));
+            let ln_p = p.iter().map(|&x| if x > 0.0 { x.ln() } else { LN_P_ZERO });
+            ln_p.chain(p.iter().copied()).collect()
+        })
+    }
+
+    /// Misread probability of each bit pattern of page type `page` at `pe`, `retention_s`,
+    /// `reads` into `out` (length `n_states`); does not allocate on the grid.
+    pub fn probs_into(&self, page: usize, pe: f64, retention_s: f64, reads: f64, out: &mut [f64]) {
+        let n = self.model.n_states();
+        let (Some(x), Some(y), Some(z)) = (self.pe.coord(pe), self.age.coord(retention_s), self.reads.coord(reads))
+        else {
+            out.copy_from_slice(&self.exact(pe, retention_s, reads)[page * n..(page + 1) * n]);
+            return;
+        };
+        let (sx, sy, sz) = (self.pe.stencil(x), self.age.stencil(y), self.reads.stencil(z));
+        let mut cubic = [0.0; MAX_STATES];
+        let mut lo = [f64::INFINITY; MAX_STATES];
+        let mut hi = [f64::NEG_INFINITY; MAX_STATES];
+        for a in 0..sx.len {
+            for b in 0..sy.len {
+                for c in 0..sz.len {
+                    let node = self.node(sx.first + a, sy.first + b, sz.first + c);
+                    let v = &node[page * n..(page + 1) * n];
+                    let w = sx.w[a] * sy.w[b] * sz.w[c];
+                    for s in 0..n {
+                        cubic[s] += w * v[s];
+                        // Plain comparisons: node values are never NaN.
+                        if v[s] < lo[s] {
+                            lo[s] = v[s];
+                        }
+                        if v[s] > hi[s] {
+                            hi[s] = v[s];
+                        }
+                    }
+                }
+            }
+        }
+        for s in 0..n {
+            out[s] = if lo[s] < LN_P_CUBIC_MIN {
+                self.linear(page * n + s, &sx, &sy, &sz)
+            } else {
+                // Inside the stencil's range: a cubic cannot overshoot a step into a
+                // probability above its nodes'.
+                cubic[s].clamp(lo[s], hi[s]).exp()
+            };
+        }
+    }
+
+    /// Multilinear interpolation of `p` (entry `i` of the nodes) over the cell of a
+    /// stencil.
+    fn linear(&self, i: usize, sx: &Stencil, sy: &Stencil, sz: &Stencil) -> f64 {
+        let mut p = 0.0;
+        for a in 0..sx.len {
+            for b in 0..sy.len {
+                for c in 0..sz.len {
+                    let wl = sx.linear_w(a) * sy.linear_w(b) * sz.linear_w(c);
+                    if wl != 0.0 {
+                        let node = self.node(sx.first + a, sy.first + b, sz.first + c);
+                        p += wl * node[node.len() / 2 + i];
+                    }
+                }
+            }
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::LazyLock;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::content::StateHist;
+    use crate::reliability::model::{weighted_page_rber, ErrorContext};
+    use crate::reliability::vth::VthParams;
+    use crate::reliability::ReliabilityConfig;
+
+    /// The table's promise: page RBER within 0.1 % of the exact model's, or within 1e-15
+    /// absolute (a page whose every cell sits in states with RTN-only tails, p < 1e-30
+    /// each, e.g. all-programmed data at a few hundred P/E).
+    const TOLERANCE: f64 = 1e-3;
+    const ABS_FLOOR: f64 = 1e-15;
+
+    /// The demo's model (Dong MLC) on the default grid, shared so that nodes filled by one
+    /// case serve the next.
+    static DONG: LazyLock<VthTable> = LazyLock::new(|| {
+        let c = ReliabilityConfig::default();
+        VthTable::new(
+            VthModel::new(VthParams::dong_mlc()).unwrap(),
+            c.vth_sqrt_pe_step,
+            c.vth_points_per_decade,
+        )
+    });
+
+    fn page_rber(p: &[f64], hist: Option<&StateHist>) -> f64 {
+        let ctx = ErrorContext {
+            hist,
+            ..Default::default()
+        };
+        weighted_page_rber(p, &ctx)
+    }
+
+    /// Table and exact page RBER of page type `page` at one point.
+    fn both(t: &VthTable, page: usize, pe: f64, age: f64, reads: f64, hist: Option<&StateHist>) -> (f64, f64) {
+        let n = t.vth().n_states();
+        let mut got = vec![0.0; n];
+        t.probs_into(page, pe, age, reads, &mut got);
+        let exact = t.exact(pe, age, reads);
+        (page_rber(&got, hist), page_rber(&exact[page * n..(page + 1) * n], hist))
+    }
+
+    /// On the grid's nodes the table is the exact model: its corners (P/E 0 and
+    /// [`MAX_PE`], retention 0 and [`MAX_RETENTION_S`]) and an inner node, every state.
+    #[test]
+    fn nodes_are_exact_including_the_edges() {
+        let t = &*DONG;
+        let (pe_last, age_last) = (t.pe.node_value(t.pe.n - 1), t.age.node_value(t.age.n - 1));
+        assert!((MAX_PE..MAX_PE * 1.1).contains(&pe_last), "{pe_last}");
+        assert!((age_last / MAX_RETENTION_S - 1.0).abs() < 1e-9, "{age_last}");
+        let (pe_inner, age_inner) = (t.pe.node_value(t.pe.n / 2), t.age.node_value(t.age.n / 2));
+        for (pe, age) in [
+            (0.0, 0.0),
+            (0.0, age_last),
+            (pe_last, 0.0),
+            (pe_last, age_last),
+            (pe_inner, age_inner),
+        ] {
+            let exact = t.exact(pe, age, 0.0);
+            for page in 0..2 {
+                let mut got = [0.0; 4];
+                t.probs_into(page, pe, age, 0.0, &mut got);
+                for s in 0..4 {
+                    let want = exact[page * 4 + s];
+                    assert!(
+                        (got[s] - want).abs() <= 1e-9 * want,
+                        "P/E {pe} age {age} page {page} pattern {s}: {} vs {want}",
+                        got[s]
+                    );
+                }
+            }
+        }
+    }
+
+    /// Beyond the grid the model is evaluated exactly.
+    #[test]
+    fn beyond_the_grid_is_exact() {
+        let t = &*DONG;
+        let (a, b) = both(t, 1, 1.5 * MAX_PE, 3600.0, 0.0, None);
+        assert_eq!(a, b);
+    }
+
+    /// A model that ignores wear and age is one node.
+    #[test]
+    fn blind_model_is_one_node() {
+        let t = VthTable::new(VthModel::new(VthParams::wang_retention_free_mlc()).unwrap(), 100.0, 8.0);
+        assert!(t.is_constant());
+        let (a, b) = both(&t, 0, 12_345.0, 1e7, 0.0, None);
+        assert_eq!(a, b);
+        assert!(!DONG.is_constant());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Page RBER from the table within 0.1 % of the exact model over the demo's
+        /// wear and age with margin (P/E 5,000 … 30,000, retention 1 day … 2 years,
+        /// log-uniform) and random content (level shares from random weights, some
+        /// states absent). Below that, see docs/reliability.md ("The `vth` table").
+        #[test]
+        fn table_within_tolerance_of_exact(
+            pe in 5_000.0f64..30_000.0,
+            log_age in 4.94f64..7.8,
+            page in 0usize..2,
+            w in prop::collection::vec(prop_oneof![1 => Just(0.0), 4 => 0.0f64..1.0], 4),
+        ) {
+            let age = 10f64.powf(log_age) - 1.0;
+            let hist = (w.iter().sum::<f64>() > 0.0).then(|| StateHist::from_weights(&w));
+            let (got, want) = both(&DONG, page, pe, age, 0.0, hist.as_ref());
+            prop_assert!(
+                (got - want).abs() <= TOLERANCE * want + ABS_FLOOR,
+                "P/E {} age {} page {} shares {:?}: {} vs {} ({:e})", pe, age, page, w, got, want, got / want - 1.0
+            );
+        }
+    }
+}
