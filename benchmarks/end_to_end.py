@@ -1,0 +1,109 @@
+"""End-to-end benchmark: the ``nandlab run`` command against the engine alone.
+
+Replays ../shared/traces/msprod_DTRS100M.trace ``--repeat`` times back to back (32: 4.07 M
+requests) on the seed-001 preset with the ``none`` overlay (no error model, no ECC) three
+ways, the runs taking turns so a slow spell of the shared machine hits all alike:
+
+- ``engine``: the release build of ``crates/nandlab-core/examples/replay.rs`` (a plain Rust
+  process, no records);
+- ``cli records``: ``nandlab run ... --out DIR`` (per-request records to
+  ``requests.parquet``);
+- ``cli no records``: the same with ``--requests-out none``.
+
+Each process is timed from its start to its exit (so the CLI's interpreter start-up and
+imports count) and its peak RSS is the kernel's ``ru_maxrss`` for it (``wait4``). Prints a
+Markdown table (best and median of ``--runs``) and the load average before and after.
+Usage: python benchmarks/end_to_end.py [--repeat 32] [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACE = ROOT.parent / "shared" / "traces" / "msprod_DTRS100M.trace"
+CONFIG = ROOT / "configs" / "001_ldpc_in_ssd.toml"
+OVERLAY = ROOT / "benchmarks" / "overlays" / "none.toml"
+
+
+def build() -> Path:
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "nandlab-core", "--example", "replay"],
+        cwd=ROOT,
+        check=True,
+    )
+    return ROOT / "target" / "release" / "examples" / "replay"
+
+
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """Runs ``cmd`` (output discarded); returns (wall s, peak RSS MB). Fails loudly."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.strip()}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeat", type=int, default=32)
+    ap.add_argument("--runs", type=int, default=7, help="runs per case; best and median kept")
+    args = ap.parse_args()
+    if not TRACE.is_file():
+        print(f"skipped: {TRACE} not found (the trace excerpts live beside the repository)")
+        return 0
+    exe = build()
+    nandlab = shutil.which("nandlab") or str(Path(sys.executable).with_name("nandlab"))
+    out = Path(tempfile.mkdtemp(prefix="nandlab-e2e-"))
+    cli = [
+        nandlab, "run", str(CONFIG), "--trace", str(TRACE), "--format", "disksim", "-q",
+        "--set", f"workload.repeat={args.repeat}", "--set", "reliability.model=none",
+        "--set", "ecc.scheme=none", "--out", str(out),
+    ]
+    cases = {
+        "engine (examples/replay)": [
+            str(exe), str(CONFIG), str(TRACE), "disksim", str(args.repeat), str(OVERLAY)
+        ],
+        "nandlab run, records (parquet)": cli,
+        "nandlab run, --requests-out none": [*cli, "--requests-out", "none"],
+    }
+    load_before = os.getloadavg()
+    runs: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}
+    rows = None
+    for _ in range(args.runs):
+        for name, cmd in cases.items():
+            runs[name].append(timed(cmd))
+            if "records" in name and rows is None:
+                rows = pl.scan_parquet(out / "requests.parquet").select(pl.len()).collect().item()
+    load_after = os.getloadavg()
+    shutil.rmtree(out)
+    print(f"records written per run: {rows:,}")
+    print("| case | best s | median s | requests/s (best) | peak RSS MB (max) |")
+    print("|---|---:|---:|---:|---:|")
+    for name, r in runs.items():
+        walls = [w for w, _ in r]
+        best = min(walls)
+        print(
+            f"| {name} | {best:.3f} | {statistics.median(walls):.3f} "
+            f"| {rows / best:,.0f} | {max(m for _, m in r):.0f} |"
+        )
+    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
