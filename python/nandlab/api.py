@@ -24,8 +24,7 @@ from .io import (
     replace_outputs,
 )
 from .progress import ProgressFn, ProgressReporter
-# The records' schema is defined beside their writer; the API re-exports it.
-from .records import OP_NAMES as OP_NAMES
+from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record writer
 from .records import REQUEST_SCHEMA, columns_frame, text_schema, write_parquet
 from .summary import Summary
 

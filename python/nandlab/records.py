@@ -34,6 +34,9 @@ REQUEST_SCHEMA: dict[str, pl.DataType] = {
 
 #: Rows per Parquet row group (a few MB of columns).
 ROW_GROUP_ROWS = 65_536
+#: zstd level of the Parquet columns. Level 1 against polars' default (3), DTRS x32's
+#: 4.07 M records: 0.71 against 1.40 CPU s to encode, 41 against 31 MB on disk (issue 33).
+ZSTD_LEVEL = 1
 
 
 def text_schema(schema: Mapping[str, pl.DataType]) -> dict[str, pl.DataType]:
@@ -66,4 +69,6 @@ def write_parquet(batches: Iterable[Mapping[str, Any]], dst: Path) -> None:
             yield columns_frame(columns)
 
     lf = register_io_source(frames, schema=REQUEST_SCHEMA)
-    lf.sink_parquet(dst, row_group_size=ROW_GROUP_ROWS)
+    lf.sink_parquet(
+        dst, compression="zstd", compression_level=ZSTD_LEVEL, row_group_size=ROW_GROUP_ROWS
+    )

@@ -49,7 +49,12 @@ pub fn consume(write: PyObject, rx: Batches) -> Result<(), String> {
         ended: false,
     }));
     let called = Python::with_gil(|py| {
-        let it = Py::new(py, RecordBatches { shared: Arc::clone(&shared) })?;
+        let it = Py::new(
+            py,
+            RecordBatches {
+                shared: Arc::clone(&shared),
+            },
+        )?;
         write.call1(py, (it,)).map(drop)
     })
     .map_err(|e| e.to_string());

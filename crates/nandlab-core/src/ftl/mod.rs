@@ -497,7 +497,9 @@ impl Ftl {
         if self.blocks[ppa.block as usize].implicit {
             return self.preconditioned_ns;
         }
-        self.page_meta.program_ns(ppa.block, ppa.page).unwrap_or(self.preconditioned_ns)
+        self.page_meta
+            .program_ns(ppa.block, ppa.page)
+            .unwrap_or(self.preconditioned_ns)
     }
 
     /// P/E cycles `block` has seen.

@@ -52,8 +52,8 @@ impl RecordStream {
     pub fn open(sink: RecordSink) -> Result<Self> {
         match sink {
             RecordSink::Csv(path) => {
-                let file = File::create(&path)
-                    .map_err(|e| NandError::io(&path, format!("cannot write records: {e}")))?;
+                let file =
+                    File::create(&path).map_err(|e| NandError::io(&path, format!("cannot write records: {e}")))?;
                 Self::spawn(path, Box::new(move |rx| write_csv(file, rx).map_err(|e| e.to_string())))
             }
             RecordSink::Batches { name, consume } => Self::spawn(name, consume),

@@ -227,12 +227,18 @@ mod tests {
             r.push(i, row(i));
         }
         let err = r.finish().err().unwrap().to_string();
-        assert!(err.contains("out/requests.parquet") && err.contains("disk full"), "{err}");
+        assert!(
+            err.contains("out/requests.parquet") && err.contains("disk full"),
+            "{err}"
+        );
     }
 
     #[test]
     fn an_unwritable_path_names_the_file() {
-        let err = Recorder::streaming(RecordSink::Csv("/nonexistent-dir/r.csv".into())).err().unwrap().to_string();
+        let err = Recorder::streaming(RecordSink::Csv("/nonexistent-dir/r.csv".into()))
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("/nonexistent-dir/r.csv"), "{err}");
     }
 }
