@@ -70,11 +70,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=32)
     ap.add_argument("--runs", type=int, default=7, help="runs per case; best and median kept")
     ap.add_argument("--before", help="python/ folder of another build to run beside this one")
+    ap.add_argument("--no-build", action="store_true", help="use the replay binary as built")
     args = ap.parse_args()
     if not TRACE.is_file():
         print(f"skipped: {TRACE} not found (the trace excerpts live beside the repository)")
         return 0
-    exe = build()
+    exe = ROOT / "target" / "release" / "examples" / "replay" if args.no_build else build()
     nandlab = [sys.executable, "-m", "nandlab"]  # what the `nandlab` command runs
     out = Path(tempfile.mkdtemp(prefix="nandlab-e2e-"))
     run_args = [
