@@ -42,7 +42,7 @@ def test_table_shows_margin_and_explains_only_differences():
     assert "**reproduced**" in rows[0] and "because" not in rows[0]
     assert "**close (within 10% of the paper's bounds)**" in rows[1] and "because" in rows[1]
     assert framework.verdict_counts([claim((1, 2), (1, 2)), claim((1, 2), (5, 6))]) == {
-        "reproduced": 1, "close": 0, "differs": 1
+        "reproduced": 1, "close": 0, "differs": 1, "differs (paper)": 0
     }
 
 

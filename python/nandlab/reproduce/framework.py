@@ -5,26 +5,55 @@ table carries a verdict computed from each claim.
 
 A paper module (``nandlab/reproduce/<name>.py``, listed in :data:`PAPERS`) defines
 ``TITLE``, ``plan(ctx) -> {sweep name: spec dict}`` and ``analyse(ctx, tables) ->
-Analysis``; see docs/reproduce.md for the recipe.
+Analysis``, and ``CLAIM_API = 2`` once its claims use :mod:`.claims`' kinds and rules
+(then they are checked: :func:`~.claims.check_claims`); see docs/reproduce.md.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import math
 import platform
 import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
 from ..errors import ConfigError
 from ..io import atomic_write, write_json
 from ..summary import MissingMetric
+from .claims import (
+    JUDGED,
+    KINDS,
+    VERDICTS,
+    Claim,
+    Measured,
+    PaperValue,
+    Unreachable,
+    Verdict,
+    above,
+    below,
+    change_of_sums,
+    change_pct,
+    check_claims,
+    counts_by_kind,
+    point,
+    ratio_of_sums,
+    seeds_for,
+    sign,
+    span,
+)
+from .claims_md import (
+    RULES_MD,
+    claims_table,
+    format_counts,
+    judged_counts_md,
+    listed_table,
+    workloads_table,
+)
 
 #: Paper modules by the name `nandlab reproduce NAME` takes.
 PAPERS: dict[str, str] = {
@@ -35,46 +64,12 @@ PAPERS: dict[str, str] = {
     "badr": "nandlab.reproduce.badr",
 }
 
-Verdict = Literal["reproduced", "close", "differs"]
-VERDICTS: tuple[Verdict, ...] = ("reproduced", "close", "differs")
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A number the paper states, beside nandlab's, and the rule that compares them.
-
-    ``paper`` and ``nandlab`` are (low, high) ranges (low == high for a single value), in
-    ``unit``. The verdict is *reproduced* when nandlab's range lies inside the paper's,
-    *close* when it lies inside the paper's with each bound moved out by ``margin`` (a
-    fraction of that bound: 0.1 widens 25.9 … 34.2 to 23.3 … 37.6), and *differs*
-    otherwise (also when nandlab has no value). ``why``: the module's sentence on
-    the cause of a difference, shown unless the claim is reproduced.
-    """
-
-    key: str
-    label: str
-    where: str
-    paper: tuple[float, float]
-    nandlab: tuple[float, float]
-    margin: float
-    why: str
-    unit: str = "%"
-
-    @property
-    def verdict(self) -> Verdict:
-        lo, hi = self.nandlab
-        plo, phi = self.paper
-        if math.isnan(lo) or math.isnan(hi):
-            return "differs"
-        if plo <= lo and hi <= phi:
-            return "reproduced"
-        if plo - self.margin * abs(plo) <= lo and hi <= phi + self.margin * abs(phi):
-            return "close"
-        return "differs"
-
-    def verdict_text(self) -> str:
-        v = self.verdict
-        return f"close (within {self.margin:.0%} of the paper's bounds)" if v == "close" else v
+#: Kept here for the paper modules: ``from .framework import Claim, point, ...``.
+__all__ = ["JUDGED", "KINDS", "VERDICTS", "Analysis", "Claim", "Context", "Measured",
+           "PaperValue", "Report", "Unreachable", "Verdict", "above", "below", "by_seed",
+           "change_of_sums", "change_pct", "claims_table", "column", "format_counts",
+           "point", "ratio_of_sums", "reproduce", "reproduce_all", "seeds_for", "sign",
+           "span", "verdict_counts", "write_index"]
 
 
 @dataclass
@@ -106,8 +101,11 @@ class Report:
     paper: str
     title: str
     path: Path
+    #: Verdicts of the judged claims (simulated and model check together).
     counts: dict[str, int]
     wall_s: float
+    #: :func:`~.claims.counts_by_kind`: verdicts per judged kind, inputs/extensions listed.
+    counts_by_kind: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def paper_module(name: str) -> Any:
@@ -146,15 +144,18 @@ def reproduce(
             raise SweepFailed(outcome)
         tables[sweep_name] = outcome.table
     analysis = mod.analyse(ctx, tables)
+    if getattr(mod, "CLAIM_API", 1) >= 2:
+        check_claims(analysis.claims)
     wall = time.monotonic() - t0
     version = _package_version()
     counts = verdict_counts(analysis.claims)
+    by_kind = counts_by_kind(analysis.claims)
     write_json(out / "claims.json", [
         {**asdict(c), "verdict": c.verdict} for c in analysis.claims
     ])
     write_json(out / "metrics.json", json.loads(json.dumps(
-        {**analysis.metrics, "wall_s": wall, "version": version, "verdicts": counts},
-        default=str)))
+        {**analysis.metrics, "wall_s": wall, "version": version, "verdicts": counts,
+         "verdicts_by_kind": by_kind}, default=str)))
     mode = "quick" if quick or getattr(ctx.settings, "quick", False) else "full"
     text = (
         f"# {mod.TITLE} reproduced with nandlab\n\n"
@@ -162,15 +163,16 @@ def reproduce(
         f"Python {platform.python_version()} on {platform.machine()}.\n\n"
         f"{analysis.config_text}"
         "## Paper vs nandlab\n\n"
-        f"Verdicts: {format_counts(counts)}. A verdict is computed from the numbers: "
-        "*reproduced* — nandlab's range lies inside the paper's; *close* — inside it "
-        "with each bound moved out by the fraction shown; *differs* — otherwise.\n\n"
-        f"{claims_table(analysis.claims)}\n{analysis.body}"
+        f"Verdicts — {judged_counts_md(by_kind)}. {RULES_MD}\n\n"
+        f"{claims_table(analysis.claims)}\n"
+        + "".join(f"{t}\n" for t in (listed_table(analysis.claims),
+                                     workloads_table(analysis.claims)) if t)
+        + analysis.body
     )
     with atomic_write(out / "report.md") as f:
         f.write(text)
     _log(f"{name}: done in {wall:.0f} s: {out / 'report.md'}")
-    return Report(name, mod.TITLE, out / "report.md", counts, wall)
+    return Report(name, mod.TITLE, out / "report.md", counts, wall, by_kind)
 
 
 def reproduce_all(out: str | Path, quick: bool = False, **kw: Any) -> Path:
@@ -194,21 +196,8 @@ def write_index(out: Path, reports: list[Report], quick: bool) -> Path:
 
 
 def verdict_counts(claims: list[Claim]) -> dict[str, int]:
+    """Verdicts of the judged claims (inputs and extensions have none)."""
     return {v: sum(c.verdict == v for c in claims) for v in VERDICTS}
-
-
-def format_counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
-
-
-def claims_table(claims: list[Claim]) -> str:
-    rows = ["| claim | paper (where) | nandlab | verdict | why it differs |",
-            "|---|---|---|---|---|"]
-    for c in claims:
-        why = c.why if c.verdict != "reproduced" else ""
-        rows.append(f"| {c.label} | {_range(c.paper, c.unit)} ({c.where}) | "
-                    f"{_range(c.nandlab, c.unit)} | **{c.verdict_text()}** | {why} |")
-    return "\n".join(rows) + "\n"
 
 
 def column(df: pl.DataFrame, name: str, optional: bool = False) -> list[Any]:
@@ -222,17 +211,11 @@ def column(df: pl.DataFrame, name: str, optional: bool = False) -> list[Any]:
     return values
 
 
-def _range(r: tuple[float, float], unit: str) -> str:
-    lo, hi = r
-    if math.isnan(lo):
-        return "n/a"
-    return f"{_num(lo)} {unit}" if lo == hi else f"{_num(lo)} … {_num(hi)} {unit}"
-
-
-def _num(x: float) -> str:
-    if x != 0 and abs(x) < 0.05:
-        return f"{x:.3f}"
-    return f"{x:.1f}"
+def by_seed(table: pl.DataFrame) -> dict[int, pl.DataFrame]:
+    """A results table split by its ``seed`` column, in seed order: compute a claim on
+    each part and pass the values to :meth:`Measured.seeds`."""
+    seeds = sorted(set(column(table, "seed")))
+    return {s: table.filter(pl.col("seed") == s) for s in seeds}
 
 
 def _log(msg: str) -> None:

@@ -104,13 +104,18 @@ class Store:
 
 def _column(name: str, values: list[Any]) -> pl.Series:
     """One table column: numbers (ints and floats together as floats), strings, booleans,
-    lists of numbers as list columns (an empty list included); anything else, or a mix
-    of kinds, as JSON text."""
+    lists of numbers as list columns (an empty list included, and missing items as nulls:
+    a per-page-type mean of a type a run never wrote); anything else, or a mix of kinds,
+    as JSON text. A metric's type must not depend on which runs a table holds: tables of
+    two sweeps are concatenated."""
     present = [v for v in values if v is not None]
     if present and all(isinstance(v, list) for v in present):
-        items = [x for v in present for x in v]
+        items = [x for v in present for x in v if x is not None]
         if all(_is_number(x) for x in items):
-            inner = pl.Int64 if all(isinstance(x, int) for x in items) else pl.Float64
+            # Only nulls: the mean of something never done, a float where it exists.
+            nulls_only = not items and any(x is None for v in present for x in v)
+            ints = all(isinstance(x, int) for x in items) and not nulls_only
+            inner = pl.Int64 if ints else pl.Float64
             return pl.Series(name, values, dtype=pl.List(inner))
     elif all(_is_number(v) for v in present):
         dtype = pl.Int64 if all(isinstance(v, int) for v in present) else pl.Float64
