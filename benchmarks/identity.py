@@ -4,14 +4,16 @@ config and seed must give the same hash before and after a change that is meant 
 results.
 
 Cases: the demo preset; DTRS (../shared/traces) on the seed-001 preset with no error model
-and with the ``empirical`` overlay; and, with ``--bitflip``, the BitFlip quick reproduction's
-``runs.csv`` (every read run's metrics; its file corpus is this machine's, so compare hashes
-taken on one machine).
+and with the ``empirical`` overlay; with ``--presets``, DTRS on each of the five seed
+presets as configured (``host.out_of_range = "wrap"`` where a preset's device is smaller
+than the trace's addresses); and, with ``--bitflip``, the BitFlip quick reproduction's
+``runs.csv`` (every read run's metrics; its file corpus is this machine's, so compare
+hashes taken on one machine).
 A change that only adds summary keys (or config keys, which the resolved config echoes)
 is checked with ``--drop``: the named dotted keys are removed before hashing, e.g.
 ``--drop config --drop flash.skipped_pages`` must give the old hashes taken with the same
 ``--drop``.
-Usage: python benchmarks/identity.py [--bitflip] [--json] [--drop KEY ...]
+Usage: python benchmarks/identity.py [--presets] [--bitflip] [--json] [--drop KEY ...]
 """
 
 from __future__ import annotations
@@ -45,13 +47,19 @@ def summary_hash(summary: dict) -> str:
     return hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def run_case(config: Path, trace: Path | None, overlay: str | None) -> str:
-    overrides: dict = {}
+#: The five seed presets (000 BitFlip ... 004 Asymmetric Programming).
+PRESETS = ("000_bitflip", "001_ldpc_in_ssd", "002_tvr", "003_badr", "004_asymmetric")
+
+
+def run_case(
+    config: Path, trace: Path | None, overlay: str | None, extra: dict | None = None
+) -> str:
+    overrides: dict = dict(extra or {})
     if overlay:
         import tomllib
 
         flat = tomllib.loads((OVERLAYS / f"{overlay}.toml").read_text())
-        overrides = {f"{sec}.{k}": v for sec, kv in flat.items() for k, v in kv.items()}
+        overrides |= {f"{sec}.{k}": v for sec, kv in flat.items() for k, v in kv.items()}
     res = nandlab.run(
         str(config),
         trace=str(trace) if trace else None,
@@ -65,6 +73,7 @@ def run_case(config: Path, trace: Path | None, overlay: str | None) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bitflip", action="store_true", help="also the BitFlip quick run")
+    ap.add_argument("--presets", action="store_true", help="also DTRS on the five presets")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--drop", action="append", default=[],
                     help="dotted summary key left out of the hash")
@@ -76,6 +85,9 @@ def main() -> int:
     if dtrs.is_file():
         hashes["dtrs_none"] = run_case(cfg / "001_ldpc_in_ssd.toml", dtrs, "none")
         hashes["dtrs_empirical"] = run_case(cfg / "001_ldpc_in_ssd.toml", dtrs, "empirical")
+        for name in PRESETS if args.presets else ():
+            wrap = {"host.out_of_range": "wrap"}
+            hashes[f"dtrs_{name[:3]}"] = run_case(cfg / f"{name}.toml", dtrs, None, wrap)
     else:
         print(f"skipped DTRS cases: {dtrs} not found", file=sys.stderr)
     if args.bitflip:

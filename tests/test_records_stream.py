@@ -1,6 +1,7 @@
 """Request records saved with a run stream to disk as the run goes (issue 12 item 9): the
 file holds exactly what an in-memory run returns, in arrival order, and no streamed
-temporary file stays behind."""
+temporary file stays behind. The stream is written once, in the saved format, and moved
+into place (issue 33 item 3): nothing reads it back or converts it."""
 
 from __future__ import annotations
 
@@ -40,37 +41,41 @@ def test_a_streamed_run_saves_again_elsewhere_in_another_format(tmp_path):
     assert pl.read_csv(tmp_path / "b" / "requests.csv").height == 3000
 
 
-def test_parquet_conversion_in_batches_keeps_every_row_in_order(tmp_path, monkeypatch):
-    # Batches of 7 lines and row groups of 100 rows: 3000 rows cross many of both.
-    monkeypatch.setattr(nandlab.records, "BATCH_ROWS", 7)
-    monkeypatch.setattr(nandlab.records, "ROW_GROUP_ROWS", 100)
-    converted = []
+def test_the_stream_is_moved_into_place_not_read_back(tmp_path, monkeypatch):
+    def read_back(*_a, **_k):
+        raise AssertionError("a saved run read its records back")
 
-    def spy(src, dst, schema):
-        converted.append(src)
-        nandlab.records.csv_to_parquet(src, dst, schema)
+    monkeypatch.setattr(nandlab.api, "scan_requests", read_back)
+    for fmt in ("parquet", "csv"):
+        nandlab.run(CFG, out=tmp_path / fmt, progress=False, requests_format=fmt)
+        assert (tmp_path / fmt / f"requests.{fmt}").is_file()
 
-    monkeypatch.setattr(nandlab.api, "csv_to_parquet", spy)
-    memory = nandlab.run(CFG, progress=False)
-    nandlab.run(CFG, out=tmp_path, progress=False)
-    assert len(converted) == 1  # the streamed file went through the batched conversion
+
+def test_records_crossing_several_batches_keep_every_row_in_order(tmp_path, monkeypatch):
+    # 70,000 requests cross two of the core's 65,536-row batches; row groups of 1,000 rows.
+    monkeypatch.setattr(nandlab.records, "ROW_GROUP_ROWS", 1000)
+    cfg = {**CFG, "workload": {**CFG["workload"], "requests": 70_000}}
+    memory = nandlab.run(cfg, progress=False)
+    nandlab.run(cfg, out=tmp_path, progress=False)
     on_disk = pl.read_parquet(tmp_path / "requests.parquet")
+    assert on_disk.height == 70_000
     assert on_disk.equals(memory.requests)
     assert on_disk.schema == pl.Schema(nandlab.REQUEST_SCHEMA)
 
 
-def test_the_batched_source_honours_a_projection_a_filter_and_a_row_limit(tmp_path):
-    src = tmp_path / "r.csv"
-    pl.DataFrame(
-        {
-            "arrival_ns": [1, 2, 3],
-            "latency_ns": [10, 20, 30],
-            "offset_bytes": [0, 4096, 8192],
-            "size_bytes": [4096] * 3,
-            "op": ["read", "write", "read"],
-        }
-    ).write_csv(src)
-    lf = nandlab.records.scan_csv_batches(src, nandlab.REQUEST_SCHEMA)
-    reads = lf.filter(pl.col("op") == "read").select("latency_ns").collect()
-    assert reads["latency_ns"].to_list() == [10, 30]
-    assert lf.head(2).collect()["arrival_ns"].to_list() == [1, 2]
+def test_a_failing_writer_fails_the_run_naming_the_file_and_leaves_nothing(tmp_path, monkeypatch):
+    def full(batches, dst):
+        next(iter(batches))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(nandlab.api, "write_parquet", full)
+    out = tmp_path / "out"
+    with pytest.raises(nandlab.NandlabError, match=r"requests\.parquet.*No space left"):
+        nandlab.run(CFG, out=out, progress=False)
+    assert not out.exists()
+
+
+def test_a_writer_that_stops_early_fails_the_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(nandlab.api, "write_parquet", lambda batches, dst: None)
+    with pytest.raises(nandlab.NandlabError, match="before the last batch"):
+        nandlab.run(CFG, out=tmp_path / "out", progress=False)

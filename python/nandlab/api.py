@@ -24,24 +24,9 @@ from .io import (
     replace_outputs,
 )
 from .progress import ProgressFn, ProgressReporter
-from .records import csv_to_parquet, text_schema
+from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record writer
+from .records import REQUEST_SCHEMA, columns_frame, text_schema, write_parquet
 from .summary import Summary
-
-#: The operations of the ``op`` column, in the order of the core's codes (0, 1, 2).
-OP_NAMES = ("read", "write", "trim")
-
-#: Columns of per-request records (``Result.requests``, ``requests.parquet``/``.csv``), in
-#: order, with their types. ``arrival_ns``: arrival time, ns after the first request's;
-#: ``latency_ns``: response time (completion − arrival), ns; ``offset_bytes``: start
-#: address in the logical space, bytes; ``size_bytes``: length, bytes; ``op``: ``read``,
-#: ``write`` or ``trim`` (a polars Enum; strings in CSV, a dictionary column in Parquet).
-REQUEST_SCHEMA: dict[str, pl.DataType] = {
-    "arrival_ns": pl.UInt64(),
-    "latency_ns": pl.UInt64(),
-    "offset_bytes": pl.UInt64(),
-    "size_bytes": pl.UInt64(),
-    "op": pl.Enum(OP_NAMES),
-}
 
 RequestsFormat = Literal["parquet", "csv", "none"]
 REQUESTS_FORMATS = ("parquet", "csv", "none")
@@ -68,13 +53,16 @@ class Result:
     out: Path | None = None
     frame: pl.DataFrame | None = field(default=None, repr=False)
     requests_file: Path | None = None
+    #: Format of ``requests_file`` while it is the run's own temporary stream, which
+    #: :meth:`save` moves into place (not copies) when saving in that format.
+    stream_format: str | None = field(default=None, repr=False)
 
     @property
     def requests(self) -> pl.DataFrame:
         """Per-request records (read from ``requests_file`` on first access)."""
         if self.frame is None:
             self.frame = (
-                scan_requests(self.requests_file).collect()
+                scan_requests(self.requests_file, self.stream_format).collect()
                 if self.requests_file is not None
                 else pl.DataFrame(schema=REQUEST_SCHEMA)
             )
@@ -121,8 +109,12 @@ class Result:
         if self.recorded and requests_format != "none":
             files[f"requests.{requests_format}"] = self._requests_writer(requests_format)
         files[SUMMARY_FILE] = lambda p: p.write_text(json_text(self.summary), encoding="utf-8")
+        moved = self.stream_format == requests_format and f"requests.{requests_format}" in files
         replace_outputs(d, OWNED_FILES, files)
         self.out = d
+        if moved:
+            # The stream is now the saved file.
+            self.requests_file, self.stream_format = d / f"requests.{requests_format}", None
         return d
 
     def _requests_writer(self, fmt: str) -> Callable[[Path], None]:
@@ -132,13 +124,12 @@ class Result:
             df = self.requests
             return df.write_parquet if fmt == "parquet" else df.write_csv
         src = self.requests_file
-        if fmt == "parquet" and src.suffix != ".parquet":
-            # The streamed CSV (a temporary name): converted in batches.
-            return lambda p: csv_to_parquet(src, p, REQUEST_SCHEMA)
+        if fmt == self.stream_format:
+            # The run's own stream, already in this format: moved, not rewritten.
+            return lambda p: os.replace(src, p)
         if fmt == "parquet":
-            return lambda p: scan_requests(src).sink_parquet(p)
-        return lambda p: scan_requests(src).sink_csv(p)
-
+            return lambda p: scan_requests(src, self.stream_format).sink_parquet(p)
+        return lambda p: scan_requests(src, self.stream_format).sink_csv(p)
 
 
 def run(
@@ -170,27 +161,29 @@ def run(
             # Nothing will be written: do not keep records either.
             cfg.setdefault("output", {})["record_requests"] = False
         else:
-            # Records go to a file in ``out`` as the run goes, not into memory.
-            stream = _temp_beside(Path(out).expanduser() / "requests.partial.csv")
+            # Records go to a file in ``out`` as the run goes, not into memory; saving
+            # moves it into place.
+            stream = _temp_beside(Path(out).expanduser() / f"requests.{requests_format}")
     try:
-        result = _simulate(core, cfg, progress, stream)
+        result = _simulate(core, cfg, progress, stream, requests_format)
         if out is not None:
-            saved = result.save(out, requests_format)
-            if result.requests_file is not None:
-                # The saved file now holds the records; the streamed one goes.
-                result.requests_file = saved / f"requests.{requests_format}"
+            result.save(out, requests_format)
     except BaseException:
         if stream is not None:
             stream.unlink(missing_ok=True)
         remove_created(created)
         raise
     if stream is not None:
-        stream.unlink(missing_ok=True)
+        stream.unlink(missing_ok=True)  # left only by a run that recorded nothing
     return result
 
 
 def _simulate(
-    core: Any, cfg: dict[str, Any], progress: bool | ProgressFn, stream: Path | None = None
+    core: Any,
+    cfg: dict[str, Any],
+    progress: bool | ProgressFn,
+    stream: Path | None = None,
+    stream_format: str = "parquet",
 ) -> Result:
     user = progress if callable(progress) else None
     reporter = ProgressReporter(
@@ -201,7 +194,7 @@ def _simulate(
     try:
         with reporter:
             summary_json, columns = core.simulate(
-                config_json(cfg), reporter, str(stream) if stream is not None else None
+                config_json(cfg), reporter, *_stream_args(stream, stream_format)
             )
     except Exception as e:
         if reporter.interrupted or (_cancelled(e) and not reporter.cancelled):
@@ -219,7 +212,18 @@ def _simulate(
         recorded=recorded,
         frame=requests_frame(columns) if columns is not None or not recorded else None,
         requests_file=stream if recorded and columns is None else None,
+        stream_format=stream_format if recorded and columns is None else None,
     )
+
+
+def _stream_args(stream: Path | None, fmt: str) -> tuple[str | None, tuple[str, Any] | None]:
+    """``simulate``'s ``requests_csv`` and ``requests_sink`` for records streamed to
+    ``stream`` in ``fmt``: the core writes CSV itself and hands Parquet over in batches."""
+    if stream is None:
+        return None, None
+    if fmt == "csv":
+        return str(stream), None
+    return None, (str(stream), lambda batches: write_parquet(batches, stream))
 
 
 def check_config(
@@ -351,30 +355,21 @@ def calibrate_ldpc(
     )
 
 
-def scan_requests(path: Path) -> pl.LazyFrame:
-    """Per-request records in a CSV or Parquet file, lazily, with :data:`REQUEST_SCHEMA`."""
-    if path.suffix == ".parquet":
+def scan_requests(path: Path, fmt: str | None = None) -> pl.LazyFrame:
+    """Per-request records in a CSV or Parquet file (``fmt``, default: from the file's
+    extension), lazily, with :data:`REQUEST_SCHEMA`."""
+    if (fmt or path.suffix.lstrip(".")) == "parquet":
         return pl.scan_parquet(path)
     frame = pl.scan_csv(path, schema=text_schema(REQUEST_SCHEMA))
     return frame.with_columns(pl.col("op").cast(REQUEST_SCHEMA["op"]))
 
 
 def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
-    """Per-request columns as a polars frame with :data:`REQUEST_SCHEMA` (extra columns kept)."""
+    """Per-request columns as a polars frame with :data:`REQUEST_SCHEMA` (extra columns
+    kept), in arrival order."""
     if columns is None:
         return pl.DataFrame(schema=REQUEST_SCHEMA)
-    df = pl.DataFrame({k: columns[k] for k in columns})
-    if "op" in df.columns and df.schema["op"].is_integer():
-        # The core's codes 0, 1, 2 are the Enum's physical values.
-        codes = df["op"].cast(pl.UInt32)
-        df = df.with_columns(op=pl.Series("op", OP_NAMES, dtype=REQUEST_SCHEMA["op"]).gather(codes))
-    casts: dict[Any, Any] = {
-        k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t
-    }
-    if casts:
-        df = df.cast(casts)
-    first = [k for k in REQUEST_SCHEMA if k in df.columns]
-    df = df.select(first + [c for c in df.columns if c not in REQUEST_SCHEMA])
+    df = columns_frame(columns)
     # The core records requests as they complete; present them in arrival order.
     return df.sort("arrival_ns", maintain_order=True) if "arrival_ns" in df.columns else df
 

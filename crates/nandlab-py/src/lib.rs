@@ -2,6 +2,7 @@
 //! beyond converting types and errors.
 
 use nandlab_core::content::{analyse_files, CellMapping};
+use nandlab_core::metrics::{RecordSink, RequestRecords};
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_core::workload::{self, TimeUnit, TraceFormat, WorkloadContext};
 use nandlab_core::{NandError, SimConfig, Simulator};
@@ -11,6 +12,7 @@ use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod batches;
 mod ldpc;
 
 // The front end's exception hierarchy (`nandlab.errors`): errors of the core are raised as
@@ -51,14 +53,18 @@ fn guard<T>(body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 }
 
 /// Runs a simulation. Returns (summary JSON, request columns or None). With
-/// `requests_csv`, request records stream to that CSV file instead (columns: None).
+/// `requests_csv`, request records stream to that CSV file instead (columns: None); with
+/// `requests_sink = (name, write)`, `write(batches)` is called once on the record thread
+/// with an iterator of column batches (dicts as returned here), and must consume it; its
+/// exception fails the run naming `name`.
 #[pyfunction]
-#[pyo3(signature = (config_json, progress=None, requests_csv=None))]
+#[pyo3(signature = (config_json, progress=None, requests_csv=None, requests_sink=None))]
 fn simulate(
     py: Python<'_>,
     config_json: &str,
     progress: Option<PyObject>,
     requests_csv: Option<&str>,
+    requests_sink: Option<(String, PyObject)>,
 ) -> PyResult<(String, Option<PyObject>)> {
     guard(|| simulate_unguarded(py, config_json, progress, requests_csv))
 }
@@ -75,7 +81,11 @@ fn simulate_unguarded(
     let out = py.allow_threads(|| {
         let mut sim = Simulator::new(cfg)?;
         if let Some(path) = requests_csv {
-            sim.stream_records_to(path)?;
+            sim.stream_records_to(RecordSink::Csv(path.to_string()))?;
+        }
+        if let Some((name, write)) = requests_sink {
+            let consume = Box::new(move |rx| batches::consume(write, rx));
+            sim.stream_records_to(RecordSink::Batches { name, consume })?;
         }
         let mut cb = |done: u64| -> bool {
             Python::with_gil(|py| {
@@ -95,19 +105,19 @@ fn simulate_unguarded(
         return Err(e);
     }
     let out = out.map_err(err)?;
-    let columns = match out.requests {
-        Some(r) => {
-            let d = PyDict::new(py);
-            d.set_item("arrival_ns", PyArray1::from_vec(py, r.arrival_ns))?;
-            d.set_item("latency_ns", PyArray1::from_vec(py, r.latency_ns))?;
-            d.set_item("offset_bytes", PyArray1::from_vec(py, r.offset_bytes))?;
-            d.set_item("size_bytes", PyArray1::from_vec(py, r.size_bytes))?;
-            d.set_item("op", PyArray1::from_vec(py, r.op))?;
-            Some(d.into_any().unbind())
-        }
-        None => None,
-    };
+    let columns = out.requests.map(|r| columns(py, r)).transpose()?;
     Ok((out.summary.to_json().to_string(), columns))
+}
+
+/// Request records as a dict of NumPy columns (the vectors move, no copy).
+fn columns(py: Python<'_>, r: RequestRecords) -> PyResult<PyObject> {
+    let d = PyDict::new(py);
+    d.set_item("arrival_ns", PyArray1::from_vec(py, r.arrival_ns))?;
+    d.set_item("latency_ns", PyArray1::from_vec(py, r.latency_ns))?;
+    d.set_item("offset_bytes", PyArray1::from_vec(py, r.offset_bytes))?;
+    d.set_item("size_bytes", PyArray1::from_vec(py, r.size_bytes))?;
+    d.set_item("op", PyArray1::from_vec(py, r.op))?;
+    Ok(d.into_any().unbind())
 }
 
 /// Validates a config as a run does — builds the device and opens the workload (a trace's
@@ -280,6 +290,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NandlabError", m.py().get_type::<NandlabError>())?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("TraceError", m.py().get_type::<TraceError>())?;
+    m.add_class::<batches::RecordBatches>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(validate_config, m)?)?;
     m.add_function(wrap_pyfunction!(trace_info, m)?)?;

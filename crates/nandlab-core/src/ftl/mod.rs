@@ -497,10 +497,9 @@ impl Ftl {
         if self.blocks[ppa.block as usize].implicit {
             return self.preconditioned_ns;
         }
-        match self.page_meta.get(ppa.block) {
-            Some(p) => p[ppa.page as usize].program_ns,
-            None => self.preconditioned_ns,
-        }
+        self.page_meta
+            .program_ns(ppa.block, ppa.page)
+            .unwrap_or(self.preconditioned_ns)
     }
 
     /// P/E cycles `block` has seen.
@@ -522,8 +521,8 @@ impl Ftl {
     /// When `block` was last programmed (its preconditioning time if never in the run).
     fn last_program_ns(&self, block: u32) -> i64 {
         let b = &self.blocks[block as usize];
-        match self.page_meta.get(block) {
-            Some(p) if !b.implicit && b.written > 0 => p[usize::from(b.written) - 1].program_ns,
+        match self.page_meta.program_ns(block, u32::from(b.written).saturating_sub(1)) {
+            Some(t) if !b.implicit && b.written > 0 => t,
             _ => self.preconditioned_ns,
         }
     }
@@ -542,8 +541,7 @@ impl Ftl {
             })
         } else {
             self.page_meta
-                .get(ppa.block)
-                .map(|p| p[ppa.page as usize])
+                .get(ppa.block, ppa.page)
                 .filter(|_| ppa.page < u32::from(b.written))
         }
     }
@@ -786,7 +784,7 @@ impl Ftl {
             if u32::from(st.written) == ppb {
                 st.status = BlockStatus::Full;
             }
-            self.page_meta.get_or_insert(block);
+            self.page_meta.insert(block);
             self.stats.skipped_pages += 1;
         };
         let pa = &mut self.planes[plane as usize];
@@ -831,7 +829,7 @@ impl Ftl {
         if u32::from(st.written) == self.geo.cfg.pages_per_block {
             st.status = BlockStatus::Full;
         }
-        self.page_meta.get_or_insert(ppa.block)[ppa.page as usize] = meta;
+        self.page_meta.set(ppa.block, ppa.page, meta);
         let ppn = self.ppn(ppa);
         if meta.attrs.backup() {
             self.backups.insert(meta.lpn, ppn);

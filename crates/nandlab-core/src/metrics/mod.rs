@@ -7,6 +7,7 @@ pub mod reliability;
 pub mod summary;
 
 pub use latency::LatencyStats;
+pub use record_stream::{Batches, Consumer, RecordSink};
 pub use records::{Recorder, RequestRecords, Row};
 pub use reliability::ReliabilityStats;
 pub use summary::Summary;

@@ -1,8 +1,9 @@
-//! Per-request records, kept as columns so they cross into Python as arrays, or streamed to
-//! a CSV file (`output.requests_csv`). Either way rows come out in arrival order: requests
+//! Per-request records, kept as columns so they cross into Python as arrays, or streamed
+//! out in column batches (a CSV file, or a consumer such as the binding's Parquet writer).
+//! Either way rows come out in arrival order: requests
 //! complete out of order, so a row waits until every request that arrived before it is done.
 
-use super::record_stream::RecordStream;
+use super::record_stream::{RecordSink, RecordStream};
 use crate::error::Result;
 use std::collections::VecDeque;
 
@@ -37,6 +38,17 @@ pub struct RequestRecords {
 }
 
 impl RequestRecords {
+    /// Empty columns with room for `rows` rows.
+    pub fn with_capacity(rows: usize) -> Self {
+        RequestRecords {
+            arrival_ns: Vec::with_capacity(rows),
+            latency_ns: Vec::with_capacity(rows),
+            offset_bytes: Vec::with_capacity(rows),
+            size_bytes: Vec::with_capacity(rows),
+            op: Vec::with_capacity(rows),
+        }
+    }
+
     /// Appends a row.
     #[inline]
     pub fn push(&mut self, r: Row) {
@@ -72,7 +84,7 @@ impl RequestRecords {
 
 enum Sink {
     Columns(RequestRecords),
-    Csv(RecordStream),
+    Stream(RecordStream),
 }
 
 /// Puts rows in arrival order and hands them to their sink.
@@ -90,9 +102,9 @@ impl Recorder {
         Self::with(Sink::Columns(RequestRecords::default()))
     }
 
-    /// Rows streamed to the CSV file `path`.
-    pub fn to_csv(path: &str) -> Result<Self> {
-        Ok(Self::with(Sink::Csv(RecordStream::create(path)?)))
+    /// Rows streamed to `sink` in batches.
+    pub fn streaming(sink: RecordSink) -> Result<Self> {
+        Ok(Self::with(Sink::Stream(RecordStream::open(sink)?)))
     }
 
     fn with(sink: Sink) -> Self {
@@ -117,16 +129,16 @@ impl Recorder {
             self.next += 1;
             match &mut self.sink {
                 Sink::Columns(c) => c.push(r),
-                Sink::Csv(s) => s.push(r),
+                Sink::Stream(s) => s.push(r),
             }
         }
     }
 
-    /// Ends recording: the columns (in memory), or `None` once the CSV file is complete.
+    /// Ends recording: the columns (in memory), or `None` once the stream is complete.
     pub fn finish(self) -> Result<Option<RequestRecords>> {
         match self.sink {
             Sink::Columns(c) => Ok(Some(c)),
-            Sink::Csv(s) => s.finish().map(|()| None),
+            Sink::Stream(s) => s.finish().map(|()| None),
         }
     }
 }
@@ -160,7 +172,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("nandlab-records-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.csv");
-        let mut r = Recorder::to_csv(path.to_str().unwrap()).unwrap();
+        let mut r = Recorder::streaming(RecordSink::Csv(path.to_str().unwrap().into())).unwrap();
         r.push(1, Row { op: 1, ..row(7) });
         r.push(0, row(5));
         assert!(r.finish().unwrap().is_none());
@@ -173,8 +185,60 @@ mod tests {
     }
 
     #[test]
+    fn a_consumer_gets_every_row_in_arrival_order_in_full_batches() {
+        use super::super::record_stream::BATCH;
+        use std::sync::mpsc::channel;
+        let (seen_tx, seen_rx) = channel();
+        let consume = Box::new(move |rx: super::super::Batches| {
+            for b in rx {
+                seen_tx.send((b.len(), b.arrival_ns)).unwrap();
+            }
+            Ok(())
+        });
+        let mut r = Recorder::streaming(RecordSink::Batches {
+            name: "sink".into(),
+            consume,
+        })
+        .unwrap();
+        let n = BATCH as u64 + 3;
+        // Each pair of requests completes in swapped order.
+        for i in (0..n).step_by(2) {
+            if i + 1 < n {
+                r.push(i + 1, row(i + 1));
+            }
+            r.push(i, row(i));
+        }
+        assert!(r.finish().unwrap().is_none());
+        let batches: Vec<(usize, Vec<u64>)> = seen_rx.iter().collect();
+        assert_eq!(batches.iter().map(|b| b.0).collect::<Vec<_>>(), [BATCH, 3]);
+        let all: Vec<u64> = batches.into_iter().flat_map(|b| b.1).collect();
+        assert_eq!(all, (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_consumer_error_names_the_sink() {
+        let consume = Box::new(|_rx: super::super::Batches| Err("disk full".to_string()));
+        let mut r = Recorder::streaming(RecordSink::Batches {
+            name: "out/requests.parquet".into(),
+            consume,
+        })
+        .unwrap();
+        for i in 0..3 * 65_536 {
+            r.push(i, row(i));
+        }
+        let err = r.finish().err().unwrap().to_string();
+        assert!(
+            err.contains("out/requests.parquet") && err.contains("disk full"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn an_unwritable_path_names_the_file() {
-        let err = Recorder::to_csv("/nonexistent-dir/r.csv").err().unwrap().to_string();
+        let err = Recorder::streaming(RecordSink::Csv("/nonexistent-dir/r.csv".into()))
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("/nonexistent-dir/r.csv"), "{err}");
     }
 }

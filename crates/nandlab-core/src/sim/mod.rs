@@ -36,7 +36,7 @@ use crate::ftl::{BgOp, Ftl};
 use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{closed_loop, time_scale, Op, OutOfRange, ReplayMode, Request};
-use crate::metrics::{LatencyStats, Recorder, RequestRecords, Row, Summary};
+use crate::metrics::{LatencyStats, RecordSink, Recorder, RequestRecords, Row, Summary};
 use crate::reliability::TvrData;
 use crate::workload::{self, RequestStream, WorkloadContext};
 use interleave::Parts;
@@ -395,12 +395,11 @@ impl Simulator {
         })
     }
 
-    /// Streams per-request records to the CSV file `path` as the run goes instead of
-    /// keeping them in memory (when `output.record_requests` is on); `SimOutput::requests`
-    /// is then `None`.
-    pub fn stream_records_to(&mut self, path: &str) -> Result<()> {
+    /// Streams per-request records to `sink` as the run goes instead of keeping them in
+    /// memory (when `output.record_requests` is on); `SimOutput::requests` is then `None`.
+    pub fn stream_records_to(&mut self, sink: RecordSink) -> Result<()> {
         if self.records.is_some() {
-            self.records = Some(Recorder::to_csv(path)?);
+            self.records = Some(Recorder::streaming(sink)?);
         }
         Ok(())
     }

@@ -1,0 +1,123 @@
+"""End-to-end benchmark: the ``nandlab run`` command against the engine alone.
+
+Replays ../shared/traces/msprod_DTRS100M.trace ``--repeat`` times back to back (32: 4.07 M
+requests) on the seed-001 preset with the ``none`` overlay (no error model, no ECC) three
+ways, the runs taking turns so a slow spell of the shared machine hits all alike:
+
+- ``engine``: the release build of ``crates/nandlab-core/examples/replay.rs`` (a plain Rust
+  process, no records);
+- ``cli records``: ``nandlab run ... --out DIR`` (as ``python -m nandlab``) (per-request records to
+  ``requests.parquet``);
+- ``cli no records``: the same with ``--requests-out none``.
+
+Each process is timed from its start to its exit (so the CLI's interpreter start-up and
+imports count); its CPU time (user + system, all threads) and peak RSS are the kernel's
+(``wait4``). CPU time is the figure a busy shared machine blurs least. ``--before DIR``
+adds the same two CLI cases run as ``python -m nandlab`` from another build's ``python/``
+folder (its ``nandlab`` package with its compiled core), for a before/after on one machine.
+Prints a Markdown table (best and median of ``--runs``) and the load average before and
+after.
+Usage: python benchmarks/end_to_end.py [--repeat 32] [--runs 7] [--before DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACE = ROOT.parent / "shared" / "traces" / "msprod_DTRS100M.trace"
+CONFIG = ROOT / "configs" / "001_ldpc_in_ssd.toml"
+OVERLAY = ROOT / "benchmarks" / "overlays" / "none.toml"
+
+
+def build() -> Path:
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "nandlab-core", "--example", "replay"],
+        cwd=ROOT,
+        check=True,
+    )
+    return ROOT / "target" / "release" / "examples" / "replay"
+
+
+def timed(cmd: list[str], env: dict[str, str] | None) -> tuple[float, float, float]:
+    """Runs ``cmd`` (output discarded); returns (wall s, CPU s, peak RSS MB). Fails loudly."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={**os.environ, **env} if env else None,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.strip()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeat", type=int, default=32)
+    ap.add_argument("--runs", type=int, default=7, help="runs per case; best and median kept")
+    ap.add_argument("--before", help="python/ folder of another build to run beside this one")
+    ap.add_argument("--no-build", action="store_true", help="use the replay binary as built")
+    args = ap.parse_args()
+    if not TRACE.is_file():
+        print(f"skipped: {TRACE} not found (the trace excerpts live beside the repository)")
+        return 0
+    exe = ROOT / "target" / "release" / "examples" / "replay" if args.no_build else build()
+    nandlab = [sys.executable, "-m", "nandlab"]  # what the `nandlab` command runs
+    out = Path(tempfile.mkdtemp(prefix="nandlab-e2e-"))
+    run_args = [
+        "run", str(CONFIG), "--trace", str(TRACE), "--format", "disksim", "-q",
+        "--set", f"workload.repeat={args.repeat}", "--set", "reliability.model=none",
+        "--set", "ecc.scheme=none", "--out", str(out),
+    ]
+    none = ["--requests-out", "none"]
+    cases: dict[str, tuple[list[str], dict[str, str] | None]] = {
+        "engine (examples/replay)": (
+            [str(exe), str(CONFIG), str(TRACE), "disksim", str(args.repeat), str(OVERLAY)], None
+        ),
+        "nandlab run, records (parquet)": ([*nandlab, *run_args], None),
+        "nandlab run, --requests-out none": ([*nandlab, *run_args, *none], None),
+    }
+    if args.before:
+        before = ([*nandlab, *run_args], {"PYTHONPATH": args.before})
+        cases["before: nandlab run, records (parquet)"] = before
+        cases["before: nandlab run, --requests-out none"] = (before[0] + none, before[1])
+    load_before = os.getloadavg()
+    runs: dict[str, list[tuple[float, float, float]]] = {k: [] for k in cases}
+    rows = None
+    for _ in range(args.runs):
+        for name, (cmd, env) in cases.items():
+            runs[name].append(timed(cmd, env))
+            if name == "nandlab run, records (parquet)" and rows is None:
+                rows = pl.scan_parquet(out / "requests.parquet").select(pl.len()).collect().item()
+    load_after = os.getloadavg()
+    shutil.rmtree(out)
+    print(f"records written per run: {rows:,}")
+    print("| case | best s | median s | requests/s (best) | CPU s (best) | peak RSS MB (max) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, r in runs.items():
+        walls = [w for w, _, _ in r]
+        best = min(walls)
+        print(
+            f"| {name} | {best:.3f} | {statistics.median(walls):.3f} | {rows / best:,.0f} "
+            f"| {min(c for _, c, _ in r):.2f} | {max(m for _, _, m in r):.0f} |"
+        )
+    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
