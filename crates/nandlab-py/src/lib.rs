@@ -66,7 +66,7 @@ fn simulate(
     requests_csv: Option<&str>,
     requests_sink: Option<(String, PyObject)>,
 ) -> PyResult<(String, Option<PyObject>)> {
-    guard(|| simulate_unguarded(py, config_json, progress, requests_csv))
+    guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_sink))
 }
 
 fn simulate_unguarded(
@@ -74,6 +74,7 @@ fn simulate_unguarded(
     config_json: &str,
     progress: Option<PyObject>,
     requests_csv: Option<&str>,
+    requests_sink: Option<(String, PyObject)>,
 ) -> PyResult<(String, Option<PyObject>)> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
     // An exception in the callback, or Ctrl-C, stops the run and is re-raised as itself.
