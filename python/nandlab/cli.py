@@ -32,7 +32,7 @@ try:  # newer typer runs on its own copy of click (and keeps `Abort` itself); ol
     from typer.exceptions import Abort
 except ImportError:  # pragma: no cover - depends on the installed typer
     from click import exceptions as click_errors  # type: ignore[no-redef]
-    from click.exceptions import Abort  # type: ignore[no-redef]
+    from click.exceptions import Abort  # type: ignore[no-redef,assignment,unused-ignore]
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130

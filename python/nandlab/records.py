@@ -52,7 +52,9 @@ def columns_frame(columns: Mapping[str, Any]) -> pl.DataFrame:
         # The core's codes 0, 1, 2 are the Enum's physical values.
         codes = df["op"].cast(pl.UInt32)
         df = df.with_columns(op=pl.Series("op", OP_NAMES, dtype=REQUEST_SCHEMA["op"]).gather(codes))
-    casts = {k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t}
+    casts: dict[Any, Any] = {
+        k: t for k, t in REQUEST_SCHEMA.items() if k in df.columns and df.schema[k] != t
+    }
     if casts:
         df = df.cast(casts)
     first = [k for k in REQUEST_SCHEMA if k in df.columns]

@@ -88,7 +88,9 @@ class PageSpread:
     def counts(self, t_max: int, split: tuple[float, ...]) -> np.ndarray:
         """Expected uncorrectable pages, t = 0 … ``t_max``, among ``scale`` pages split
         by page type as given."""
-        return self.scale * sum(s * self.fails(t_max, pt) for pt, s in enumerate(split))
+        return np.asarray(
+            self.scale * sum(s * self.fails(t_max, pt) for pt, s in enumerate(split)),
+            dtype=float)
 
 
 def fit_table5(counts: list[int], split: tuple[float, float] = (0.5, 0.5),

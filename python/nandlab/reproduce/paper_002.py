@@ -16,7 +16,7 @@ END_OF_LIFE_PE = 1_246_900
 #: ``model check`` — nandlab's Eq. 2–14 evaluated outside a run; ``simulated`` — from the
 #: runs; ``input`` — a value nandlab is configured or constructed from (:data:`SOURCES`);
 #: ``extension`` — nandlab's own addition. Voltages in V, P/E limits in 10⁵ cycles.
-PAPER: dict[str, tuple[str, PaperValue, str, str, str]] = {
+PAPER: dict[str, tuple[str, PaperValue | None, str, str, str]] = {
     "delta0": ("Δ₀ at RBER 4.5e-4", point("1.40"), "§5.2", "V", "input"),
     "delta1": ("Δ₁ = Δ₄ = Δ₅", point("0.36"), "§5.2", "V", "input"),
     "delta2": ("Δ₂ = Δ₃", point("0.34"), "§5.2", "V", "model check"),

@@ -360,7 +360,7 @@ def nandlab_values(s: Settings, pt: dict[str, Any], model: dict[str, Any],
 
     d = model["deltas_v"]
     rand, rand_tvr = prog("random"), prog("random", mode="tvr")
-    v = {
+    v: dict[str, Any] = {
         "delta0": d[0], "delta1": d[1], "delta2": d[2],
         "msb_rise": sum(d[:4]), "lsb_rise": d[0] + d[1],
         "steps_msb_before": model["program_steps_msb.before"],
