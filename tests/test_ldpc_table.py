@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from nandlab.errors import ConfigError
+
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "crates" / "nandlab-core" / "data" / "ldpc_fer.csv"
 SIDECAR = TABLE.with_suffix(".json")
@@ -311,3 +313,14 @@ def test_more_sensing_tolerates_no_less_rber_at_equal_fer():
             crossed = target < CROSSINGS.get(k, 0.0)
             floor = x[k - 1] * (1 - CROSSING_SHORTFALL) if crossed else x[k - 1]
             assert x[k] >= floor, (float(target), k, x[k - 1], x[k])
+
+
+def test_the_core_serves_its_built_in_tables_byte_for_byte(real_core):
+    # An installed package reads the tables it simulates with from the core, not from the
+    # source tree (which a non-editable install does not have).
+    data = Path(__file__).resolve().parents[1] / "crates" / "nandlab-core" / "data"
+    assert real_core.fer_table("") == (data / "ldpc_fer.csv").read_text()
+    assert real_core.fer_table("builtin:nandlab") == (data / "ldpc_fer.csv").read_text()
+    assert real_core.fer_table("builtin:001-paper") == (data / "fer_001_paper.csv").read_text()
+    with pytest.raises(ConfigError, match="no built-in FER table named"):
+        real_core.fer_table("builtin:nope")

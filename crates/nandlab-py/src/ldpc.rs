@@ -157,6 +157,13 @@ pub fn ldpc_decode<'py>(
     ))
 }
 
+/// The CSV text of a built-in FER table by its `ecc.curve_path` name (`""`: the shipped one).
+#[pyfunction]
+pub fn fer_table(name: &str) -> PyResult<&'static str> {
+    nandlab_core::ecc::builtin_fer_table(name)
+        .ok_or_else(|| crate::ConfigError::new_err(format!("no built-in FER table named {name:?}")))
+}
+
 /// The decoder of the shipped table and of soft strata (`CalibrationConfig::default()`),
 /// as `DecoderConfig` JSON.
 #[pyfunction]

@@ -303,6 +303,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ldpc::ldpc_frames, m)?)?;
     m.add_function(wrap_pyfunction!(ldpc::ldpc_decode, m)?)?;
     m.add_function(wrap_pyfunction!(ldpc::ldpc_table_decoder, m)?)?;
+    m.add_function(wrap_pyfunction!(ldpc::fer_table, m)?)?;
     m.add_function(wrap_pyfunction!(ldpc::ldpc_measure_stratum, m)?)?;
     m.add_function(wrap_pyfunction!(ldpc::ldpc_strata_json, m)?)?;
     m.add_function(wrap_pyfunction!(bch_page_fail, m)?)?;

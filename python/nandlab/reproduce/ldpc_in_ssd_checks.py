@@ -6,16 +6,14 @@ and what 4-way interleaving's read gain is made of. Used by :mod:`.ldpc_in_ssd`.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 from .. import _native
 from . import paper_fer_001
 
-DATA = Path(__file__).resolve().parents[3] / "crates" / "nandlab-core" / "data"
-#: The two operating points: nandlab's measured code and the paper-shaped one.
+#: The two operating points: nandlab's measured code and the paper-shaped one (their
+#: tables are read from the core, which has them built in, so an installed package works).
 CODES = {"nandlab": "", "paper": "builtin:001-paper"}
-CODE_FILES = {"nandlab": DATA / "ldpc_fer.csv", "paper": DATA / "fer_001_paper.csv"}
 #: 001 §2.2: the target decoding failure probability of Fig. 3's comparison.
 TARGET_FER = 1e-15
 #: 001 §2.2: 4 KB + 512 B codeword; BCH over GF(2^16) (n = 36,864 bits < 2^16) corrects
@@ -31,8 +29,8 @@ def curves(code: str) -> dict[int, list[tuple[float, float]]]:
     """Level -> sorted (RBER, FER) points of a code's table."""
     import csv
 
-    path = CODE_FILES[code]
-    lines = [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+    text = _native.core().fer_table(CODES[code])
+    lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
     out: dict[int, list[tuple[float, float]]] = {}
     for r in csv.DictReader(lines):
         out.setdefault(int(r["level"]), []).append((float(r["rber"]), float(r["fer"])))

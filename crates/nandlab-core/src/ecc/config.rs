@@ -25,6 +25,13 @@ const BUILTIN_TABLES: [(&str, &str); 2] = [
     ("builtin:001-paper", PAPER_001_FER_TABLE),
 ];
 
+/// The CSV text of a built-in table by its `curve_path` name (`""` is the shipped one), so
+/// an installed package reads the tables it simulates with, not the source tree's files.
+pub fn builtin_fer_table(name: &str) -> Option<&'static str> {
+    let name = if name.is_empty() { "builtin:nandlab" } else { name };
+    BUILTIN_TABLES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
 /// Which code protects the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

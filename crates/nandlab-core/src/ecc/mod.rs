@@ -14,7 +14,7 @@ pub mod strategy;
 
 pub use bch::Bch;
 pub use binomial::{any_fails, binomial_sf};
-pub use config::{EccConfig, LdpcMode, Scheme};
+pub use config::{builtin_fer_table, EccConfig, LdpcMode, Scheme};
 pub use draw::{expected_codeword_errors, ErrorDraw};
 pub use fail_grid::{sample_needed_level, FailGrid, FailProbs};
 pub use interleave::Interleave;
