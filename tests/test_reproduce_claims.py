@@ -32,7 +32,8 @@ def sim(paper, value, margin=0.1, **kw):
 
 
 @pytest.mark.parametrize(("text", "half"), [("40.75", 0.005), ("200", 0.5), ("0.07", 0.005),
-                                            ("3.66e-9", 5e-12), ("7.1", 0.05)])
+                                            ("3.66e-9", 5e-12), ("7.1", 0.05),
+                                            ("2,495,552", 0.5)])
 def test_half_of_the_last_printed_digit(text, half):
     assert half_digit(text) == pytest.approx(half)
 
@@ -58,6 +59,9 @@ def test_point_with_a_tolerance_the_paper_implies():
     assert c.verdict == "reproduced"
     assert "Tables 6–7" in claims_md.rule_md(c)
     assert sim(point("0.07"), 0.3).verdict == "differs"
+    # Thousands separators as the paper prints them (004's Table 4 in ns).
+    assert sim(point("2,495,552"), 2_495_552.4).verdict == "reproduced"
+    assert sim(point("2,495,552"), 2_495_553.0).verdict != "reproduced"
     with pytest.raises(ConfigError, match="needs its source"):
         point("0.07", tolerance=0.33)
 

@@ -1060,6 +1060,8 @@ TITLE = "BitFlip (seed 000)"
 
 #: Claims use the kinds and rules of :mod:`.claims` (checked by the framework).
 CLAIM_API = 2
+#: Sweeps the full-plan smoke check simulates whole: the lifespan curve must grow with P/E.
+SMOKE_WHOLE = ("lifespan",)
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:

@@ -55,9 +55,10 @@ def t95(dof: int) -> float:
 
 def half_digit(text: str) -> float:
     """Half of the last printed digit of a number as printed: "40.75" -> 0.005,
-    "200" -> 0.5, "3.66e-9" -> 5e-12."""
+    "200" -> 0.5, "3.66e-9" -> 5e-12, "2,495,552" -> 0.5 (thousands separators as
+    printed)."""
     try:
-        exp = Decimal(text.strip()).as_tuple().exponent
+        exp = Decimal(_digits(text)).as_tuple().exponent
     except InvalidOperation:
         raise ConfigError(f"paper value {text!r} is not a number as printed") from None
     return 0.5 * 10.0 ** int(exp)
@@ -85,11 +86,16 @@ class PaperValue:
         return lo - tlo, hi + thi
 
 
+def _digits(text: str) -> str:
+    """The number in ``text`` without the thousands separators a paper prints."""
+    return text.strip().replace(",", "")
+
+
 def point(text: str, tolerance: float | None = None, why: str = "") -> PaperValue:
     """A single value as printed ("40.75"): reproduced within half its last printed digit,
     or within ``tolerance`` (same unit) that the paper itself implies, ``why`` saying how
     (e.g. "Tables 6-7: AP - BL spans -0.17 … +0.33 % between runs")."""
-    v = float(text)
+    v = float(_digits(text))
     if tolerance is not None and not why:
         raise ConfigError(f"point {text}: a stated tolerance needs its source (why=...)")
     tol = half_digit(text) if tolerance is None else tolerance

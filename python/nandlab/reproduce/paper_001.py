@@ -6,7 +6,7 @@ shows nandlab's beside the figure's name and says so).
 
 from __future__ import annotations
 
-from .claims import PaperValue, below, point, sign, span
+from .claims import PaperValue, above, below, point, sign, span
 
 #: §5: the hard-decision failure probability at 10,000 P/E, from Fig. 9's RBERs and
 #: Fig. 10's code.
@@ -76,7 +76,7 @@ CLAIMS: dict[str, tuple[str, PaperValue, str]] = {
         "§2.2: soft decoding \"can tolerate about 3× worse raw bit error rate\""),
     "fig3_hard_vs_bch": (
         "Fig. 3: RBER tolerated at FER 1e-15, hard-decision LDPC over BCH (t = 256) (×)",
-        span("1.0", "1.5", text="\"slightly higher\" (our reading: 1 … 1.5×)"),
+        above(1.0, "\"slightly higher\" (judged as: above 1×)"),
         "§2.2: hard LDPC \"can only tolerate slightly higher raw bit error rate than BCH\""),
     "fig10_p_sd1": (
         "Fig. 10 / §5.5: P_sd-fail(1), failures with one extra level per hard failure, "

@@ -154,7 +154,11 @@ def smoke(name: str, out: str | Path, jobs: int = 1) -> Analysis:
         last = (max(1, len(spec.workloads)) - 1, [len(spec.points) - 1],
                 len(spec.seeds or [None]) - 1)
         parts = []
-        for end, (w, pts, s) in (("picks", (0, picks(spec), 0)), ("last", last)):
+        # A sweep the analysis checks point by point (e.g. a curve that must grow) is
+        # simulated whole: copied metrics would make it flat.
+        chosen = (list(range(len(spec.points)))
+                  if sweep_name in getattr(mod, "SMOKE_WHOLE", ()) else picks(spec))
+        for end, (w, pts, s) in (("picks", (0, chosen, 0)), ("last", last)):
             outcome = run_sweep(subset(spec, w, pts, s, cut), out / "sweeps" / sweep_name / end,
                                 jobs, progress=False)
             if outcome.failed:
