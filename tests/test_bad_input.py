@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import nandlab
-from nandlab.cli import app, main
+from cli_errors import cli, one_line_error
+from nandlab.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "configs" / "demo.toml"
@@ -26,19 +26,6 @@ def small(tmp_path, real_core):
     f = tmp_path / "small.toml"
     f.write_text(SMALL)
     return f
-
-
-def cli(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def one_line_error(result, *needles) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
-    return lines[0]
 
 
 # ---- a device too large for memory -------------------------------------------------

@@ -9,27 +9,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import nandlab
-from nandlab.cli import app, main
+from cli_errors import cli, one_line_error
+from nandlab.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "seed = 5\n[workload]\nrequests = 200\n"
 TRACE = "0 0 0 8 1\n1000 0 8 8 0\n2000 0 16 8 1\n"
-
-
-def cli(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def one_line_error(result, *needles) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
-    return lines[0]
 
 
 @pytest.fixture
