@@ -15,7 +15,8 @@ import pytest
 from nandlab.reproduce import framework
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
-NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e-?\d+)?")
+#: A number as printed, thousands separators included ("2,495,552").
+NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e-?\d+)?")
 
 
 def seed_of(name: str) -> str:
