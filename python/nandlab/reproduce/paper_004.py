@@ -59,11 +59,13 @@ CLAIMS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
                    ("56.67",), "Table 5, §5.3.1"),
     "t6_ap": ("IOMeter random 0 ... 100 %, 50 % reads: mean response, AP vs BL (overhead of "
               "the summed means)", "point", ("0.07",), "Table 6"),
-    "t6_mc": ("same: mean response, MC vs BL (overhead of the summed means)", "point",
+    "t6_mc": ("IOMeter random 0 ... 100 %: mean response, MC vs BL (overhead of the summed "
+              "means)", "point",
               ("6.63",), "Table 6"),
     "t7_ap": ("IOMeter reads 0 ... 100 %, 50 % random: mean response, AP vs BL (overhead of "
               "the summed means)", "point", ("0.20",), "Table 7"),
-    "t7_mc": ("same: mean response, MC vs BL (overhead of the summed means)", "point",
+    "t7_mc": ("IOMeter reads 0 ... 100 %: mean response, MC vs BL (overhead of the summed "
+              "means)", "point",
               ("7.81",), "Table 7"),
     "f12_mc_read": ("read response time, MC / BL (%)", "above", ("200", "over two times"),
                     "Fig. 12"),
