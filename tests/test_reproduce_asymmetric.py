@@ -30,7 +30,7 @@ def test_every_claim_has_a_verdict(real_core, quick_run):
     assert "Paper vs nandlab" in report and "Table 5, 3000 P/E" in report
     # Tables 6 and 7 row by row.
     keys = {c["key"] for c in claims}
-    assert {"6_random_0_ap", "6_random_0.5_mc", "7_reads_0_bl_ms", "host_overhead",
+    assert {"6_random_0_ap", "6_random_0.5_mc", "7_reads_0_bl_ns", "host_overhead",
             "f3b_up_to"} <= keys
 
 

@@ -453,9 +453,9 @@ def row_claims(m: dict[str, Any], seeds: list[dict[str, Any]], why: report.Why) 
             if (name, x["x"]) == ("reads", 1.0):
                 continue  # the row HOST_OVERHEAD_NS is fitted to: an input, below
             out.append(Claim.simulated(
-                f"{tab[-1]}_{name}_{x['x']:g}_bl_ms", f"{what}: BL mean response", tab,
-                point(f"{bl / 1e6:.6f}"), Measured.seeds([r["BL"]["flash_ns"] / 1e6 for r in rows]),
-                ["runs"], why.bl_response(x["BL"]), unit="ms"))
+                f"{tab[-1]}_{name}_{x['x']:g}_bl_ns", f"{what}: BL mean response", tab,
+                point(f"{bl:,.0f}"), Measured.seeds([r["BL"]["flash_ns"] for r in rows]),
+                ["runs"], why.bl_response(x["BL"]), unit="ns"))
     return out
 
 
