@@ -34,19 +34,12 @@ from pathlib import Path
 
 import polars as pl
 
+from replay import build  # the same release build of examples/replay
+
 ROOT = Path(__file__).resolve().parents[1]
 TRACE = ROOT.parent / "shared" / "traces" / "msprod_DTRS100M.trace"
 CONFIG = ROOT / "configs" / "001_ldpc_in_ssd.toml"
 OVERLAY = ROOT / "benchmarks" / "overlays" / "none.toml"
-
-
-def build() -> Path:
-    subprocess.run(
-        ["cargo", "build", "--release", "-q", "-p", "nandlab-core", "--example", "replay"],
-        cwd=ROOT,
-        check=True,
-    )
-    return ROOT / "target" / "release" / "examples" / "replay"
 
 
 def timed(cmd: list[str], env: dict[str, str] | None) -> tuple[float, float, float]:
