@@ -86,9 +86,13 @@ impl SimConfig {
         cfg.resolved()
     }
 
-    /// The config with old key spellings folded into their new places.
+    /// The config with old key spellings folded into their new places, and BADR's
+    /// exponents taken from the error model where the config leaves them out.
     fn resolved(mut self) -> Result<Self> {
         self.ftl.resolve_old_keys()?;
+        if let crate::ftl::refresh_targets::RefreshTargetsConfig::Badr(b) = &mut self.ftl.refresh_targets {
+            b.resolve_exponents(&self.reliability)?;
+        }
         Ok(self)
     }
 

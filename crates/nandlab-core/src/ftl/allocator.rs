@@ -1,10 +1,34 @@
-//! Block and page allocation: per-plane free pools (least-worn block first, a simple form of
-//! dynamic wear leveling), the active blocks placement fills, and the striping cursor that
-//! spreads consecutive host writes over channels, ways, dies and planes.
+//! Block and page allocation: per-plane free pools and the one rule that opens a block from
+//! them for every cause ([`BlockOpening`]), the active blocks placement fills, and the
+//! striping cursor that spreads consecutive host writes over channels, ways, dies and planes.
 
 use super::placement::ACTIVE_SLOTS;
+use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// Which free block a plane opens next (`ftl.block_opening`), the same rule for host
+/// writes, GC, wear leveling and read refresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockOpening {
+    /// The least-worn free block (by P/E, then block number): a simple form of dynamic
+    /// wear leveling (MQSim's free-block pools keep blocks by erase count).
+    #[default]
+    LeastWorn,
+    /// The next free block after the last one the plane opened, by block number, round the
+    /// plane: SSDsim's `find_active_block` steps `active_block = (active_block + 1) %
+    /// block_plane` until it finds a free one, whatever its wear (seed 003 ran SSDsim).
+    InTurn,
+}
+
+impl BlockOpening {
+    /// Whether this is the default (left out of the resolved config, so configs that do
+    /// not name it echo as before).
+    pub fn is_default(&self) -> bool {
+        *self == BlockOpening::default()
+    }
+}
 
 /// Allocation state of one plane.
 #[derive(Debug, Clone, Default)]
@@ -16,6 +40,37 @@ pub struct PlaneAlloc {
     /// Predicted reads of the pages placed in each active block since it opened (kept
     /// for a placement policy that places by read heat).
     pub placed_reads: [u64; ACTIVE_SLOTS],
+    /// The block [`BlockOpening::InTurn`] opened last (`None`: none yet, it starts at the
+    /// plane's first block).
+    pub last_opened: Option<u32>,
+}
+
+impl PlaneAlloc {
+    /// Takes the free block `rule` opens next (`None`: the pool is empty). Blocks are
+    /// numbered device-wide; `first` is the plane's first and `blocks` its count.
+    pub fn take(&mut self, rule: BlockOpening, first: u32, blocks: u32) -> Option<u32> {
+        let block = match rule {
+            BlockOpening::LeastWorn => self.free.pop()?.0 .1,
+            BlockOpening::InTurn => {
+                // Distance round the plane from the block after the last one opened.
+                let start = self.last_opened.map_or(0, |b| b - first + 1);
+                let after = |b: u32| (b - first + blocks - start) % blocks;
+                let mut pool = std::mem::take(&mut self.free).into_vec();
+                let i = (0..pool.len()).min_by_key(|&i| after(pool[i].0 .1))?;
+                let Reverse((_, block)) = pool.swap_remove(i);
+                self.free = pool.into();
+                block
+            }
+        };
+        self.last_opened = Some(block);
+        Some(block)
+    }
+
+    /// Takes the least-worn free block whatever the rule (a policy that chooses its
+    /// blocks by P/E: BADR's destinations).
+    pub fn take_least_worn(&mut self) -> Option<u32> {
+        Some(self.free.pop()?.0 .1)
+    }
 }
 
 /// Turns a running page counter into a plane index following a striping order.
@@ -92,6 +147,39 @@ impl Striper {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pool(blocks: &[(u32, u32)]) -> PlaneAlloc {
+        PlaneAlloc {
+            free: blocks.iter().map(|&b| Reverse(b)).collect(),
+            ..PlaneAlloc::default()
+        }
+    }
+
+    #[test]
+    fn least_worn_opens_by_pe_then_number() {
+        // Plane of blocks 100..108; free: 103 (P/E 50), 105 (10), 101 (10), 107 (0).
+        let mut p = pool(&[(50, 103), (10, 105), (10, 101), (0, 107)]);
+        let got: Vec<u32> = (0..4).filter_map(|_| p.take(BlockOpening::LeastWorn, 100, 8)).collect();
+        assert_eq!(got, vec![107, 101, 105, 103]);
+        assert_eq!(p.take(BlockOpening::LeastWorn, 100, 8), None);
+    }
+
+    #[test]
+    fn in_turn_steps_round_the_plane_whatever_the_wear() {
+        // The same pool: from the plane's first block, 101, 103, 105, 107; then, 103 freed
+        // again (erased) and 101 too, after 107 comes 101 (round the plane), then 103.
+        let mut p = pool(&[(50, 103), (10, 105), (10, 101), (0, 107)]);
+        let got: Vec<u32> = (0..4).filter_map(|_| p.take(BlockOpening::InTurn, 100, 8)).collect();
+        assert_eq!(got, vec![101, 103, 105, 107]);
+        p.free.push(Reverse((51, 103)));
+        p.free.push(Reverse((11, 101)));
+        assert_eq!(p.take(BlockOpening::InTurn, 100, 8), Some(101));
+        assert_eq!(p.take(BlockOpening::InTurn, 100, 8), Some(103));
+        // Least worn regardless of the rule for a policy that chooses by P/E.
+        let mut p = pool(&[(50, 103), (10, 105), (0, 107)]);
+        assert_eq!(p.take(BlockOpening::InTurn, 100, 8), Some(103));
+        assert_eq!(p.take_least_worn(), Some(107));
+    }
 
     #[test]
     fn cwdp_visits_channels_first() {

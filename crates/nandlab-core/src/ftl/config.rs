@@ -2,6 +2,7 @@
 //! `[ftl.refresh]`, `[ftl.refresh_targets]`, `[ftl.placement]`, `[ftl.relocation]`, `[ftl.move_path]`,
 //! `[ftl.mapping_cache]`).
 
+use super::allocator::BlockOpening;
 use super::mapping_cache::MappingCacheConfig;
 use super::move_path::MovePaths;
 use super::placement::PlacementConfig;
@@ -25,6 +26,10 @@ pub struct FtlConfig {
     pub striping: String,
     /// Foreground GC runs in a plane when its free blocks fall to this number.
     pub gc_threshold_blocks: u32,
+    /// Which free block a plane opens next, for every cause (`least_worn` | `in_turn`;
+    /// docs/read_refresh.md).
+    #[serde(skip_serializing_if = "BlockOpening::is_default")]
+    pub block_opening: BlockOpening,
     /// GC victim selection (`[ftl.gc]`).
     pub gc: VictimConfig,
     /// Wear leveling (`[ftl.wear_leveling]`; the old string form is read too).
@@ -59,6 +64,7 @@ impl Default for FtlConfig {
             overprovisioning: 0.07,
             striping: "CWDP".into(),
             gc_threshold_blocks: 2,
+            block_opening: BlockOpening::default(),
             gc: VictimConfig::default(),
             wear_leveling: WearLevelingConfig::default(),
             refresh: RefreshConfig::default(),

@@ -4,6 +4,7 @@
 
 pub mod aging;
 pub mod allocator;
+mod block_manager;
 pub mod cause;
 pub mod config;
 pub mod critical;
@@ -34,7 +35,7 @@ pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;
 use placement::ReadHeat;
 use plane_view::PlaneView;
-use refresh_targets::{destination_rank, ReadWindow, TargetBlock};
+use refresh_targets::{ReadWindow, TargetBlock};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::VecDeque;
@@ -154,9 +155,6 @@ pub struct Ftl {
     refresh_pending: Vec<u32>,
     /// Open blocks of each plane a spreading refresh-target policy fills.
     refresh_dests: Vec<Vec<u32>>,
-    /// Blocks refreshes have opened in each plane so far (their wear ranks follow
-    /// [`refresh_targets::destination_rank`]).
-    refresh_opened: Vec<u64>,
     /// Pages' recent reads, when the placement or the refresh-target policy predicts from
     /// them (one window: their lengths must agree).
     read_window: Option<ReadWindow>,
@@ -226,7 +224,6 @@ impl Ftl {
             refresh_min_reads,
             refresh_pending: Vec::new(),
             refresh_dests: vec![Vec::new(); geo.planes as usize],
-            refresh_opened: vec![0; geo.planes as usize],
             read_window,
             places_by_heat,
             may_refuse,
@@ -766,7 +763,7 @@ impl Ftl {
                 Some(next) => next,
                 None => match self.next_free_page(plane, slot) {
                     Some(next) => next,
-                    None => (self.open_block(plane, slot, cause)?, 0),
+                    None => (self.open_block(plane, slot)?, 0),
                 },
             };
             let page_type = self.geo.page_map.page_type(page);
@@ -839,42 +836,22 @@ impl Ftl {
         ppa
     }
 
-    /// Opens a free block of `plane` for placement's `slot`, written for `cause`.
-    fn open_block(&mut self, plane: u32, slot: usize, cause: Cause) -> Result<u32> {
-        let block = if cause == Cause::Refresh {
-            self.take_refresh_block(plane)?
-        } else {
-            self.take_free_block(plane)?
-        };
+    /// Opens a free block of `plane` for placement's `slot` (the same rule, `ftl.block_opening`,
+    /// whatever the cause).
+    fn open_block(&mut self, plane: u32, slot: usize) -> Result<u32> {
+        let block = self.take_free_block(plane)?;
         let pa = &mut self.planes[plane as usize];
         pa.active[slot] = Some(block);
         pa.placed_reads[slot] = 0;
         Ok(block)
     }
 
-    /// Opens the least-worn free block of `plane`.
+    /// Opens the free block of `plane` that `ftl.block_opening` names (every cause).
     fn take_free_block(&mut self, plane: u32) -> Result<u32> {
-        let Some(Reverse((_, block))) = self.planes[plane as usize].free.pop() else {
+        let bpp = self.geo.cfg.blocks_per_plane;
+        let Some(block) = self.planes[plane as usize].take(self.cfg.block_opening, plane * bpp, bpp) else {
             return Err(Self::no_free_block(plane));
         };
-        Ok(self.mark_open(block))
-    }
-
-    /// Opens the next free block a refresh takes in `plane` (for any refresh-target
-    /// policy): the one at the wear rank [`destination_rank`] gives the plane's next
-    /// refresh block (0: the least worn, by P/E then block number), as SSDsim, where seed
-    /// 003 ran, opens a plane's blocks in turn whatever their wear.
-    fn take_refresh_block(&mut self, plane: u32) -> Result<u32> {
-        let p = plane as usize;
-        let mut pool = std::mem::take(&mut self.planes[p].free).into_vec();
-        if pool.is_empty() {
-            return Err(Self::no_free_block(plane));
-        }
-        let rank = destination_rank(self.refresh_opened[p], pool.len());
-        self.refresh_opened[p] += 1;
-        pool.select_nth_unstable_by_key(rank, |&Reverse(key)| key);
-        let Reverse((_, block)) = pool.swap_remove(rank);
-        self.planes[p].free = pool.into();
         Ok(self.mark_open(block))
     }
 
@@ -1046,13 +1023,18 @@ impl Ftl {
     }
 
     /// The block each of `waiting` (a refreshed block's valid pages, in page order) goes
-    /// to, when the refresh-target policy spreads them over `plane`'s destination blocks:
-    /// those still open, topped up from the free pool to the policy's number and until
-    /// their free pages hold every page (the free pool kept above the GC threshold), each
-    /// new one taken across the pool's wear ([`Ftl::take_refresh_block`]).
-    /// `None`: placement places them (`baseline`, or no room for destinations).
+    /// to: `plane`'s destination blocks still open (none for a policy that opens a new
+    /// block per refresh: the last refresh's are closed), topped up from the free pool to
+    /// the policy's number and until their free pages hold every page (the free pool kept
+    /// above the GC threshold), each opened by `ftl.block_opening`, or the least worn for a
+    /// policy that chooses its blocks by P/E. `None`: placement places them (no room).
     fn refresh_destinations(&mut self, plane: u32, waiting: &VecDeque<PageMeta>) -> Result<Option<Vec<u32>>> {
-        let want = self.cfg.refresh_targets.policy().destination_blocks() as usize;
+        let policy = self.cfg.refresh_targets.policy();
+        let (want, fresh, by_wear) = (
+            policy.destination_blocks() as usize,
+            policy.new_block_per_refresh(),
+            policy.chooses_by_wear(),
+        );
         if want == 0 {
             return Ok(None);
         }
@@ -1060,11 +1042,18 @@ impl Ftl {
         let p = plane as usize;
         let blocks = &self.blocks;
         self.refresh_dests[p].retain(|&b| blocks[b as usize].status == BlockStatus::Open);
+        if fresh {
+            for b in std::mem::take(&mut self.refresh_dests[p]) {
+                self.close_unwritten(b);
+            }
+        }
+        let read_limit = u64::from(self.refresh_min_reads);
         let target = |ftl: &Self, block: u32| TargetBlock {
             block,
             pe: ftl.blocks[block as usize].pe,
             reads: u64::from(ftl.block_reads(block)),
             free_pages: ppb - u32::from(ftl.blocks[block as usize].written),
+            read_limit,
         };
         let room = |ftl: &Self| -> usize {
             ftl.refresh_dests[p]
@@ -1075,7 +1064,10 @@ impl Ftl {
         while (self.refresh_dests[p].len() < want || room(self) < waiting.len())
             && self.planes[p].free.len() > self.cfg.gc_threshold_blocks as usize
         {
-            let block = self.take_refresh_block(plane)?;
+            let block = match by_wear {
+                true => self.take_least_worn_block(plane)?,
+                false => self.take_free_block(plane)?,
+            };
             self.refresh_dests[p].push(block);
         }
         if room(self) < waiting.len() {
@@ -1093,7 +1085,11 @@ impl Ftl {
     /// Destination blocks `plane` lacks for the refresh-target policy (the free blocks a
     /// refresh there may open).
     fn refresh_dests_missing(&self, plane: u32) -> usize {
-        let want = self.cfg.refresh_targets.policy().destination_blocks() as usize;
+        let policy = self.cfg.refresh_targets.policy();
+        let want = policy.destination_blocks() as usize;
+        if policy.new_block_per_refresh() {
+            return want;
+        }
         let open = self.refresh_dests[plane as usize]
             .iter()
             .filter(|&&b| self.blocks[b as usize].status == BlockStatus::Open)

@@ -1,16 +1,19 @@
-//! Where the blocks a refresh opens come from: the free pool across its wear
-//! (`refresh_targets/wear_rank.rs`), for every policy, so that BADR has blocks of different
-//! P/E to match hot pages to and Baseline's new block is of any wear, as in SSDsim.
+//! Which free block a plane opens: one rule, `ftl.block_opening`, for host writes, GC,
+//! wear leveling and read refresh (`ftl/allocator.rs`), followed through the FTL's own
+//! record of what it did; BADR alone takes its destinations by P/E (003 §III-B).
 
 use nandlab_core::config::AgingConfig;
-use nandlab_core::flash::block::BlockStatus;
-use nandlab_core::flash::Ppa;
+use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
 use nandlab_core::ftl::aging::{DistSpec, Distribution};
+use nandlab_core::ftl::allocator::BlockOpening;
 use nandlab_core::ftl::placement::{ByCause, PlacementConfig};
+use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
 use nandlab_core::ftl::refresh_targets::{Badr, Baseline, RefreshTargetsConfig};
-use nandlab_core::ftl::wear::{NoLeveling, WearLevelingConfig};
-use nandlab_core::ftl::Ftl;
+use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
+use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig};
+use std::collections::{BTreeSet, HashMap};
 
+use crate::common::tiny_device;
 use crate::refresh_props::{aged_ftl, refresh_after_reads_5_3_1};
 
 /// Half full (9 of each plane's 24 blocks hold data, 15 are free), P/E U(0, 4000).
@@ -32,20 +35,132 @@ fn free_pool(f: &Ftl, plane: u32) -> Vec<(u32, u32)> {
     pool
 }
 
-/// Reads `lpn` until its block's reads reach 10 and refreshes it.
-fn refresh_block_of(f: &mut Ftl, lpn: u64) {
-    while f.read(lpn).unwrap().reads < 10 {}
-    let before = f.stats().refresh_erases;
-    f.refresh_due(0, &mut Vec::new()).unwrap();
-    assert_eq!(f.stats().refresh_erases, before + 1);
+/// A model of the free pools, replayed from what the FTL reports: every block it opens
+/// must be the one `rule` names, whatever the cause.
+struct Pools {
+    rule: BlockOpening,
+    blocks_per_plane: u32,
+    /// Per plane: free (P/E, block).
+    free: HashMap<u32, BTreeSet<(u32, u32)>>,
+    last: HashMap<u32, u32>,
+    /// Blocks opened per cause.
+    opened: HashMap<Cause, u32>,
+}
+
+impl Pools {
+    fn new(f: &Ftl, rule: BlockOpening) -> Self {
+        let bpp = f.geometry().cfg.blocks_per_plane;
+        let free = (0..f.geometry().planes)
+            .map(|p| (p, free_pool(f, p).into_iter().collect()))
+            .collect();
+        Pools {
+            rule,
+            blocks_per_plane: bpp,
+            free,
+            last: HashMap::new(),
+            opened: HashMap::new(),
+        }
+    }
+
+    /// The block the rule opens next in `plane`, worked out here: the least (P/E, block),
+    /// or the first free block number after the last one opened, round the plane.
+    fn expected(&self, plane: u32) -> u32 {
+        let pool = &self.free[&plane];
+        let first = plane * self.blocks_per_plane;
+        match self.rule {
+            BlockOpening::LeastWorn => pool.iter().next().unwrap().1,
+            BlockOpening::InTurn => {
+                let start = self.last.get(&plane).map_or(first, |&b| b + 1);
+                let dist = |b: u32| (b + 2 * self.blocks_per_plane - start) % self.blocks_per_plane;
+                pool.iter().map(|&(_, b)| b).min_by_key(|&b| dist(b)).unwrap()
+            }
+        }
+    }
+
+    fn open(&mut self, f: &Ftl, block: u32, cause: Cause) {
+        let plane = f.geometry().plane_of_block(block);
+        assert_eq!(block, self.expected(plane), "{cause:?} opened block {block} ({:?})", self.rule);
+        let pool = self.free.get_mut(&plane).unwrap();
+        let key = *pool.iter().find(|&&(_, b)| b == block).unwrap();
+        pool.remove(&key);
+        self.last.insert(plane, block);
+        *self.opened.entry(cause).or_default() += 1;
+    }
+
+    /// Replays a batch of background work (moves and erases in the order done).
+    fn replay(&mut self, f: &Ftl, ops: &[BgOp], pe: &mut HashMap<u32, u32>) {
+        for op in ops {
+            match *op {
+                BgOp::Move { to, cause, .. } if to.page == 0 => self.open(f, to.block, cause),
+                BgOp::Move { .. } => {}
+                BgOp::Erase { block, .. } => {
+                    let e = pe.get_mut(&block).unwrap();
+                    *e += 1;
+                    let plane = f.geometry().plane_of_block(block);
+                    self.free.get_mut(&plane).unwrap().insert((*e, block));
+                }
+            }
+        }
+    }
+}
+
+/// Random writes and hot reads on the tiny device (refresh at 12 reads, Baseline, static
+/// wear leveling at a 2-P/E spread): host writes, GC, wear leveling and refresh all open
+/// blocks, and each one must be the block `rule` names.
+fn one_rule_for_every_cause(rule: BlockOpening) {
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        block_opening: rule,
+        refresh: RefreshConfig::Threshold(Threshold { read_count: 12 }),
+        refresh_targets: RefreshTargetsConfig::Baseline(Baseline {}),
+        wear_leveling: WearLevelingConfig::Static(StaticLeveling { threshold_pe: 2 }),
+        ..FtlConfig::default()
+    };
+    let aging = AgingConfig {
+        fill_fraction: 0.9,
+        initial_pe: Distribution::Dist(DistSpec::Uniform { low: 0.0, high: 10.0 }),
+        ..AgingConfig::default()
+    };
+    let mut f = Ftl::new(&tiny_device(), &cfg, &aging, 3).unwrap();
+    let mut pools = Pools::new(&f, rule);
+    // Every block's P/E, kept by the model from the erases reported.
+    let mut pe: HashMap<u32, u32> = (0..f.blocks.len() as u32).map(|b| (b, f.pe_cycles(b))).collect();
+    let logical = f.logical_pages();
+    let mut x: u64 = 12345;
+    for i in 0..6000u64 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let lpn = (x >> 33) % logical;
+        let mut ops = Vec::new();
+        if i % 3 == 0 {
+            let ppa = f.write(lpn, i + 1, 0, WriteAttrs::default(), 0, &mut ops).unwrap();
+            pools.replay(&f, &ops, &mut pe);
+            if ppa.page == 0 {
+                pools.open(&f, ppa.block, Cause::Host);
+            }
+        } else {
+            // Reads of a small hot set, so blocks reach the refresh threshold.
+            f.read(lpn % 40);
+            f.refresh_due(0, &mut ops).unwrap();
+            pools.replay(&f, &ops, &mut pe);
+        }
+    }
+    f.check_invariants().unwrap();
+    for cause in [Cause::Host, Cause::Gc, Cause::WearLeveling, Cause::Refresh] {
+        assert!(pools.opened.get(&cause).copied().unwrap_or(0) >= 3, "{rule:?}: {:?}", pools.opened);
+    }
 }
 
 #[test]
-fn baseline_opens_its_refresh_blocks_across_the_wear() {
-    // Refresh at 10 reads. The first refresh opens the least-worn of the plane's 15 free
-    // blocks and fills it with the 8 valid pages; the second (another full block of the
-    // plane) finds it full and opens the block at rank ⌊½ · 15⌋ = 7 of the pool then (14
-    // left plus the first refreshed block, erased).
+fn the_block_opening_rule_is_the_same_for_every_cause() {
+    one_rule_for_every_cause(BlockOpening::LeastWorn);
+    one_rule_for_every_cause(BlockOpening::InTurn);
+}
+
+#[test]
+fn baseline_opens_a_new_block_per_refresh() {
+    // Refresh at 10 reads, least-worn opening. The first refresh opens the least-worn of the
+    // plane's 15 free blocks and moves the 8 valid pages there (it is full); the second
+    // refresh of another block opens the next least-worn rather than reusing a block.
     let policies = (
         RefreshTargetsConfig::Baseline(Baseline {}),
         PlacementConfig::ByCause(ByCause {}),
@@ -54,51 +169,67 @@ fn baseline_opens_its_refresh_blocks_across_the_wear() {
     let first = f.read(0).unwrap().ppa.block;
     let plane = f.geometry().plane_of_block(first);
     let pool = free_pool(&f, plane);
-    refresh_block_of(&mut f, 0);
-    assert_eq!(f.read(0).unwrap().ppa.block, pool[0].1);
+    let (_, owners) = refresh_after_reads_5_3_1(&mut f);
+    let dest = f.read(0).unwrap().ppa.block;
+    assert_eq!(dest, pool[0].1);
+    // Trim half the destination's pages and refresh it: its 4 valid pages go to a new
+    // block (the least worn of the pool then), which is left with 4 free pages.
+    for &l in &owners[4..] {
+        f.trim(l);
+    }
     let pool = free_pool(&f, plane);
-    assert_eq!(pool.len(), 15);
-    // A page of another full block of the plane.
-    let other = (0..f.blocks.len() as u32)
-        .find(|&b| {
-            b != first && f.geometry().plane_of_block(b) == plane && f.blocks[b as usize].status == BlockStatus::Full
-        })
-        .unwrap();
-    let lpn = f.page_meta(Ppa { block: other, page: 0 }).unwrap().lpn;
-    refresh_block_of(&mut f, lpn);
-    assert_eq!(f.read(lpn).unwrap().ppa.block, pool[7].1);
+    while f.read(0).unwrap().reads < 10 {}
+    f.refresh_due(0, &mut Vec::new()).unwrap();
+    let second = f.read(0).unwrap().ppa.block;
+    assert_eq!(second, pool[0].1);
+    // A third refresh (of the second destination) does not fill those 4 pages: a new
+    // block again, and the one before is closed with its unwritten pages (full, so GC may
+    // reclaim it).
+    let pool = free_pool(&f, plane);
+    while f.read(0).unwrap().reads < 10 {}
+    f.refresh_due(0, &mut Vec::new()).unwrap();
+    let third = f.read(0).unwrap().ppa.block;
+    assert_eq!(third, pool[0].1);
+    assert_ne!(third, second);
+    assert_eq!(f.stats().refresh_erases, 3);
     f.check_invariants().unwrap();
 }
 
 #[test]
-fn badr_opens_destinations_across_the_wear_and_gives_the_less_worn_the_hot_pages() {
-    // Refresh at 10 reads, BADR over 2 destinations.
+fn badr_takes_its_destinations_by_pe_whatever_the_opening_rule() {
+    // Refresh at 10 reads, BADR over 2 destinations, blocks opened in turn for every other
+    // cause: BADR still takes the two least-worn free blocks of the plane.
     let badr = Badr {
         destination_blocks: 2,
         window_requests: 80_000,
-        pe_exponent: 0.33,
-        read_exponent: 1.71,
+        pe_exponent: Some(0.33),
+        read_exponent: Some(1.71),
     };
-    let policies = (RefreshTargetsConfig::Badr(badr), PlacementConfig::ByCause(ByCause {}));
-    let mut f = aged_ftl(10, &aging(), &policies, WearLevelingConfig::None(NoLeveling {}));
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        block_opening: BlockOpening::InTurn,
+        refresh: RefreshConfig::Threshold(Threshold { read_count: 10 }),
+        refresh_targets: RefreshTargetsConfig::Badr(badr),
+        ..FtlConfig::default()
+    };
+    let mut f = Ftl::new(&tiny_device(), &cfg, &aging(), 1).unwrap();
+    // (Found without a read: lpn 0's reads are part of the hand computation.)
     let plane = f.geometry().plane_of_block((f.mapping.get(0).unwrap() / 8) as u32);
     let pool = free_pool(&f, plane);
     assert_eq!(pool.len(), 15);
-    // Destinations 0 and 1 at van der Corput ranks 0 and ½: the least-worn of the 15, then
-    // rank ⌊14 / 2⌋ = 7 of the 14 left (the 9th least-worn of the 15).
-    let (lo, hi) = (pool[0], pool[8]);
+    let (lo, next) = (pool[0], pool[1]);
     // Pages 0-3 of lpn 0's block read 1, 5, 3 and 1 times: due at 10.
     let (_, owners) = refresh_after_reads_5_3_1(&mut f);
     let to: Vec<u32> = owners.iter().map(|&l| f.read(l).unwrap().ppa.block).collect();
-    // Seed 1's draws, the inputs of the hand computation: P/E 23 (block 13) and 1943
-    // (block 20).
-    assert_eq!((lo, hi), ((23, 13), (1943, 20)));
-    // BADR (badr.rs): optimal reads ∝ P/E^(−0.33/0.71) of the 10 predicted:
-    // 23^(−0.464789) = e^(−1.457346) = 0.232849, 1943^(−0.464789) = e^(−3.519378) =
-    // 0.029618, so 8.8716 / 1.1284. Pages in block order, tgtList [lo, hi]: lpn 0 (1) → lo
-    // (7.87 left); A (5) → lo (2.87); B (3): neither covers it → the roomier, lo (−0.13);
-    // C (1) → hi (0.13); the four unread pages → hi (it meets 0 reads).
-    assert_eq!(to, [lo.1, lo.1, lo.1, hi.1, hi.1, hi.1, hi.1, hi.1]);
-    // So 9 of the 10 predicted reads sit on the less-worn destination.
+    // Seed 1's draws, the inputs of the hand computation: P/E 23 (block 13) and 156
+    // (block 16); in-turn opening would have taken a lower-numbered free block.
+    assert_eq!((lo, next), ((23, 13), (156, 16)));
+    assert!(pool.iter().any(|&(_, b)| b < 13));
+    // BADR (badr.rs): optimal reads ∝ P/E^(−0.33/0.71) of the 10 predicted, each capped
+    // at 10: 23^(−0.464789) = e^(−1.457342) = 0.232854, 156^(−0.464789) = e^(−2.347116) =
+    // 0.095645, so 7.0884 / 2.9116 (below the cap). tgtList [lo, next]: lpn 0 (1) → lo
+    // (6.09 left); A (5) → lo (1.09); B (3): neither covers it → the roomier, next
+    // (−0.09); C (1): next short → lo (0.09); the four unread pages → lo (it meets 0).
+    assert_eq!(to, [lo.1, lo.1, next.1, lo.1, lo.1, lo.1, lo.1, lo.1]);
     f.check_invariants().unwrap();
 }

@@ -68,8 +68,8 @@ fn all_targets(blocks: u32, window: u32) -> Vec<Policies> {
             RefreshTargetsConfig::Badr(Badr {
                 destination_blocks: blocks,
                 window_requests: window,
-                pe_exponent: 0.33,
-                read_exponent: 1.71,
+                pe_exponent: Some(0.33),
+                read_exponent: Some(1.71),
             }),
             by_cause,
         ),

@@ -1,18 +1,23 @@
-//! `baseline` (003 §IV-A): all valid pages of the refreshed block to one fresh block. The
-//! pages follow placement's refresh slot, filled in turn; a fresh block opens when it is
-//! full (SSDsim's allocation).
+//! `baseline` (003 §IV-A): "unconditionally moves the valid data in the RR block to another
+//! new block while RR is triggered": one destination, new at every refresh (the last
+//! refresh's block is closed, its unwritten pages left unprogrammed), opened by
+//! `ftl.block_opening`.
 
 use super::{RefreshTargets, TargetBlock};
 use serde::{Deserialize, Serialize};
 
-/// Every page to one block (placement's).
+/// Every page to one new block.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Baseline {}
 
 impl RefreshTargets for Baseline {
     fn destination_blocks(&self) -> u32 {
-        0
+        1
+    }
+
+    fn new_block_per_refresh(&self) -> bool {
+        true
     }
 
     fn window_requests(&self) -> Option<u32> {
@@ -35,6 +40,7 @@ mod tests {
         let t = [block(3, 100, 50, 4), block(4, 0, 0, 8)];
         assert_eq!(Baseline {}.assign(&t, &[9, 1, 5]), Some(vec![0, 0, 0]));
         assert_eq!(Baseline {}.assign(&t, &[1; 5]), None);
-        assert_eq!(Baseline {}.destination_blocks(), 0);
+        assert_eq!(Baseline {}.destination_blocks(), 1);
+        assert!(Baseline {}.new_block_per_refresh());
     }
 }

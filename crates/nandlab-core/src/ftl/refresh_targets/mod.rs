@@ -1,23 +1,21 @@
 //! Where a read-refreshed block's valid pages go (seed 003): a policy per file, chosen by
 //! `[ftl.refresh_targets] policy = "..."` with its parameters beside it.
 //!
-//! `baseline` leaves the pages to placement (its refresh slot: one block filled in turn, a
-//! fresh one opened when it is full; seed 003's RL is `baseline` with the `read_leveling`
-//! placement). The others spread them over a set of open
+//! `baseline` moves every page to a new block per refresh (seed 003's RL is `baseline` with
+//! the `read_leveling` placement). The others spread them over a set of open
 //! *destination blocks* of the refreshed block's plane (`destination_blocks` of them, topped
 //! up from the free pool), one destination per page from the blocks' P/E, reads since
 //! erase and free pages and each page's *predicted reads*: its host reads in the last
 //! window of `window_requests` host requests ([`ReadWindow`]); placement programs them
-//! there. Every block a refresh opens, a destination or placement's refresh block, comes
-//! from across the free pool's wear ([`destination_rank`]). See docs/read_refresh.md.
+//! there. The blocks a refresh opens follow `ftl.block_opening`, as every cause's do, except
+//! where a policy chooses them by P/E ([`RefreshTargets::chooses_by_wear`]). See
+//! docs/read_refresh.md.
 
-mod wear_rank;
 mod window;
 
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
-pub use wear_rank::destination_rank;
 pub use window::ReadWindow;
 
 /// A destination candidate.
@@ -31,6 +29,9 @@ pub struct TargetBlock {
     pub reads: u64,
     /// Pages still free to program.
     pub free_pages: u32,
+    /// Reads since erase at which the refresh trigger refreshes the block (`u32::MAX`
+    /// when it never does).
+    pub read_limit: u64,
 }
 
 /// A refresh-target policy.
@@ -43,6 +44,17 @@ pub trait RefreshTargets {
     /// Open destination blocks per plane the pages are spread over (0: none, placement
     /// places them).
     fn destination_blocks(&self) -> u32;
+
+    /// Whether every refresh opens new destinations (the last refresh's are closed).
+    fn new_block_per_refresh(&self) -> bool {
+        false
+    }
+
+    /// Whether the policy takes its destinations from the free pool by P/E (the least worn
+    /// first) rather than by `ftl.block_opening`.
+    fn chooses_by_wear(&self) -> bool {
+        false
+    }
 
     /// Length of the window pages' reads are predicted from, in host requests (`None`:
     /// the policy does not look at pages' reads).
@@ -146,5 +158,6 @@ pub(crate) fn block(block: u32, pe: u32, reads: u64, free_pages: u32) -> TargetB
         pe,
         reads,
         free_pages,
+        read_limit: u64::from(u32::MAX),
     }
 }
