@@ -1035,7 +1035,7 @@ impl Ftl {
             policy.new_block_per_refresh(),
             policy.chooses_by_wear(),
         );
-        if want == 0 {
+        if self.refresh_by_placement() {
             return Ok(None);
         }
         let ppb = self.geo.cfg.pages_per_block;
@@ -1082,11 +1082,22 @@ impl Ftl {
         Ok(assigned.map(|a| a.into_iter().map(|i| targets[i].block).collect()))
     }
 
+    /// Whether placement, not the refresh-target policy, places refreshed pages: a policy
+    /// without destinations, or `baseline` beside a placement that places by read heat
+    /// (seed 003's RL levels every page it writes, refresh moves included).
+    fn refresh_by_placement(&self) -> bool {
+        let policy = self.cfg.refresh_targets.policy();
+        policy.destination_blocks() == 0 || (policy.new_block_per_refresh() && self.places_by_heat)
+    }
+
     /// Destination blocks `plane` lacks for the refresh-target policy (the free blocks a
     /// refresh there may open).
     fn refresh_dests_missing(&self, plane: u32) -> usize {
         let policy = self.cfg.refresh_targets.policy();
         let want = policy.destination_blocks() as usize;
+        if self.refresh_by_placement() {
+            return 0;
+        }
         if policy.new_block_per_refresh() {
             return want;
         }

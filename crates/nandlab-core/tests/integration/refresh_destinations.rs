@@ -79,7 +79,12 @@ impl Pools {
 
     fn open(&mut self, f: &Ftl, block: u32, cause: Cause) {
         let plane = f.geometry().plane_of_block(block);
-        assert_eq!(block, self.expected(plane), "{cause:?} opened block {block} ({:?})", self.rule);
+        assert_eq!(
+            block,
+            self.expected(plane),
+            "{cause:?} opened block {block} ({:?})",
+            self.rule
+        );
         let pool = self.free.get_mut(&plane).unwrap();
         let key = *pool.iter().find(|&&(_, b)| b == block).unwrap();
         pool.remove(&key);
@@ -146,7 +151,11 @@ fn one_rule_for_every_cause(rule: BlockOpening) {
     }
     f.check_invariants().unwrap();
     for cause in [Cause::Host, Cause::Gc, Cause::WearLeveling, Cause::Refresh] {
-        assert!(pools.opened.get(&cause).copied().unwrap_or(0) >= 3, "{rule:?}: {:?}", pools.opened);
+        assert!(
+            pools.opened.get(&cause).copied().unwrap_or(0) >= 3,
+            "{rule:?}: {:?}",
+            pools.opened
+        );
     }
 }
 
@@ -282,7 +291,12 @@ error_draw = "expected"
             Request::new(i * 1_000_000, ((x >> 33) % logical) * 8192, 8192, Op::Read, 0)
         })
         .collect();
-    let s = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap().summary.to_json();
+    let s = Simulator::new(cfg)
+        .unwrap()
+        .run_requests(reqs)
+        .unwrap()
+        .summary
+        .to_json();
     s["reliability"]["rber_mean"].as_f64().unwrap()
 }
 
@@ -296,7 +310,10 @@ fn baseline_rber_does_not_fall_as_the_wear_spreads() {
     // times (416 reads each). (Opened least worn first, as before issue 30, Baseline's
     // refreshes move the data to the youngest blocks and this fails: U6 below U1.)
     for read_count in [u32::MAX, 50] {
-        let (u1, u6) = (baseline_rber(2000, 2000, read_count), baseline_rber(0, 3980, read_count));
+        let (u1, u6) = (
+            baseline_rber(2000, 2000, read_count),
+            baseline_rber(0, 3980, read_count),
+        );
         assert!(u6 >= u1, "refresh at {read_count}: U6 {u6} below U1 {u1}");
     }
 }
