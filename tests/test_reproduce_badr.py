@@ -127,12 +127,18 @@ def test_quick_run(real_core, quick_reproduction):
     m = json.loads((tmp_path / "metrics.json").read_text())
     # Every policy refreshed something on the quick device: refresh is wired.
     assert all(r["page_moves"] > 0 for r in m["runs"])
-    # RL levels a refreshed block's hot pages over several blocks: fewer refresh moves
-    # than Baseline's one block, on every workload and wear.
-    moves = {(r["seed"], r["workload"], r["wear"], r["policy"]): r["page_moves"]
-             for r in m["runs"]}
-    assert all(moves[(k, w, u, "rl")] < moves[(k, w, u, "baseline")]
-               for (k, w, u, p) in moves if p == "rl")
+    # Issue 30: under U6 BADR, which alone takes the least-worn free blocks (the others'
+    # are opened in turn, of any wear), has the lowest RBER of the four on every workload
+    # (means over the seeds).
+    rber: dict[tuple[str, str], list[float]] = {}
+    for r in m["runs"]:
+        if r["wear"] == "U6":
+            rber.setdefault((r["workload"], r["policy"]), []).append(r["rber"])
+    for w in {w for w, _ in rber}:
+        mean = {p: sum(rber[(w, p)]) / len(rber[(w, p)]) for p in badr.POLICIES}
+        assert min(mean, key=mean.get) == "badr", (w, mean)
+    # Below saturation (issue 30): Baseline's median read is within a few t_R (85 µs).
+    assert all(r["read_p50"] < 10 * badr.T_READ_NS for r in m["runs"])
 
 
 def test_readme_states_the_full_run_time():
