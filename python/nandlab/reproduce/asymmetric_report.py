@@ -23,6 +23,17 @@ def _na(x: Any) -> str:
     return "—" if x is None else str(x)
 
 
+def implied_sigma(pe: int, rows: range = range(6)) -> float:
+    """σ (MSB over LSB RBER) that Table 5's AP and BL columns at ``pe`` imply, the mean over
+    ``rows`` of the small-R limit's inverse: AP / BL = 2q/(1 + q), q = σ^(t+1)."""
+    out = []
+    for t in rows:
+        bl, _mc, ap = paper_004.TABLE_5[pe][t]
+        ratio = ap / bl
+        out.append((ratio / (2.0 - ratio)) ** (1.0 / (t + 1)))
+    return sum(out) / len(out)
+
+
 class Why:
     """The sentence on the cause of each claim's difference, from the runs' numbers."""
 
@@ -31,11 +42,16 @@ class Why:
 
     def errors(self, pe: int, t: int) -> str:
         f = self.m["spreads"][pe]
+        implied = implied_sigma(pe) if pe in paper_004.TABLE_5 else None
+        paper = ("" if implied is None else
+                 f" 004's own Table 5 rows at {pe} P/E imply σ ≈ {implied:.2f} (AP / BL = "
+                 "2σ^(t+1)/(1 + σ^(t+1)), t = 0 … 5, its small-R limit; "
+                 f"{implied_sigma(1000):.2f} at 1000 P/E, {implied_sigma(3000):.2f} at 3000): "
+                 "the MSB/LSB ratio grows with wear, one σ cannot fit both levels.")
         return (f"The page-to-page spread is fitted to Table 5's Baseline column (median RBER "
                 f"{f['r_median']:.3g}, log-sd {f['sigma']:.2f} at {pe} P/E; an input), and "
-                f"AP's pages are all MSB pages at σ = 0.5 × that RBER (Eq. 4): with that "
-                f"σ the cut at t = {t} is the model's. 004's AP column falls faster than "
-                "σ = 0.5 allows, so its MSB pages were better than half the LSB RBER.")
+                f"AP's pages are all MSB pages at σ = {f['msb_scale']:.3f} × that RBER (from "
+                f"Fig. 3b's 98.10 %, an input): the cut at t = {t} is the model's." + paper)
 
     def mc_errors(self) -> str:
         return ("Meta-Cure's paper (DAC'12) is not available here, only its abstract; here "
@@ -102,17 +118,19 @@ class Why:
                 "queue ahead of it); it moves with the seed, not only with the scheme.")
 
 
-def config_md(s: Any, schemes: dict[str, dict[str, Any]], test_file: int, flush: int) -> str:
+def config_md(s: Any, schemes: dict[str, dict[str, Any]], test_file: int,
+              rate: dict[str, float]) -> str:
     return (
         "Preset `configs/004_asymmetric_256mb.toml`; closed-loop replay, one request at the "
-        "flash at a time, `[workload.fs_metadata]` NTFS (8 MiB region = LPN 0-1023, metadata "
-        f"of {flush} data writes flushed together); the application's one request plus a "
-        "flush's metadata writes outstanding. Half the logical space written before each "
-        f"run; the data in its first {test_file >> 20} MiB past the metadata. IOMeter: "
-        f"{s.requests:,} data requests of 8 KiB; sensor: {s.sensor_requests:,} data requests "
-        f"of 16 KiB. Seeds {list(s.seeds)}. Response time = the device's (span / requests), "
-        "with about 1 ms a request outside the flash (fitted, an input). Schemes: "
-        "BL = the preset; " + "; ".join(
+        "flash at a time, `[workload.fs_metadata]` NTFS (8 MiB region = LPN 0-1023), the "
+        "metadata of a second's data writes flushed together (the lazy writer; IOMeter "
+        f"{rate['iometer']:.0f} requests/s, sensor {rate['sensor']:.0f}/s, 004's rates); the "
+        "application's one request plus a flush's metadata writes outstanding. Half the "
+        f"logical space written before each run; the data in its first {test_file >> 20} MiB "
+        f"past the metadata. IOMeter: {s.requests:,} data requests of 8 KiB; sensor: "
+        f"{s.sensor_requests:,} data requests of 16 KiB. Seeds {list(s.seeds)}. Response "
+        "time = the device's (span / requests), with about 1 ms a request outside the flash "
+        "(fitted, an input). Schemes: BL = the preset; " + "; ".join(
             f"{name} = " + ", ".join(f"`{k} = {v}`" for k, v in schemes[name].items())
             for name in ("AP", "MC")) + ".\n\n")
 
