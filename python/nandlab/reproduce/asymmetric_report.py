@@ -161,8 +161,10 @@ class Why:
                 f"{100 * writes:.1f} backup programs (1.3 ms + 41 µs) per 100 requests, at "
                 f"100 % reads +14.29 % is {reads:.2f} extra page reads (75 µs + 41 µs) per "
                 "read, though no write leaves a critical page to back up and IOMeter reads no "
-                "metadata. Meta-Cure's paper (not available) would say what it copies and "
-                "reads.")
+                "metadata. Meta-Cure's abstract (its paper is not available) protects \"the "
+                "pages containing address mapping information and other metadata\" with "
+                "redundant pairs formed at run time: an FTL's mapping pages too, which "
+                "nandlab's runs do not write (004 §5.1 keeps the mapping in RAM).")
 
     def fig12(self, rows: list[dict[str, Any]]) -> str:
         mc = next(x for x in rows if x["x"] == 0.5)["MC"]
