@@ -54,21 +54,19 @@ class Why:
         lam = f["r_median"] * PAGE_BITS
         p_lsb, p_msb = (float(spread_tails(0, f["r_median"] * k, f["sigma"])[0])
                         for k in (1.0, f["msb_scale"]))
-        text = (f"The page-to-page spread is fitted to Table 5's Baseline column (median RBER "
-                f"{f['r_median']:.3g} = {lam:.2f} errors per LSB page, log-sd "
-                f"{f['sigma']:.2f} at {pe} P/E; an input), and AP's pages are all MSB pages at "
-                f"σ = {f['msb_scale']:.3f} × that RBER (from Fig. 3b's 98.10 %, an input): the "
-                f"cut at t = {t} is the model's. At t = 0 an LSB page fails with P = "
-                f"{p_lsb:.3f}, an MSB page with {p_msb:.3f}, so AP cuts at most "
-                f"{100 * (1 - 2 * p_msb / (p_lsb + p_msb)):.1f} % against a half-LSB Baseline: "
-                "004's Baseline column falls only ×0.65 from t = 0 to t = 1, which the fit "
-                "reaches with pages holding about one error or more, where t = 0 saturates.")
-        if pe in paper_004.TABLE_5:
-            text += (f" 004's own Table 5 rows imply σ ≈ {implied_sigma(1000):.2f} at 1000 "
-                     f"P/E and {implied_sigma(3000):.2f} at 3000 (AP / BL = "
-                     "2σ^(t+1)/(1 + σ^(t+1)), t = 0 … 5, the small-R limit): the MSB/LSB "
-                     "ratio grows with wear, and one σ cannot fit both levels.")
-        return text
+        # The first sentence is the cause (the README's verdict list quotes only it).
+        return (f"With MSB pages at σ = {f['msb_scale']:.3f} × the LSB RBER (from Fig. 3b's "
+                "98.10 %) and the Baseline's pages fitted to Table 5's Baseline column "
+                f"(λ = {lam:.2f} errors per LSB page at the median, log-sd {f['sigma']:.2f} at "
+                f"{pe} P/E; both inputs), a page fails at t = 0 with P = {p_lsb:.2f} (LSB) or "
+                f"{p_msb:.2f} (MSB), so AP cuts at most "
+                f"{100 * (1 - 2 * p_msb / (p_lsb + p_msb)):.1f} % there, and the cut at t = {t} "
+                f"is the model's; 004's Table 5 rows imply σ ≈ {implied_sigma(1000):.2f} at "
+                f"1000 P/E and {implied_sigma(3000):.2f} at 3000 P/E. The fit needs about one "
+                "error per page or more to follow the Baseline column's slow ×0.65 fall from "
+                "t = 0 to t = 1, which saturates t = 0; 004's σ grows with wear (AP / BL = "
+                "2σ^(t+1)/(1 + σ^(t+1)), t = 0 … 5, the small-R limit), which one σ cannot "
+                "follow.")
 
     def mc_errors(self) -> str:
         return ("Meta-Cure's paper (DAC'12) is not available here, only its abstract; here "
@@ -79,34 +77,26 @@ class Why:
 
     def ap_cost(self, t4: dict[str, Any]) -> str:
         ap, bl = t4["AP"], t4["BL"]
-        return (f"AP: {_na(ap['feedbacks'])} feedbacks, {_na(ap['unfed'])} critical writes "
-                f"with no non-critical write waiting, {ap['skipped']:,} pages skipped; erases "
-                f"{ap['erases']:,} vs BL's {bl['erases']:,} "
-                f"({_pct(_ov(ap['erases'], bl['erases']))}), flash response "
-                f"{_pct(_ov(ap['flash_ns'], bl['flash_ns']))} vs BL. 004's 0.23 % is 4 erases "
-                "of 1,745 in one run: a difference of a few erases, which a point at the "
-                "printed digits does not allow.")
-
-    def _backups(self, rows: list[dict[str, Any]]) -> str:
-        mc = [x["MC"] for x in rows]
-        n = sum(x["count"] for x in mc)
-        return (f"nandlab's MC programmed {sum(x['backup_programs'] or 0 for x in mc):,} "
-                f"backups and read {sum(x['backup_reads'] or 0 for x in mc):,} over "
-                f"{n:,} requests (")
+        return (f"AP erased {ap['erases']:,} blocks vs BL's {bl['erases']:,} "
+                f"({_pct(_ov(ap['erases'], bl['erases']))}) and its flash response is "
+                f"{_pct(_ov(ap['flash_ns'], bl['flash_ns']))} vs BL's, where 004's 0.23 % is 4 "
+                "erases of 1,745 in one run: a difference of a few erases, which a point at "
+                f"the printed digits does not allow. AP: {_na(ap['feedbacks'])} feedbacks, "
+                f"{_na(ap['unfed'])} critical writes with no non-critical write waiting, "
+                f"{ap['skipped']:,} pages skipped.")
 
     def mc_cost(self, t4: dict[str, Any]) -> str:
         mc, bl = t4["MC"], t4["BL"]
-        paper_bl = paper_004.TABLE_4_RESPONSE[0]
-        per = (paper_004.TABLE_4_RESPONSE[1] - paper_bl) / (BACKUP_PROGRAM_NS)
-        return (f"MC programmed {_na(mc['backup_programs'])} backup pages, "
-                f"{100 * (mc['backup_programs'] or 0) / mc['count']:.1f} per 100 requests "
-                f"(programs {_pct(_ov(mc['programs'], bl['programs']))}, erases "
+        paper_bl, paper_mc, _ap = paper_004.TABLE_4_RESPONSE
+        return (f"004's MC adds {(paper_mc - paper_bl) / 1e3:.0f} µs a request, "
+                f"{100 * (paper_mc - paper_bl) / BACKUP_PROGRAM_NS:.0f} backup programs (1.3 ms "
+                "+ 41 µs transfer) per 100 requests, more backup work than nandlab's one copy "
+                "of each NTFS metadata write "
+                f"({100 * (mc['backup_programs'] or 0) / mc['count']:.1f} per 100 requests: "
+                f"programs {_pct(_ov(mc['programs'], bl['programs']))}, erases "
                 f"{_pct(_ov(mc['erases'], bl['erases']))}, valid-page copies "
-                f"{_pct(_ov(mc['copies'], bl['copies']))} vs BL). 004's MC adds "
-                f"{(paper_004.TABLE_4_RESPONSE[1] - paper_bl) / 1e3:.0f} µs a request, "
-                f"{100 * per:.0f} backup programs (1.3 ms + 41 µs transfer) per 100 requests: "
-                "more backup work than one copy of each NTFS metadata write; Meta-Cure's "
-                "paper (not available) would say what else it protects or copies.")
+                f"{_pct(_ov(mc['copies'], bl['copies']))} vs BL). Meta-Cure's paper (not "
+                "available) would say what else it protects or copies.")
 
     def bl_response(self, bl: dict[str, Any]) -> str:
         return (f"The device's mean time per request, span over requests "
@@ -122,14 +112,14 @@ class Why:
 
     def sensor_response(self, bl: dict[str, Any]) -> str:
         two_plane = 2 * HOST_OVERHEAD_NS + 2 * PAGE_XFER_NS + 1_300_000
-        return (f"BL {bl['flash_ns'] / 1e6:.3f} ms per request (span over requests). A 16 KiB "
-                "file is two pages, one on each plane; nandlab's two-plane batching joins "
-                "the second program only when its data is in before the first program starts, "
-                "and the second page's transfer ends 41 µs after, so the two 1.3 ms programs "
-                "run one after the other (with `device.multi_plane = false` the mean moves "
-                "by under 1 %). 004's 2.496 ms is one two-plane program: the fitted "
-                f"{2 * HOST_OVERHEAD_NS / 1e6:.3f} ms outside the flash + 2 × 41 µs transfer "
-                f"+ 1.3 ms = {two_plane / 1e6:.3f} ms before GC.")
+        return ("A 16 KiB file's two pages (one on each plane) program one after the other "
+                "here, where 004's 2.496 ms is one two-plane program (the fitted "
+                f"{2 * HOST_OVERHEAD_NS / 1e6:.3f} ms outside the flash + 2 × 41 µs transfer + "
+                f"1.3 ms = {two_plane / 1e6:.3f} ms before GC): nandlab's two-plane batching "
+                "joins the second program only when its data is in before the first program "
+                "starts, and the second page's transfer ends 41 µs after (with "
+                "`device.multi_plane = false` the mean moves by under 1 %). BL "
+                f"{bl['flash_ns'] / 1e6:.3f} ms per request (span over requests).")
 
     def request_size(self) -> str:
         return ("The metadata writes are one 8 KiB cluster each (the NTFS allocation unit): "
@@ -155,16 +145,20 @@ class Why:
         t7 = paper_004.TABLE_7
         writes = (t7[0.0][2] - t7[0.0][1]) / BACKUP_PROGRAM_NS
         reads = (t7[1.0][2] - t7[1.0][1]) / BACKUP_READ_NS
-        return (self._backups(rows) + "one copy of each NTFS metadata write; a backup read "
-                "only after an uncorrectable critical primary, and IOMeter reads only its test "
-                "file). 004's MC costs imply more: at 0 % reads +3.78 % is "
-                f"{100 * writes:.1f} backup programs (1.3 ms + 41 µs) per 100 requests, at "
-                f"100 % reads +14.29 % is {reads:.2f} extra page reads (75 µs + 41 µs) per "
-                "read, though no write leaves a critical page to back up and IOMeter reads no "
-                "metadata. Meta-Cure's abstract (its paper is not available) protects \"the "
-                "pages containing address mapping information and other metadata\" with "
-                "redundant pairs formed at run time: an FTL's mapping pages too, which "
-                "nandlab's runs do not write (004 §5.1 keeps the mapping in RAM).")
+        mc = [x["MC"] for x in rows]
+        return ("004's MC costs imply more backup work than one copy of each NTFS metadata "
+                f"write: at 0 % reads +3.78 % is {100 * writes:.1f} backup programs (1.3 ms + "
+                f"41 µs) per 100 requests, at 100 % reads +14.29 % is {reads:.2f} extra page "
+                "reads (75 µs + 41 µs) per read although no write leaves a critical page to "
+                "back up and IOMeter reads no metadata; nandlab's MC programmed "
+                f"{sum(x['backup_programs'] or 0 for x in mc):,} backups and read "
+                f"{sum(x['backup_reads'] or 0 for x in mc):,} over "
+                f"{sum(x['count'] for x in mc):,} requests (a backup read only after an "
+                "uncorrectable critical primary). Meta-Cure's abstract (its paper is not "
+                "available) protects \"the pages containing address mapping information and "
+                "other metadata\" with redundant pairs formed at run time: an FTL's mapping "
+                "pages too, which nandlab's runs do not write (004 §5.1 keeps the mapping in "
+                "RAM).")
 
     def fig12(self, rows: list[dict[str, Any]]) -> str:
         mc = next(x for x in rows if x["x"] == 0.5)["MC"]
@@ -175,13 +169,13 @@ class Why:
 
     def worst(self) -> str:
         x = next(r for r in self.m["random"] if r["x"] == 0.5)
-        return (f"The worst case of a run is one request (a GC behind a program, with the "
-                f"queue ahead of it). At 50/50 (first seed) BL {x['BL']['max_ns'] / 1e6:.0f} "
-                f"ms, AP {x['AP']['max_ns'] / 1e6:.0f} ms, MC {x['MC']['max_ns'] / 1e6:.0f} "
-                "ms: BL's two planes fill in step and reach the GC threshold together, so "
-                "their collections queue on the one die; AP's skipped pages put the planes "
-                "out of step (pinned by test_ap_faster_than_bl_in_open_loop_came_from_both_"
-                "planes_collecting_at_once).")
+        return (f"BL's worst case ({x['BL']['max_ns'] / 1e6:.0f} ms at 50/50, first seed; AP "
+                f"{x['AP']['max_ns'] / 1e6:.0f} ms, MC {x['MC']['max_ns'] / 1e6:.0f} ms) comes "
+                "from its two planes filling in step and reaching the GC threshold together, "
+                "so their collections queue on the one die, while AP's skipped pages put the "
+                "planes out of step (pinned by test_ap_faster_than_bl_in_open_loop_came_from_"
+                "both_planes_collecting_at_once). The worst case of a run is one request (a "
+                "GC behind a program, with the queue ahead of it).")
 
 
 def config_md(s: Any, schemes: dict[str, dict[str, Any]], test_file: int,
