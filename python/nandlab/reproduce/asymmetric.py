@@ -23,8 +23,9 @@ a time, the run's span over its requests (``flash_ns``).
 
 Uncorrectable critical pages (Tables 4-5) are counted over the critical pages each run
 programs (``critical.programs_by_page_type``), each read back once as Fig. 3's experiment
-reads its pages, with t bits corrected per physical page (§5.3.1) and a page-to-page RBER
-spread fitted to Table 5's Baseline column (`page_errors.py`, an input).
+reads its pages, with t bits corrected per physical page (§5.3.1), a page-to-page RBER
+spread fitted to Table 5's Baseline column (`page_errors.py`, an input) and MSB pages at
+σ = 0.371 × the LSB RBER from Fig. 3b's measurement (`MSB_SCALE`, an input).
 """
 
 from __future__ import annotations
@@ -544,7 +545,8 @@ def model_checks(m: dict[str, Any]) -> list[Claim]:
     out.append(Claim.model_check(
         "f3b_up_to", "MSB vs LSB pages: page errors cut by up to (t = 3, Eq. 3-4)",
         "Fig. 3b, §3", point(paper_004.FIG_3B_UP_TO), cut,
-        "98.10 % is a measurement of 004's chip (an MSB/LSB RBER ratio near 0.37 at t = 3).",
+        "98.10 % is a measurement of 004's chip (an MSB/LSB RBER ratio near 0.37 at t = 3), "
+        "the σ the error counts of Tables 4-5 use (input msb_scale).",
         unreachable=Unreachable((0.0, 93.75), "σ = 0.5, t = 3: the cut tends to "
                                 "1 − σ^(t+1) = 93.75 % as R falls, and is below it elsewhere")))
     search = 128 * 0.3  # the shared-pages table's 128 entries x ~300 ns
