@@ -273,6 +273,8 @@ def fail_rates(bl: dict[str, Any], ap: dict[str, Any], mc: dict[str, Any],
 
     def rate(progs: list[int]):
         n = sum(progs)
+        if n == 0:  # a run too short for a lazy-writer flush programs no critical page
+            return fail[0] * math.nan
         return sum(p * f for p, f in zip(progs, fail, strict=False)) / n
 
     mc_rate = rate(mc["critical_programs"])
