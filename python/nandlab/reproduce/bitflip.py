@@ -379,9 +379,10 @@ def read_rows(
     col = {name: column(table, name) for name in (
         "reference", "seed", "workload", "type", "nominal_rber", "config.codec.kind",
         "config.reliability.nominal_rber", "read.count", "read.mean_ns", "write.count",
-        "write.mean_ns", "reliability.page_reads", "reliability.mean_attempts",
+        "reliability.page_reads", "reliability.mean_attempts",
         "reliability.rber_mean", "reliability.uncorrectable_pages",
     )}
+    col["write.mean_ns"] = column(table, "write.mean_ns", optional=True)  # None: no writes
     flipped = (column(table, "codec.flipped_unit_share", optional=True)
                if "codec.flipped_unit_share" in table.columns else [None] * table.height)
     paper = {w["name"]: w["paper"] for w in workloads}
