@@ -49,8 +49,8 @@ CLAIMS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
                 "Table 5, §5.3.1"),
     "t5_bch_range": ("IOMeter, 1000 P/E, 1 ... 8-bit BCH: AP vs BL (reduction, lowest ... "
                      "highest)", "span", ("77.93", "99.05"), "Table 5, §5.3.1"),
-    "t5_avg_1000": ("IOMeter, 1000 P/E: AP vs BL over 0 ... 8 bits (paper: average of rows; "
-                    "nandlab: ratio of sums)", "point", ("88.11",), "Table 5"),
+    "t5_avg_1000": ("IOMeter, 1000 P/E: AP vs BL over 0 ... 8 bits (the mean of the rows' "
+                    "reductions, Table 5's Average row)", "point", ("88.11",), "Table 5"),
     "t5_mc_1000": ("IOMeter, 1000 P/E: AP vs MC over 0 ... 8 bits (as above)", "point",
                    ("72.32",), "Table 5, §5.3.1"),
     "t5_avg_3000": ("IOMeter, 3000 P/E: AP vs BL over 0 ... 8 bits (as above)", "point",
