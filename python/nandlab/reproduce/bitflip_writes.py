@@ -5,11 +5,13 @@ Seed 000 charges every page 660 µs whatever it holds, so its write-latency incr
 states (``[timing.pe_time] model = "content"``, docs/reliability.md): flipping an
 error-prone unit turns its '00' and '01' cells into '11' and '10', which program faster
 (002 Fig. 8: 380 vs 539.6 µs on 002's MSB page, 919 vs 1,082 µs for '11' on its LSB
-page). These runs replay the read runs' workloads and file types with that model on,
-under both ways of composing a page's time from its cells (the slowest state decides, 002
-§5.3; or the share-weighted mean), and report the change of the mean program time (the
-states alone) and of the mean write latency (states, encoder and queueing), BitFlip
-against the baseline.
+page). These runs replay the stand-ins' write flows alone (000 §IV-D: "we extract the
+write operations from the eight selected traces") on the read runs' file types, with 000's
+one time per page (rule "fixed": Fig. 15) and with that model on under both ways of
+composing a page's time from its cells (the slowest state decides, 002 §5.3; or the
+share-weighted mean), and report the change of the mean program time (the states alone)
+and of the mean write latency (states, encoder and queueing), BitFlip against the
+baseline.
 
 002's table is used as it is: 000 gives one time for every page and state, and 002's chip
 is the only one with published per-state times. The changes are relative, so its
@@ -31,18 +33,21 @@ from .framework import column
 #: The two composition rules of ``timing.pe_time.compose``, the headline first.
 COMPOSE = ("slowest", "mean")
 
-
-def overrides() -> dict[str, Any]:
-    """What the write runs set beyond the read runs' overrides: the content model with its
-    default rows (002 Fig. 8), whose type 0 row is 002's first-programmed "MSB page", the
-    page the 000 preset's `interleaved` map also programs first (docs/reliability.md,
-    "Page-type names")."""
-    return {"timing.pe_time.model": "content"}
+#: The write runs' program-time rules (tag ``program``) and what each sets beyond the read
+#: runs' overrides: "fixed" is 000's one time for every page (Table III, 660 µs: Fig. 15);
+#: the others the content model with its default rows (002 Fig. 8), whose type 0 row is
+#: 002's first-programmed "MSB page", the page the 000 preset's `interleaved` map also
+#: programs first (docs/reliability.md, "Page-type names"), under each composition rule.
+RULES: dict[str, dict[str, Any]] = {
+    "fixed": {},
+    **{rule: {"timing.pe_time.model": "content", "timing.pe_time.compose": rule}
+       for rule in COMPOSE},
+}
 
 
 def grid() -> dict[str, list[Any]]:
-    """The write runs' grid: codec × composition rule."""
-    return {"codec.kind": ["none", "bitflip"], "timing.pe_time.compose": list(COMPOSE)}
+    """The write runs' grid (the rules are cases): codec."""
+    return {"codec.kind": ["none", "bitflip"]}
 
 
 def mean_program_ns(by_type: list[float | None] | str, programs: list[int]) -> float:
@@ -59,9 +64,12 @@ def mean_program_ns(by_type: list[float | None] | str, programs: list[int]) -> f
 def rows(table: pl.DataFrame) -> list[dict[str, Any]]:
     """One row per write run: workload, type, codec, rule, mean write latency and mean
     program time (ns), and the encoder's time per page (0 for the baseline)."""
-    names = ("workload", "seed", "type", "config.codec.kind", "config.timing.pe_time.compose",
-             "pe_time.program_ns_mean_by_page_type", "pe_time.programs_by_page_type")
+    names = ("workload", "seed", "type", "config.codec.kind", "program")
     col = {n: column(table, n) for n in names}
+    # The fixed rule's runs report no `pe_time` section (their times are the config's).
+    for n in ("pe_time.program_ns_mean_by_page_type", "pe_time.programs_by_page_type"):
+        col[n] = (column(table, n, optional=True) if n in table.columns
+                  else [None] * table.height)
     col["write.mean_ns"] = column(table, "write.mean_ns", optional=True)  # none: no writes
     enc = (column(table, "codec.encode_ns_per_page", optional=True)
            if "codec.encode_ns_per_page" in table.columns else [None] * table.height)
@@ -71,10 +79,12 @@ def rows(table: pl.DataFrame) -> list[dict[str, Any]]:
             "seed": col["seed"][i],
             "type": col["type"][i],
             "codec": col["config.codec.kind"][i],
-            "compose": col["config.timing.pe_time.compose"][i],
+            "program": col["program"][i],
             "write_mean_ns": col["write.mean_ns"][i],
-            "program_mean_ns": mean_program_ns(col["pe_time.program_ns_mean_by_page_type"][i],
-                                               list(col["pe_time.programs_by_page_type"][i])),
+            "program_mean_ns": (
+                math.nan if col["pe_time.programs_by_page_type"][i] is None
+                else mean_program_ns(col["pe_time.program_ns_mean_by_page_type"][i],
+                                     list(col["pe_time.programs_by_page_type"][i]))),
             "encode_ns_per_page": enc[i] or 0,
         }
         for i in range(table.height)
@@ -98,8 +108,8 @@ def metrics(runs: list[dict[str, Any]], paper_workloads: list[str]) -> dict[str,
     (means over the other of the two), the encoder's share of the baseline write, and the
     range of the write-latency change over the paper's traces (percent)."""
     out: dict[str, Any] = {}
-    for rule in COMPOSE:
-        sub = [r for r in runs if r["compose"] == rule and r["write_mean_ns"]]
+    for rule in RULES:
+        sub = [r for r in runs if r["program"] == rule and r["write_mean_ns"]]
         pairs = {}
         for r in sub:
             pairs.setdefault((r["workload"], r["type"], r["seed"]), []).append(r)
@@ -147,8 +157,9 @@ def body_md(m: dict[str, Any], workloads: list[dict[str, Any]]) -> str:
     f = io.StringIO()
     w = f.write
     w("\n## Write latency through the cells' states (002 §4 program times)\n\n")
-    w("The read runs' workloads and file types again at the first swept RBER, with "
-      "`timing.pe_time.model = \"content\"` (seed 002's per-state program times; "
+    w("The stand-ins' write flows alone (000 §IV-D) on the read runs' file types at the "
+      "first swept RBER, with `timing.pe_time.model = \"content\"` (seed 002's per-state "
+      "program times; "
       "`nandlab.reproduce.bitflip_writes`). Change = BitFlip / baseline − 1: of the mean "
       "program time (the states alone) and of the mean write latency (states, the "
       "encoder's 160 ns per page and queueing); encoder = its time over the baseline's "
