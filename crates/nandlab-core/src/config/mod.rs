@@ -10,6 +10,7 @@ use crate::flash::{DeviceConfig, TimingConfig};
 use crate::ftl::FtlConfig;
 use crate::host::HostConfig;
 use crate::reliability::{ReliabilityConfig, TvrConfig};
+use crate::sim::tsu::SchedulerConfig;
 use crate::workload::WorkloadConfig;
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +62,10 @@ pub struct SimConfig {
     /// resolved config).
     #[serde(skip_serializing_if = "TvrConfig::is_default")]
     pub tvr: TvrConfig,
+    /// How background flash work is ordered against host work (`fifo` by default, and then
+    /// left out of the resolved config).
+    #[serde(skip_serializing_if = "SchedulerConfig::is_default")]
+    pub scheduler: SchedulerConfig,
     /// What is recorded.
     pub output: OutputConfig,
 }

@@ -7,6 +7,7 @@ pub mod allocator;
 pub mod cause;
 pub mod config;
 pub mod critical;
+mod gc;
 pub mod mapping;
 pub mod mapping_cache;
 pub mod move_path;
@@ -893,50 +894,6 @@ impl Ftl {
         st.valid = 0;
         st.implicit = false;
         block
-    }
-
-    /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
-    /// threshold plus `reserve` blocks.
-    #[inline(always)]
-    fn collect_if_needed(&mut self, plane: u32, reserve: usize, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
-        // Checked for every host page; GC itself is rare.
-        if self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize + reserve {
-            return Ok(());
-        }
-        self.collect(plane, reserve, now_ns, ops)
-    }
-
-    /// The GC loop of [`Ftl::collect_if_needed`]. Gives up when a plane's worth of victims
-    /// freed nothing: pages that placement skips (critical pages kept off LSB pages) can
-    /// make moving a victim take a whole block, and then the write finds the plane full
-    /// instead of looping.
-    fn collect(&mut self, plane: u32, reserve: usize, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
-        let mut fruitless = 0;
-        while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize + reserve {
-            if fruitless > self.geo.cfg.blocks_per_plane {
-                break;
-            }
-            let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
-                break;
-            };
-            let free_before = self.planes[plane as usize].free.len();
-            let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
-            self.stats.gc_page_moves += moved;
-            self.stats.gc_erases += 1;
-            fruitless = if self.planes[plane as usize].free.len() > free_before {
-                0
-            } else {
-                fruitless + 1
-            };
-            if !self.cfg.wear_leveling.is_none() {
-                if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
-                    let moved = self.relocate_and_erase(cold, plane, Cause::WearLeveling, now_ns, ops)?;
-                    self.stats.wl_page_moves += moved;
-                    self.stats.wl_erases += 1;
-                }
-            }
-        }
-        Ok(())
     }
 
     /// The block of `plane` that `policy` picks from a view of the plane's blocks.
