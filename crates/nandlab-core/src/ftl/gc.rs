@@ -4,7 +4,7 @@
 //! (`sim/tsu/`). Victims are picked by the `[ftl.gc]` policy and moved by
 //! [`Ftl::relocate_and_erase`].
 
-use super::{BgOp, Cause, Ftl};
+use super::{BgOp, BlockStatus, Cause, Ftl};
 use crate::error::Result;
 
 impl Ftl {
@@ -12,6 +12,11 @@ impl Ftl {
     /// has erased them yet).
     pub fn free_blocks(&self, plane: u32) -> usize {
         self.planes[plane as usize].free.len()
+    }
+
+    /// Whether `block` is in its plane's free pool.
+    pub fn is_free(&self, block: u32) -> bool {
+        self.blocks[block as usize].status == BlockStatus::Free
     }
 
     /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the

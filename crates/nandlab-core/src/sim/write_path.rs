@@ -62,6 +62,9 @@ impl Simulator {
         let Some(ppa) = self.ftl.backup_of(lpn) else {
             return Ok(());
         };
+        if self.tsu.is_some() {
+            self.erase_before_use(now, ppa.block)?;
+        }
         let t_prog = self.program_ns(ppa)?;
         let channel = self.geo.loc_of_block(ppa.block).channel;
         let at_die = self.backend.channel(channel, now, self.timing.transfer_page_ns).end;
@@ -90,6 +93,9 @@ impl Simulator {
             self.counters.critical_programs[usize::from(self.geo.page_map.page_type(ppa.page))] += 1;
         }
         self.run_background(now)?;
+        if self.tsu.is_some() {
+            self.erase_before_use(now, ppa.block)?;
+        }
         let t_prog = self.program_ns(ppa)?;
         let channel = self.geo.loc_of_block(ppa.block).channel;
         let s = self.backend.channel(channel, ready, self.timing.transfer_page_ns);

@@ -31,9 +31,9 @@ pub(in crate::sim) struct Queue {
     pub idle_armed: Vec<bool>,
     /// The die's last idle check collected a victim: check again once its work is done.
     pub idle_progress: Vec<bool>,
-    /// Per plane: erases decided by the FTL (its free pool counts their blocks) and not
-    /// yet reserved.
-    pending_erases: Vec<u32>,
+    /// Per plane: the blocks whose erase the FTL decided (its free pool counts them, or
+    /// it opened them again) and the die has not yet been given.
+    pending_erases: Vec<Vec<u32>>,
 }
 
 impl Queue {
@@ -44,20 +44,13 @@ impl Queue {
             armed: vec![false; dies as usize],
             idle_armed: vec![false; dies as usize],
             idle_progress: vec![false; dies as usize],
-            pending_erases: vec![0; planes as usize],
+            pending_erases: vec![Vec::new(); planes as usize],
         }
     }
 
     /// Queues `t` on `die`; returns whether the die needs a step event (none pending).
     pub fn push(&mut self, die: u32, t: Txn) -> bool {
         self.dies[die as usize].push_back(t);
-        !std::mem::replace(&mut self.armed[die as usize], true)
-    }
-
-    /// Puts `t` first on `die` (a move's program on another die than its read: it goes
-    /// before that die's later work); returns whether the die needs a step event.
-    pub fn push_front(&mut self, die: u32, t: Txn) -> bool {
-        self.dies[die as usize].push_front(t);
         !std::mem::replace(&mut self.armed[die as usize], true)
     }
 
@@ -86,24 +79,40 @@ impl Queue {
         self.dies[die as usize].drain(..)
     }
 
-    /// The FTL decided an erase in `plane`.
-    pub fn erase_decided(&mut self, plane: u32) {
-        self.pending_erases[plane as usize] += 1;
+    /// The FTL decided to erase `block` of `plane`.
+    pub fn erase_decided(&mut self, plane: u32, block: u32) {
+        self.pending_erases[plane as usize].push(block);
     }
 
-    /// An erase in `plane` was reserved.
-    pub fn erase_reserved(&mut self, plane: u32) {
-        self.pending_erases[plane as usize] -= 1;
+    /// The erase of `block` of `plane` was reserved.
+    pub fn erase_reserved(&mut self, plane: u32, block: u32) {
+        let pending = &mut self.pending_erases[plane as usize];
+        let i = pending.iter().position(|&b| b == block).expect("a decided erase");
+        pending.swap_remove(i);
     }
 
-    /// Erases of `plane` decided and not yet reserved.
-    pub fn pending_erases(&self, plane: u32) -> usize {
-        self.pending_erases[plane as usize] as usize
+    /// Whether `block` of `plane` waits for its erase.
+    pub fn erase_pending(&self, plane: u32, block: u32) -> bool {
+        self.pending_erases[plane as usize].contains(&block)
+    }
+
+    /// The erased blocks of `plane`'s free pool of `free` blocks: those `is_free` says
+    /// are in the pool, less those still waiting for their erase.
+    pub fn erased_free(&self, plane: u32, free: usize, is_free: impl Fn(u32) -> bool) -> usize {
+        // A block emptied, reopened and emptied again before its first erase ran is
+        // pending twice: counted once.
+        let p = &self.pending_erases[plane as usize];
+        let waiting = p
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| is_free(b) && !p[..i].contains(&b))
+            .count();
+        free - waiting
     }
 
     /// Whether every queue is empty and every decided erase reserved.
     pub fn is_drained(&self) -> bool {
-        self.dies.iter().all(VecDeque::is_empty) && self.pending_erases.iter().all(|&n| n == 0)
+        self.dies.iter().all(VecDeque::is_empty) && self.pending_erases.iter().all(Vec::is_empty)
     }
 }
 
@@ -121,14 +130,22 @@ mod tests {
         });
         assert!(q.push(1, e));
         assert!(!q.push(1, e), "a second transaction needs no second event");
-        assert!(q.push_front(0, e));
-        q.erase_decided(2);
-        q.erase_decided(2);
-        q.erase_reserved(2);
-        assert_eq!((q.pending_erases(2), q.pending_erases(0)), (1, 0));
+        assert!(q.push(0, e));
+        q.erase_decided(2, 8);
+        q.erase_decided(2, 9);
+        q.erase_reserved(2, 8);
+        assert!(q.erase_pending(2, 9) && !q.erase_pending(2, 8) && !q.erase_pending(0, 9));
+        // A pool of 5 blocks with block 9 in it, its erase pending: 4 erased.
+        assert_eq!(q.erased_free(2, 5, |b| b == 9), 4);
+        // Block 9 reopened (out of the pool): the 5 are erased.
+        assert_eq!(q.erased_free(2, 5, |_| false), 5);
+        // Emptied again before its first erase ran: still one block of the pool.
+        q.erase_decided(2, 9);
+        assert_eq!(q.erased_free(2, 5, |b| b == 9), 4);
+        q.erase_reserved(2, 9);
         assert_eq!(q.drain(1).count(), 2);
         q.pop(0);
-        q.erase_reserved(2);
+        q.erase_reserved(2, 9);
         assert!(q.is_drained());
     }
 }

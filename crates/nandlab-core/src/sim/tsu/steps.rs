@@ -24,7 +24,7 @@ impl Simulator {
         let q = self.tsu.as_mut().expect("only a deferring scheduler schedules");
         for op in &ops {
             if let BgOp::Erase { block, .. } = *op {
-                q.erase_decided(self.geo.plane_of_block(block));
+                q.erase_decided(self.geo.plane_of_block(block), block);
             }
         }
         let policy = self.cfg.scheduler.policy();
@@ -33,9 +33,9 @@ impl Simulator {
             let (block, cause) = block_and_cause(&op);
             let plane = self.geo.plane_of_block(block);
             let die = self.geo.plane_locs[plane as usize].die;
-            // The plane's erased free blocks: the FTL's pool less its erases still queued
-            // (this GC's own among them: what was free when it was triggered).
-            let free = self.ftl.free_blocks(plane).saturating_sub(q.pending_erases(plane));
+            // The plane's erased free blocks: the FTL's pool less its blocks whose erase is
+            // still queued (this GC's victims among them, unless it opened them again).
+            let free = q.erased_free(plane, self.ftl.free_blocks(plane), |b| self.ftl.is_free(b));
             let gc_unit = matches!(cause, Cause::Gc | Cause::WearLeveling);
             if gc_unit && policy.gc_urgent(free) {
                 urgent.extend(q.drain(die));
@@ -57,7 +57,7 @@ impl Simulator {
     fn reserve_txn(&mut self, t: Txn, ready: u64) -> Result<u64> {
         if let BgOp::Erase { block, .. } = t.op {
             let plane = self.geo.plane_of_block(block);
-            self.tsu.as_mut().expect("scheduling").erase_reserved(plane);
+            self.tsu.as_mut().expect("scheduling").erase_reserved(plane, block);
         }
         self.charge_op(t, ready)
     }
@@ -96,8 +96,9 @@ impl Simulator {
                 if to_die == die {
                     q.set_front(die, done);
                 } else {
+                    // Behind the other die's queued work (an erase of its block among it).
                     q.pop(die);
-                    if q.push_front(to_die, done) {
+                    if q.push(to_die, done) {
                         self.events.push(data, Event::Background { die: to_die });
                     }
                 }
@@ -165,8 +166,8 @@ impl Simulator {
         }
         let mut collected = false;
         for plane in (0..self.geo.planes).filter(|&p| self.geo.plane_locs[p as usize].die == die) {
-            let pending = self.tsu.as_ref().expect("scheduling").pending_erases(plane);
-            if self.ftl.free_blocks(plane).saturating_sub(pending) <= threshold as usize {
+            let q = self.tsu.as_ref().expect("scheduling");
+            if q.erased_free(plane, self.ftl.free_blocks(plane), |b| self.ftl.is_free(b)) <= threshold as usize {
                 collected |= self.ftl.collect_idle(plane, now as i64, &mut self.bg_ops)?;
             }
         }
@@ -177,6 +178,24 @@ impl Simulator {
             self.arm_idle_check(die, self.backend.latest(die).2 + idle_ns);
         }
         Ok(())
+    }
+
+    /// A host page is about to be programmed into `block` at `now`: if the block waits for
+    /// its erase (GC emptied it and the FTL opened it again), its die's queued work up to
+    /// and including that erase is reserved first, so the die erases before it programs.
+    pub(in crate::sim) fn erase_before_use(&mut self, now: u64, block: u32) -> Result<()> {
+        let plane = self.geo.plane_of_block(block);
+        let die = self.geo.plane_locs[plane as usize].die;
+        let mut ready = now;
+        loop {
+            let q = self.tsu.as_mut().expect("scheduling");
+            if !q.erase_pending(plane, block) {
+                return Ok(());
+            }
+            let t = q.front(die).expect("a pending erase is queued on its die");
+            q.pop(die);
+            ready = self.reserve_txn(t, ready)?;
+        }
     }
 
     /// Whether every background transaction ran (the queues are empty and no erase is
