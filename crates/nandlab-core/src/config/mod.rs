@@ -6,11 +6,11 @@ use crate::codec::CodecConfig;
 use crate::content::ContentConfig;
 use crate::ecc::EccConfig;
 use crate::error::{NandError, Result};
+use crate::flash::scheduler::SchedulerConfig;
 use crate::flash::{DeviceConfig, TimingConfig};
 use crate::ftl::FtlConfig;
 use crate::host::HostConfig;
 use crate::reliability::{ReliabilityConfig, TvrConfig};
-use crate::sim::tsu::SchedulerConfig;
 use crate::workload::WorkloadConfig;
 use serde::{Deserialize, Serialize};
 

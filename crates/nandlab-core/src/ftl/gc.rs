@@ -1,7 +1,7 @@
 //! Garbage collection's triggers: the GC loop a host write runs in a plane whose free pool
 //! fell to the threshold (`ftl.gc_threshold_blocks`; the scheduler's soft threshold), with
-//! wear leveling after each victim, and one victim at a time for idle-time GC
-//! (`sim/tsu/`). Victims are picked by the `[ftl.gc]` policy and moved by
+//! wear leveling after each victim; one victim per trigger while paced (preemptible GC,
+//! above the hard threshold) and for idle-time GC (`sim/tsu/`). Victims are picked by the `[ftl.gc]` policy and moved by
 //! [`Ftl::relocate_and_erase`].
 
 use super::{BgOp, BlockStatus, Cause, Ftl};
@@ -19,8 +19,9 @@ impl Ftl {
         self.blocks[block as usize].status == BlockStatus::Free
     }
 
-    /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
-    /// threshold plus `reserve` blocks.
+    /// Runs GC (and then wear leveling) in `plane` when its free pool is at or below the
+    /// threshold plus `reserve` blocks: until the pool is above it, or, when GC is paced
+    /// ([`Ftl::pace_gc`]) and the pool is above the floor plus `reserve`, one victim.
     #[inline(always)]
     pub(super) fn collect_if_needed(
         &mut self,
@@ -30,10 +31,30 @@ impl Ftl {
         ops: &mut Vec<BgOp>,
     ) -> Result<()> {
         // Checked for every host page; GC itself is rare.
-        if self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize + reserve {
+        let free = self.planes[plane as usize].free.len();
+        if free > self.cfg.gc_threshold_blocks as usize + reserve {
             return Ok(());
         }
+        if free > self.gc_floor_blocks as usize + reserve {
+            self.collect_idle(plane, now_ns, ops)?;
+            return Ok(());
+        }
+        self.urgent_gc |= self.gc_floor_blocks < self.cfg.gc_threshold_blocks;
         self.collect(plane, reserve, now_ns, ops)
+    }
+
+    /// Paces GC as preemptible GC does (MQSim's `Preemptible_GC_Enabled`): at or below the
+    /// threshold (the soft one) a trigger collects one victim, and only at or below
+    /// `floor_blocks` (the hard threshold) does it collect until the pool is above the
+    /// threshold again. Called once, before the run.
+    pub fn pace_gc(&mut self, floor_blocks: u32) {
+        self.gc_floor_blocks = floor_blocks.min(self.cfg.gc_threshold_blocks);
+    }
+
+    /// Whether GC ran to the threshold from the floor since the last call (its work is
+    /// urgent), clearing the flag.
+    pub fn take_urgent_gc(&mut self) -> bool {
+        std::mem::take(&mut self.urgent_gc)
     }
 
     /// The GC loop of [`Ftl::collect_if_needed`]. Gives up when a plane's worth of victims
@@ -63,7 +84,7 @@ impl Ftl {
         Ok(())
     }
 
-    /// Idle-time GC in `plane` at `now_ns`: collects one victim (and runs wear leveling
+    /// One victim in `plane` at `now_ns` (paced and idle-time GC): collects it (and runs wear leveling
     /// after it, as the GC loop does), its work appended to `ops`. Returns whether there
     /// was a victim (a block with a page to reclaim: the pool gains at least a page's
     /// worth, so repeated calls end above any threshold).

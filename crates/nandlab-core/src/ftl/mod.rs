@@ -174,6 +174,12 @@ pub struct Ftl {
     /// kept between relocations).
     moving: VecDeque<PageMeta>,
     moving_from: VecDeque<u32>,
+    /// GC pacing (`gc.rs`): the free pool at or below which GC collects until the pool is
+    /// above the threshold again; above it, and at or below the threshold, one victim per
+    /// trigger. The threshold itself unless GC is preemptible.
+    gc_floor_blocks: u32,
+    /// The last write ran GC to the threshold from the floor (urgent GC).
+    urgent_gc: bool,
     /// Counters.
     pub stats: FtlStats,
 }
@@ -212,6 +218,8 @@ impl Ftl {
             .map(ReadWindow::new);
         let mut ftl = Ftl {
             geo: geo.clone(),
+            gc_floor_blocks: cfg.gc_threshold_blocks,
+            urgent_gc: false,
             cfg,
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
@@ -604,7 +612,7 @@ impl Ftl {
     /// plane holding more live data than its share) is skipped for this write, and so is a
     /// plane on a chip placement refuses for `lpn` (by its reads).
     fn pick_plane(&mut self, lpn: u64, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
-        let threshold = self.cfg.gc_threshold_blocks as usize;
+        let floor = self.gc_floor_blocks as usize;
         let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
         let hot = self.is_hot(lpn);
         for _ in 0..self.geo.planes {
@@ -616,7 +624,7 @@ impl Ftl {
             }
             self.collect_if_needed(plane, 0, now_ns, ops)?;
             let room = self.next_free_page(plane, slot).is_some();
-            if room || self.planes[plane as usize].free.len() > threshold {
+            if room || self.planes[plane as usize].free.len() > floor {
                 return Ok(plane);
             }
         }
@@ -642,7 +650,8 @@ impl Ftl {
     /// Whether a host page (into `slot`, `hot` as [`Ftl::is_hot`] says) may go to `plane`
     /// without running anything first: its chip is one placement takes the page to, and the
     /// plane is not full. Full means no room in the slot's active block, a free pool at or
-    /// below the GC threshold and no block GC could reclaim a page from: GC would leave
+    /// below the GC floor (the threshold unless GC is paced) and no block GC could reclaim
+    /// a page from: GC would leave
     /// such a plane as it is, so [`Ftl::pick_plane`] skips it. `unmapping` names the blocks
     /// that lose a valid page before the choice (the old copy of the page being written,
     /// and its backup): a full one among them becomes one GC can reclaim.
@@ -654,7 +663,7 @@ impl Ftl {
             }
         }
         if self.next_free_page(plane, slot).is_some()
-            || self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize
+            || self.planes[plane as usize].free.len() > self.gc_floor_blocks as usize
         {
             return true;
         }

@@ -58,7 +58,7 @@ mod sectors;
 mod summary;
 mod suspend;
 mod translation;
-pub mod tsu;
+mod tsu;
 mod write_path;
 
 /// How often (in dispatched requests) the progress callback is called.
@@ -335,6 +335,9 @@ impl Simulator {
             .defers_background()
             .then(|| tsu::Queue::new(geo.dies, geo.planes));
         let mut ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
+        if let Some(floor) = cfg.scheduler.policy().gc_floor() {
+            ftl.pace_gc(floor);
+        }
         ftl.classify_fill(&cfg.host.critical)?;
         let backend = Backend::new(
             geo.dies,

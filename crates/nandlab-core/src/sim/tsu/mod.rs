@@ -1,8 +1,8 @@
 //! The transaction scheduling unit between the FTL and the flash back end: the flash work
 //! the FTL decides on its own (page moves and erases for GC, wear leveling, read refresh and
 //! hot pages) becomes transactions queued per die, which a policy orders against host
-//! transactions (`[scheduler] policy = "fifo" | "priority"`, one file each; the registry is
-//! at the bottom).
+//! transactions (`[scheduler] policy = "fifo" | "priority"`, one file each in
+//! `flash/scheduler/`).
 //!
 //! Host transactions are reserved on their resources when they become ready, in event
 //! order (`flash/backend.rs`); a background transaction is either reserved at once too
@@ -11,64 +11,7 @@
 //! pool), not when the flash work ends; the queue counts the erases still to run so that
 //! GC's urgency sees the erased free blocks.
 
-use crate::error::Result;
-
 mod queue;
 mod steps;
 
 pub(super) use queue::{Queue, Txn};
-
-/// A scheduling policy for background flash work.
-pub trait SchedulerPolicy {
-    /// Checks the policy's parameters; `table` is where they sit in the config
-    /// (`scheduler`), `gc_threshold_blocks` the FTL's (soft) GC threshold.
-    fn validate(&self, _table: &str, _gc_threshold_blocks: u32) -> Result<()> {
-        Ok(())
-    }
-
-    /// Whether background transactions wait in per-die queues for the die to be free of
-    /// host work, instead of being reserved when the FTL decides them.
-    fn defers_background(&self) -> bool;
-
-    /// Whether GC (and the wear leveling it runs) in a plane with `free_blocks` erased free
-    /// blocks (besides the one it is reclaiming) is urgent: reserved at once.
-    fn gc_urgent(&self, free_blocks: usize) -> bool;
-
-    /// Idle-time GC: (idle time of a die before it runs in ns, free-pool threshold in
-    /// blocks); `None`: off.
-    fn idle_gc(&self) -> Option<(u64, u32)> {
-        None
-    }
-}
-
-crate::registry::policies! {
-    /// `[scheduler]`: how background flash work is ordered against host work, by name
-    /// (`policy`), with the policy's parameters beside it.
-    SchedulerConfig, SchedulerPolicy, "policy", Fifo;
-    fifo::Fifo,
-    priority::Priority,
-}
-
-impl SchedulerConfig {
-    /// Whether the section is as by default (then it is left out of the resolved config,
-    /// so results from before the scheduler keep their hashes).
-    pub fn is_default(&self) -> bool {
-        *self == SchedulerConfig::default()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn policies_by_name_with_key_naming_errors() {
-        let p: SchedulerConfig = toml::from_str("policy = \"priority\"\npreemptible_gc = true").unwrap();
-        assert!(p.policy().defers_background());
-        assert!(!SchedulerConfig::default().policy().defers_background());
-        let e = toml::from_str::<SchedulerConfig>("policy = \"fifo\"\npreemptible_gc = true").unwrap_err();
-        assert!(e.to_string().contains("preemptible_gc"), "{e}");
-        let e = toml::from_str::<SchedulerConfig>("policy = \"lifo\"").unwrap_err();
-        assert!(e.to_string().contains("lifo"), "{e}");
-    }
-}

@@ -28,6 +28,8 @@ impl Simulator {
             }
         }
         let policy = self.cfg.scheduler.policy();
+        // GC the FTL ran from the hard threshold up is urgent whatever the erases queued.
+        let ftl_urgent = self.ftl.take_urgent_gc();
         let mut urgent = Vec::new();
         for op in ops.drain(..) {
             let (block, cause) = block_and_cause(&op);
@@ -37,7 +39,7 @@ impl Simulator {
             // still queued (this GC's victims among them, unless it opened them again).
             let free = q.erased_free(plane, self.ftl.free_blocks(plane), |b| self.ftl.is_free(b));
             let gc_unit = matches!(cause, Cause::Gc | Cause::WearLeveling);
-            if gc_unit && policy.gc_urgent(free) {
+            if gc_unit && (ftl_urgent || policy.gc_urgent(free)) {
                 urgent.extend(q.drain(die));
                 urgent.push(Txn::new(op));
             } else if q.push(die, Txn::new(op)) {

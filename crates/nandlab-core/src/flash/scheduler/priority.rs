@@ -72,6 +72,10 @@ impl SchedulerPolicy for Priority {
         !self.preemptible_gc || free_blocks <= self.gc_hard_threshold_blocks as usize
     }
 
+    fn gc_floor(&self) -> Option<u32> {
+        self.preemptible_gc.then_some(self.gc_hard_threshold_blocks)
+    }
+
     fn idle_gc(&self) -> Option<(u64, u32)> {
         (self.idle_gc_after_ns > 0).then_some((self.idle_gc_after_ns, self.idle_gc_threshold_blocks))
     }
