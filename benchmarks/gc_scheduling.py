@@ -53,7 +53,7 @@ def run_case(overrides: dict) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--requests", type=int, default=None, help="workload.requests (preset: 20,000)")
-    ap.add_argument("--iops", type=float, default=None, help="workload.iops (preset: 400)")
+    ap.add_argument("--iops", type=float, default=None, help="workload.iops (preset: 100)")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
