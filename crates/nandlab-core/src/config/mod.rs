@@ -6,6 +6,7 @@ use crate::codec::CodecConfig;
 use crate::content::ContentConfig;
 use crate::ecc::EccConfig;
 use crate::error::{NandError, Result};
+use crate::flash::scheduler::SchedulerConfig;
 use crate::flash::{DeviceConfig, TimingConfig};
 use crate::ftl::FtlConfig;
 use crate::host::HostConfig;
@@ -61,6 +62,10 @@ pub struct SimConfig {
     /// resolved config).
     #[serde(skip_serializing_if = "TvrConfig::is_default")]
     pub tvr: TvrConfig,
+    /// How background flash work is ordered against host work (`fifo` by default, and then
+    /// left out of the resolved config).
+    #[serde(skip_serializing_if = "SchedulerConfig::is_default")]
+    pub scheduler: SchedulerConfig,
     /// What is recorded.
     pub output: OutputConfig,
 }

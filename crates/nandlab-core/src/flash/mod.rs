@@ -7,6 +7,7 @@ pub mod cell;
 pub mod geometry;
 pub mod page_map;
 pub mod pe_time;
+pub mod scheduler;
 pub mod timing;
 
 pub use cell::{CellType, PageType};

@@ -8,6 +8,7 @@ mod block_manager;
 pub mod cause;
 pub mod config;
 pub mod critical;
+mod gc;
 pub mod mapping;
 pub mod mapping_cache;
 pub mod move_path;
@@ -171,6 +172,12 @@ pub struct Ftl {
     /// kept between relocations).
     moving: VecDeque<PageMeta>,
     moving_from: VecDeque<u32>,
+    /// GC pacing (`gc.rs`): the free pool at or below which GC collects until the pool is
+    /// above the threshold again; above it, and at or below the threshold, one victim per
+    /// trigger. The threshold itself unless GC is preemptible.
+    gc_floor_blocks: u32,
+    /// The last write ran GC to the threshold from the floor (urgent GC).
+    urgent_gc: bool,
     /// Counters.
     pub stats: FtlStats,
 }
@@ -209,6 +216,8 @@ impl Ftl {
             .map(ReadWindow::new);
         let mut ftl = Ftl {
             geo: geo.clone(),
+            gc_floor_blocks: cfg.gc_threshold_blocks,
+            urgent_gc: false,
             cfg,
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
@@ -600,7 +609,7 @@ impl Ftl {
     /// plane holding more live data than its share) is skipped for this write, and so is a
     /// plane on a chip placement refuses for `lpn` (by its reads).
     fn pick_plane(&mut self, lpn: u64, attrs: WriteAttrs, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<u32> {
-        let threshold = self.cfg.gc_threshold_blocks as usize;
+        let floor = self.gc_floor_blocks as usize;
         let slot = self.cfg.placement.policy().slot(Cause::Host, attrs);
         let hot = self.is_hot(lpn);
         for _ in 0..self.geo.planes {
@@ -612,7 +621,7 @@ impl Ftl {
             }
             self.collect_if_needed(plane, 0, now_ns, ops)?;
             let room = self.next_free_page(plane, slot).is_some();
-            if room || self.planes[plane as usize].free.len() > threshold {
+            if room || self.planes[plane as usize].free.len() > floor {
                 return Ok(plane);
             }
         }
@@ -638,7 +647,8 @@ impl Ftl {
     /// Whether a host page (into `slot`, `hot` as [`Ftl::is_hot`] says) may go to `plane`
     /// without running anything first: its chip is one placement takes the page to, and the
     /// plane is not full. Full means no room in the slot's active block, a free pool at or
-    /// below the GC threshold and no block GC could reclaim a page from: GC would leave
+    /// below the GC floor (the threshold unless GC is paced) and no block GC could reclaim
+    /// a page from: GC would leave
     /// such a plane as it is, so [`Ftl::pick_plane`] skips it. `unmapping` names the blocks
     /// that lose a valid page before the choice (the old copy of the page being written,
     /// and its backup): a full one among them becomes one GC can reclaim.
@@ -650,7 +660,7 @@ impl Ftl {
             }
         }
         if self.next_free_page(plane, slot).is_some()
-            || self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize
+            || self.planes[plane as usize].free.len() > self.gc_floor_blocks as usize
         {
             return true;
         }
@@ -870,50 +880,6 @@ impl Ftl {
         st.valid = 0;
         st.implicit = false;
         block
-    }
-
-    /// Runs GC (and then wear leveling) in `plane` while its free pool is at or below the
-    /// threshold plus `reserve` blocks.
-    #[inline(always)]
-    fn collect_if_needed(&mut self, plane: u32, reserve: usize, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
-        // Checked for every host page; GC itself is rare.
-        if self.planes[plane as usize].free.len() > self.cfg.gc_threshold_blocks as usize + reserve {
-            return Ok(());
-        }
-        self.collect(plane, reserve, now_ns, ops)
-    }
-
-    /// The GC loop of [`Ftl::collect_if_needed`]. Gives up when a plane's worth of victims
-    /// freed nothing: pages that placement skips (critical pages kept off LSB pages) can
-    /// make moving a victim take a whole block, and then the write finds the plane full
-    /// instead of looping.
-    fn collect(&mut self, plane: u32, reserve: usize, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
-        let mut fruitless = 0;
-        while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize + reserve {
-            if fruitless > self.geo.cfg.blocks_per_plane {
-                break;
-            }
-            let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
-                break;
-            };
-            let free_before = self.planes[plane as usize].free.len();
-            let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
-            self.stats.gc_page_moves += moved;
-            self.stats.gc_erases += 1;
-            fruitless = if self.planes[plane as usize].free.len() > free_before {
-                0
-            } else {
-                fruitless + 1
-            };
-            if !self.cfg.wear_leveling.is_none() {
-                if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
-                    let moved = self.relocate_and_erase(cold, plane, Cause::WearLeveling, now_ns, ops)?;
-                    self.stats.wl_page_moves += moved;
-                    self.stats.wl_erases += 1;
-                }
-            }
-        }
-        Ok(())
     }
 
     /// The block of `plane` that `policy` picks from a view of the plane's blocks.

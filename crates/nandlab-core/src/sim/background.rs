@@ -9,6 +9,7 @@
 //! channel and programmed.
 
 use super::read_path::PageState;
+use super::tsu::Txn;
 use super::{wrap, Simulator};
 use crate::ecc::ReadEnergy;
 use crate::error::Result;
@@ -70,36 +71,62 @@ impl Simulator {
     }
 
     fn charge_background(&mut self, now: u64) -> Result<()> {
+        if self.tsu.is_some() {
+            return self.schedule_background(now);
+        }
         let mut ready = now;
         let mut ops = std::mem::take(&mut self.bg_ops);
         for op in ops.drain(..) {
-            ready = match op {
-                BgOp::Move {
-                    from,
-                    to,
-                    cause,
-                    path,
-                    page,
-                } => {
-                    self.counters.page_reads += 1;
-                    self.counters.gc_page_reads += 1;
-                    self.translation_moved(ready, page.meta.lpn);
-                    let ready = match path {
-                        MovePath::Copyback => self.copyback_read(from, cause, ready),
-                        MovePath::Controller => self.controller_read(from, to, cause, &page, ready)?,
-                    };
-                    self.program_moved(to, cause, ready)?
-                }
-                BgOp::Erase { block, cause } => {
-                    self.counters.erases += 1;
-                    work_of(&mut self.background.by_cause, cause).erases += 1;
-                    let erase_ns = self.timing.erase_for(block, self.ftl.pe_cycles(block));
-                    self.array_work(block, ArrayOp::Erase, cause, ready, erase_ns)
-                }
-            };
+            ready = self.charge_op(Txn::new(op), ready)?;
         }
         self.bg_ops = ops;
         Ok(())
+    }
+
+    /// Reserves what is left of background transaction `t` from `ready`: a move's read
+    /// (unless done) and program, or an erase. Returns when it ends.
+    pub(super) fn charge_op(&mut self, t: Txn, ready: u64) -> Result<u64> {
+        match t.op {
+            BgOp::Move {
+                from,
+                to,
+                cause,
+                path,
+                page,
+            } => {
+                let data = match t.read_done {
+                    Some(data) => data.max(ready),
+                    None => self.move_read(from, to, cause, path, &page, ready)?,
+                };
+                self.program_moved(to, cause, data)
+            }
+            BgOp::Erase { block, cause } => {
+                self.counters.erases += 1;
+                work_of(&mut self.background.by_cause, cause).erases += 1;
+                let erase_ns = self.timing.erase_for(block, self.ftl.pe_cycles(block));
+                Ok(self.array_work(block, ArrayOp::Erase, cause, ready, erase_ns))
+            }
+        }
+    }
+
+    /// Reads a page to move out of `from` (for `to`, by `path`) from `ready`; returns when
+    /// its data is where the program needs it.
+    pub(super) fn move_read(
+        &mut self,
+        from: Ppa,
+        to: Ppa,
+        cause: Cause,
+        path: MovePath,
+        page: &MovedPage,
+        ready: u64,
+    ) -> Result<u64> {
+        self.counters.page_reads += 1;
+        self.counters.gc_page_reads += 1;
+        self.translation_moved(ready, page.meta.lpn);
+        match path {
+            MovePath::Copyback => Ok(self.copyback_read(from, cause, ready)),
+            MovePath::Controller => self.controller_read(from, to, cause, page, ready),
+        }
     }
 
     /// Moves the hot pages of a read (logical pages `first..first + pages`) that sit on

@@ -54,6 +54,7 @@ mod sectors;
 mod summary;
 mod suspend;
 mod translation;
+mod tsu;
 
 /// How often (in dispatched requests) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -124,6 +125,14 @@ enum Event {
         pages: u32,
     },
     RequestDone(u32),
+    /// The die's next queued background transaction may start (`tsu/steps.rs`).
+    Background {
+        die: u32,
+    },
+    /// Whether the die has been idle long enough for idle-time GC (`tsu/steps.rs`).
+    IdleCheck {
+        die: u32,
+    },
 }
 
 /// The ECC verdict of a page read, decided when the read is issued.
@@ -253,6 +262,8 @@ pub struct Simulator {
     pending: Option<Request>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
+    /// The per-die queues of background work, when the scheduler defers it.
+    tsu: Option<tsu::Queue>,
     /// Background work done so far, per cause.
     background: background::Work,
     read_path: ReadPath,
@@ -310,7 +321,18 @@ impl Simulator {
         cfg.host.critical.validate()?;
         group_write::validate(&cfg)?;
         closed_loop::validate(&cfg.host, device_depth, scheduler.reorders())?;
+        cfg.scheduler
+            .policy()
+            .validate("scheduler", cfg.ftl.gc_threshold_blocks)?;
+        let tsu = cfg
+            .scheduler
+            .policy()
+            .defers_background()
+            .then(|| tsu::Queue::new(geo.dies, geo.planes));
         let mut ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
+        if let Some(floor) = cfg.scheduler.policy().gc_floor() {
+            ftl.pace_gc(floor);
+        }
         ftl.classify_fill(&cfg.host.critical)?;
         let backend = Backend::new(
             geo.dies,
@@ -387,6 +409,7 @@ impl Simulator {
             pending: None,
             next_id: 0,
             bg_ops: Vec::new(),
+            tsu,
             background: background::Work::new(hot_moves),
             latency: Default::default(),
             flow_latency,
@@ -466,6 +489,9 @@ impl Simulator {
                         self.dispatch(now, q, progress)?;
                     }
                     self.schedule_arrival(stream, now)?;
+                    if self.tsu.is_some() {
+                        self.arm_idle_checks(now);
+                    }
                 }
                 Event::SenseDone {
                     req,
@@ -505,6 +531,8 @@ impl Simulator {
                 Event::GroupSensed { req, group } => self.group_sensed(now, req, group),
                 Event::GroupMerged { req, group } => self.group_merged(now, req, group)?,
                 Event::MoveHot { first, pages } => self.move_hot(now, first, pages)?,
+                Event::Background { die } => self.background_step(now, die)?,
+                Event::IdleCheck { die } => self.idle_check(now, die)?,
                 Event::RequestDone(r) => {
                     self.reqs.remove(r);
                     self.inflight -= 1;
@@ -515,6 +543,18 @@ impl Simulator {
                     }
                     self.try_dispatch(now, progress)?;
                 }
+            }
+        }
+        // The scheduler's queues ran dry with the events, and deferring the flash work left
+        // the FTL consistent (checked in debug builds: the tests).
+        #[cfg(debug_assertions)]
+        if self.tsu.is_some() {
+            assert!(
+                self.background_drained(),
+                "background work left when the events ran out"
+            );
+            if let Err(e) = self.ftl.check_invariants() {
+                panic!("FTL invariant broken under the scheduler: {e}");
             }
         }
         Ok(())
@@ -680,6 +720,9 @@ impl Simulator {
         let Some(ppa) = self.ftl.backup_of(lpn) else {
             return Ok(());
         };
+        if self.tsu.is_some() {
+            self.erase_before_use(now, ppa.block)?;
+        }
         let t_prog = self.program_ns(ppa)?;
         let channel = self.geo.loc_of_block(ppa.block).channel;
         let at_die = self.backend.channel(channel, now, self.timing.transfer_page_ns).end;
@@ -708,6 +751,9 @@ impl Simulator {
             self.counters.critical_programs[usize::from(self.geo.page_map.page_type(ppa.page))] += 1;
         }
         self.run_background(now)?;
+        if self.tsu.is_some() {
+            self.erase_before_use(now, ppa.block)?;
+        }
         let t_prog = self.program_ns(ppa)?;
         let channel = self.geo.loc_of_block(ppa.block).channel;
         let s = self.backend.channel(channel, ready, self.timing.transfer_page_ns);

@@ -1,0 +1,113 @@
+//! Garbage collection's triggers: the GC loop a host write runs in a plane whose free pool
+//! fell to the threshold (`ftl.gc_threshold_blocks`; the scheduler's soft threshold), with
+//! wear leveling after each victim; one victim per trigger while paced (preemptible GC,
+//! above the hard threshold) and for idle-time GC (`sim/tsu/`). Victims are picked by the `[ftl.gc]` policy and moved by
+//! [`Ftl::relocate_and_erase`].
+
+use super::{BgOp, BlockStatus, Cause, Ftl};
+use crate::error::Result;
+
+impl Ftl {
+    /// Free blocks in `plane`'s pool (blocks GC emptied count, whether or not the flash
+    /// has erased them yet).
+    pub fn free_blocks(&self, plane: u32) -> usize {
+        self.planes[plane as usize].free.len()
+    }
+
+    /// Whether `block` is in its plane's free pool.
+    pub fn is_free(&self, block: u32) -> bool {
+        self.blocks[block as usize].status == BlockStatus::Free
+    }
+
+    /// Runs GC (and then wear leveling) in `plane` when its free pool is at or below the
+    /// threshold plus `reserve` blocks: until the pool is above it, or, when GC is paced
+    /// ([`Ftl::pace_gc`]) and the pool is above the floor plus `reserve`, one victim.
+    #[inline(always)]
+    pub(super) fn collect_if_needed(
+        &mut self,
+        plane: u32,
+        reserve: usize,
+        now_ns: i64,
+        ops: &mut Vec<BgOp>,
+    ) -> Result<()> {
+        // Checked for every host page; GC itself is rare.
+        let free = self.planes[plane as usize].free.len();
+        if free > self.cfg.gc_threshold_blocks as usize + reserve {
+            return Ok(());
+        }
+        if free > self.gc_floor_blocks as usize + reserve {
+            self.collect_idle(plane, now_ns, ops)?;
+            return Ok(());
+        }
+        self.urgent_gc |= self.gc_floor_blocks < self.cfg.gc_threshold_blocks;
+        self.collect(plane, reserve, now_ns, ops)
+    }
+
+    /// Paces GC as preemptible GC does (MQSim's `Preemptible_GC_Enabled`): at or below the
+    /// threshold (the soft one) a trigger collects one victim, and only at or below
+    /// `floor_blocks` (the hard threshold) does it collect until the pool is above the
+    /// threshold again. Called once, before the run.
+    pub fn pace_gc(&mut self, floor_blocks: u32) {
+        self.gc_floor_blocks = floor_blocks.min(self.cfg.gc_threshold_blocks);
+    }
+
+    /// Whether GC ran to the threshold from the floor since the last call (its work is
+    /// urgent), clearing the flag.
+    pub fn take_urgent_gc(&mut self) -> bool {
+        std::mem::take(&mut self.urgent_gc)
+    }
+
+    /// The GC loop of [`Ftl::collect_if_needed`]. Gives up when a plane's worth of victims
+    /// freed nothing: pages that placement skips (critical pages kept off LSB pages) can
+    /// make moving a victim take a whole block, and then the write finds the plane full
+    /// instead of looping.
+    fn collect(&mut self, plane: u32, reserve: usize, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        let mut fruitless = 0;
+        while self.planes[plane as usize].free.len() <= self.cfg.gc_threshold_blocks as usize + reserve {
+            if fruitless > self.geo.cfg.blocks_per_plane {
+                break;
+            }
+            let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+                break;
+            };
+            let free_before = self.planes[plane as usize].free.len();
+            let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
+            self.stats.gc_page_moves += moved;
+            self.stats.gc_erases += 1;
+            fruitless = if self.planes[plane as usize].free.len() > free_before {
+                0
+            } else {
+                fruitless + 1
+            };
+            self.level_wear(plane, now_ns, ops)?;
+        }
+        Ok(())
+    }
+
+    /// One victim in `plane` at `now_ns` (paced and idle-time GC): collects it (and runs wear leveling
+    /// after it, as the GC loop does), its work appended to `ops`. Returns whether there
+    /// was a victim (a block with a page to reclaim: the pool gains at least a page's
+    /// worth, so repeated calls end above any threshold).
+    pub fn collect_idle(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<bool> {
+        let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+            return Ok(false);
+        };
+        let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
+        self.stats.gc_page_moves += moved;
+        self.stats.gc_erases += 1;
+        self.level_wear(plane, now_ns, ops)?;
+        Ok(true)
+    }
+
+    /// Static wear leveling after a GC victim: the policy's cold block, if any, is moved.
+    fn level_wear(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
+        if !self.cfg.wear_leveling.is_none() {
+            if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
+                let moved = self.relocate_and_erase(cold, plane, Cause::WearLeveling, now_ns, ops)?;
+                self.stats.wl_page_moves += moved;
+                self.stats.wl_erases += 1;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,17 @@
+//! The transaction scheduling unit between the FTL and the flash back end: the flash work
+//! the FTL decides on its own (page moves and erases for GC, wear leveling, read refresh and
+//! hot pages) becomes transactions queued per die, which a policy orders against host
+//! transactions (`[scheduler] policy = "fifo" | "priority"`, one file each in
+//! `flash/scheduler/`).
+//!
+//! Host transactions are reserved on their resources when they become ready, in event
+//! order (`flash/backend.rs`); a background transaction is either reserved at once too
+//! (FIFO, or urgent GC) or waits in its die's queue for a moment when no host work holds
+//! the die ([`queue`]). The FTL's state changes when it decides the work (mapping, free
+//! pool), not when the flash work ends; the queue counts the erases still to run so that
+//! GC's urgency sees the erased free blocks.
+
+mod queue;
+mod steps;
+
+pub(super) use queue::{Queue, Txn};
