@@ -35,6 +35,7 @@ mod refresh_destinations;
 mod refresh_props;
 mod sectors;
 mod suspend;
+mod timeline;
 mod timing;
 mod trace_critical;
 mod tvr_region;
