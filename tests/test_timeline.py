@@ -12,10 +12,9 @@ import polars as pl
 import pytest
 
 import nandlab
+from cli_errors import cli, one_line_error
 from nandlab import html_report, plots
 from nandlab.timeline import TIMELINE_SCHEMA, parse_window
-
-from .cli_errors import cli, one_line_error
 
 # Open loop at 20k IOPS on a small synthetic run: 4000 requests over ~0.2 s.
 CFG = {

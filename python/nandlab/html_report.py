@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ def headline_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
             if (v := _get(summary, key)) is not None]
 
 
-def _table(rows: list[tuple[str, ...]], head: tuple[str, ...] | None = None) -> str:
+def _table(rows: Sequence[Sequence[str]], head: tuple[str, ...] | None = None) -> str:
     h = "".join(f"<th>{html.escape(c)}</th>" for c in head) if head else ""
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows

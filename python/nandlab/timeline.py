@@ -97,9 +97,10 @@ class TimelineWriter:
             while (f := self._queue.get()) is not None:
                 yield f
 
+        assert self.dst is not None
         try:
             lf = register_io_source(frames, schema=TIMELINE_SCHEMA)
-            lf.sink_parquet(self.dst, compression="zstd", compression_level=1)  # type: ignore[arg-type]
+            lf.sink_parquet(self.dst, compression="zstd", compression_level=1)
         except BaseException as e:  # reported by close(); drain so the run does not wait
             self._error = e
             while self._queue.get() is not None:
