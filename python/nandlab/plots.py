@@ -22,7 +22,7 @@ import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from .errors import MissingFileError  # noqa: E402
-from .timeline import TIMELINE_FILE  # noqa: E402
+from .timeline import TIMELINE_FILE, dense  # noqa: E402
 
 FORMATS = ("png", "svg")
 
@@ -123,7 +123,7 @@ def latency_cdf(runs: list[Run], labels: list[str]) -> Figure | None:
 
 def timeline_panels(runs: list[Run], labels: list[str]) -> Figure | None:
     """The timeline's panels over simulated time (s)."""
-    have = [(r.timeline, lab) for r, lab in zip(runs, labels, strict=True)
+    have = [(dense(r.timeline), lab) for r, lab in zip(runs, labels, strict=True)
             if r.timeline is not None and r.timeline.height]
     if not have:
         return None

@@ -30,7 +30,9 @@ _U, _F = pl.UInt64(), pl.Float64()
 #: moves and erases by cause (GC, wear leveling, refresh, hot pages moved on read);
 #: ``free_blocks_min``, the free blocks of the plane with fewest at its end; judged reads,
 #: their mean RBER and mean decoding level (of those decoded), retries, uncorrectable
-#: pages; the share of die and channel time busy.
+#: pages; the share of die and channel time busy. A window in which the device was idle
+#: (nothing arrived, completed or was busy, no count moved, no request outstanding) has no
+#: row: :func:`dense` puts it back.
 TIMELINE_SCHEMA: dict[str, pl.DataType] = {
     "start_ns": _U, "reads": _U, "writes": _U, "trims": _U,
     "read_iops": _F, "write_iops": _F, "read_mb_s": _F, "write_mb_s": _F,
@@ -67,6 +69,33 @@ def timeline_frame(columns: Mapping[str, Any]) -> pl.DataFrame:
     df = pl.DataFrame({k: columns[k] for k in TIMELINE_SCHEMA}, schema=TIMELINE_SCHEMA)
     floats = [k for k, t in TIMELINE_SCHEMA.items() if t == _F]
     return df.with_columns(pl.col(floats).fill_nan(None))
+
+
+#: Most windows :func:`dense` fills in (beyond, the rows are returned as they are).
+DENSE_MAX_ROWS = 2_000_000
+
+
+def dense(t: pl.DataFrame) -> pl.DataFrame:
+    """``t`` with a row for every window from its first to its last: the idle windows it
+    leaves out have zero counts, rates, depth and utilisation, null latencies and means,
+    and the free blocks of the row before."""
+    if t.height < 2:
+        return t
+    w = int(t["window_ns"][0])
+    first, last = int(t["start_ns"][0]), int(t["start_ns"][-1])
+    if (last - first) // w + 1 > DENSE_MAX_ROWS:
+        return t
+    grid = pl.DataFrame({"start_ns": pl.int_range(first, last + 1, w, eager=True, dtype=pl.UInt64)})
+    out = grid.join(t, on="start_ns", how="left")
+    means = {"read_p50_ns", "read_p99_ns", "read_max_ns", "write_p50_ns", "write_p99_ns",
+             "write_max_ns", "rber_mean", "level_mean"}
+    kept = means | {"start_ns", "free_blocks_min", "window_ns"}
+    zero = [c for c in TIMELINE_SCHEMA if c not in kept]
+    return out.with_columns(
+        pl.col(zero).fill_null(0),
+        pl.col("free_blocks_min").forward_fill(),
+        pl.lit(w, dtype=pl.UInt64).alias("window_ns"),
+    )
 
 
 class TimelineWriter:

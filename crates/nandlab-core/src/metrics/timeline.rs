@@ -47,6 +47,8 @@ pub struct BusyWindows {
     window_ns: u64,
     /// Window index of `open[0]`.
     base: u64,
+    /// `[start, end)` of window `base` (ns): most work falls in it, found without a division.
+    base_span: (u64, u64),
     /// Die and channel busy ns of each open window.
     open: VecDeque<[u64; 2]>,
 }
@@ -66,6 +68,7 @@ impl BusyWindows {
         BusyWindows {
             window_ns,
             base: 0,
+            base_span: (0, window_ns),
             open: VecDeque::new(),
         }
     }
@@ -75,6 +78,10 @@ impl BusyWindows {
     /// is dropped.
     #[inline]
     pub fn add(&mut self, what: Busy, start: u64, end: u64) {
+        if start >= self.base_span.0 && end <= self.base_span.1 && !self.open.is_empty() {
+            self.open[0][what as usize] += end - start;
+            return;
+        }
         self.each(start, end, |slot, ns| slot[what as usize] += ns);
     }
 
@@ -104,8 +111,14 @@ impl BusyWindows {
 
     /// Closes window `base`; returns its die and channel busy ns.
     fn close(&mut self) -> [u64; 2] {
-        self.base += 1;
+        self.skip_to(self.base + 1);
         self.open.pop_front().unwrap_or_default()
+    }
+
+    /// Moves the first open window to `base` (the windows before hold nothing).
+    fn skip_to(&mut self, base: u64) {
+        self.base = base;
+        self.base_span = (base * self.window_ns, (base + 1) * self.window_ns);
     }
 
     /// The last window any work was booked in (`None`: none ahead of `base`).
@@ -380,11 +393,32 @@ impl Timeline {
         Ok(self.sink.is_none().then_some(self.kept))
     }
 
-    /// Closes windows `from..upto`.
+    /// Closes windows `from..upto`. A window in which the device was idle — nothing
+    /// arrived, completed or was busy, no count moved, no request was outstanding — gives
+    /// no row (its would be zeros and nulls, and the free blocks of the row before).
     fn close(&mut self, from: u64, upto: u64, counts: Counts, mut busy: Option<&mut BusyWindows>) {
         for w in from..upto {
+            let quiet_ahead = self.open.is_empty()
+                && self.outstanding == 0
+                && counts == self.last
+                && busy.as_deref().is_none_or(|b| b.open.is_empty());
+            if quiet_ahead {
+                // Every window left to close is idle.
+                if let Some(b) = busy.as_deref_mut() {
+                    b.skip_to(upto);
+                }
+                break;
+            }
             let o = self.open.pop_front().unwrap_or_default();
             let busy_ns = busy.as_deref_mut().map_or([0; 2], BusyWindows::close);
+            if o.arrivals == 0
+                && o.completions == 0
+                && busy_ns == [0; 2]
+                && self.outstanding == 0
+                && counts == self.last
+            {
+                continue;
+            }
             let row = self.row(w, o, &counts, busy_ns);
             self.last = counts;
             self.batch.push(&row);

@@ -24,7 +24,7 @@ fn f(t: &TimelineColumns, name: &str) -> Vec<f64> {
 /// Reads of one page at 0, 1 and 3 ms in windows of 1 ms, on an idle full device whose
 /// every page has RBER 0.004 (decoded hard): each takes t_R 41 µs + 4 KiB transfer
 /// 20.48 µs + decode 8 µs = 69.48 µs (`read_path.rs` works this out from seed 001's Eq. 1),
-/// so window 2 is empty and the others hold one read each.
+/// so the others hold one read each and window 2, idle, gives no row.
 #[test]
 fn hand_built_trace() {
     let text = "[aging]\nfill_fraction = 1.0\n[reliability]\nmodel = \"nominal\"\nnominal_rber = 0.004\n\
@@ -37,34 +37,29 @@ fn hand_built_trace() {
         .to_vec();
     let (t, s) = run(cfg, reqs);
     const HARD: f64 = 69_480.0;
-    assert_eq!(u(&t, "start_ns"), [0, 1_000_000, 2_000_000, 3_000_000]);
-    assert_eq!(u(&t, "reads"), [1, 1, 0, 1]);
-    assert_eq!(u(&t, "writes"), [0; 4]);
-    assert_eq!(f(&t, "read_iops"), [1000.0, 1000.0, 0.0, 1000.0]);
+    assert_eq!(u(&t, "start_ns"), [0, 1_000_000, 3_000_000]);
+    assert_eq!(u(&t, "reads"), [1, 1, 1]);
+    assert_eq!(u(&t, "writes"), [0; 3]);
+    assert_eq!(f(&t, "read_iops"), [1000.0; 3]);
     // 4096 B per ms = 4.096 MB/s.
-    assert_eq!(f(&t, "read_mb_s"), [4.096, 4.096, 0.0, 4.096]);
+    assert_eq!(f(&t, "read_mb_s"), [4.096; 3]);
     for col in ["read_p50_ns", "read_p99_ns", "read_max_ns"] {
-        let v = f(&t, col);
-        assert_eq!([v[0], v[1], v[3]], [HARD; 3], "{col}");
-        assert!(v[2].is_nan(), "{col}");
+        assert_eq!(f(&t, col), [HARD; 3], "{col}");
     }
     assert!(f(&t, "write_p99_ns").iter().all(|x| x.is_nan()));
     // One request outstanding for 69.48 µs of the 1 ms window.
-    assert_eq!(f(&t, "queue_depth"), [0.06948, 0.06948, 0.0, 0.06948]);
-    assert_eq!(u(&t, "judged_reads"), [1, 1, 0, 1]);
-    let rber = f(&t, "rber_mean");
-    assert_eq!([rber[0], rber[1], rber[3]], [0.004; 3]);
-    assert!(rber[2].is_nan());
-    assert_eq!(f(&t, "level_mean")[0], 0.0);
-    assert_eq!(u(&t, "retries"), [0; 4]);
+    assert_eq!(f(&t, "queue_depth"), [0.06948; 3]);
+    assert_eq!(u(&t, "judged_reads"), [1; 3]);
+    assert_eq!(f(&t, "rber_mean"), [0.004; 3]);
+    assert_eq!(f(&t, "level_mean"), [0.0; 3]);
+    assert_eq!(u(&t, "retries"), [0; 3]);
     // The die senses 41 µs, the channel moves 20.48 µs, per read.
     let die = f(&t, "die_util");
     let chan = f(&t, "channel_util");
-    for w in [0, 1, 3] {
+    for w in 0..3 {
         assert!((die[w] * dies as f64 * 1e6 - 41_000.0).abs() < 1e-6, "{die:?}");
         assert!((chan[w] * channels as f64 * 1e6 - 20_480.0).abs() < 1e-6, "{chan:?}");
     }
-    assert_eq!((die[2], chan[2]), (0.0, 0.0));
     assert_eq!(s["requests"]["reads"], 3);
 }
 
@@ -103,9 +98,9 @@ fn windows_sum_to_the_summary() {
     let rel = &s["reliability"];
     assert_eq!(sum("judged_reads"), rel["page_reads"].as_u64().unwrap());
     assert_eq!(sum("retries"), rel["retries"].as_u64().unwrap());
-    // Windows are contiguous, one per 100 µs.
+    // Windows of 100 µs, in order (idle ones give no row).
     let start = u(&t, "start_ns");
-    assert!(start.windows(2).all(|w| w[1] - w[0] == 100_000));
+    assert!(start.windows(2).all(|w| w[1] > w[0]) && start.iter().all(|s| s % 100_000 == 0));
     // Requests outstanding at the end: none, so the mean depth integrates the latencies.
     let latency_sum = (s["all"]["mean_ns"].as_f64().unwrap() * 1200.0).round();
     let area: f64 = f(&t, "queue_depth").iter().sum::<f64>() * 100_000.0;
