@@ -9,7 +9,8 @@ from nandlab.cli import app
 
 
 def cli(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+    # Wide enough that help and tables are not wrapped mid-word.
+    return CliRunner().invoke(app, [str(a) for a in args], terminal_width=200)
 
 
 def one_line_error(result, *needles) -> str:

@@ -14,10 +14,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import nandlab
-from nandlab.cli import app
+from cli_errors import cli
 from nandlab.peers import import_files, table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,10 +154,6 @@ def mqsim(tmp_path):
     (tmp_path / "traces").mkdir()
     (tmp_path / "traces" / "tpcc-small.trace").write_text("0 0 8 8 1\n100 0 16 8 0\n")
     return tmp_path
-
-
-def cli(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_mqsim_shipped_config_imports_with_each_rule(mqsim):

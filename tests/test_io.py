@@ -80,6 +80,15 @@ def test_replace_outputs_removes_the_files_an_earlier_run_owned(tmp_path):
     assert (tmp_path / "summary.json").read_text() == "new"
 
 
+def test_replace_outputs_removes_what_a_killed_run_left(tmp_path):
+    # A run killed mid-way (SIGKILL: no cleanup) leaves its record stream's temp file.
+    (tmp_path / ".requests.parquet.k1ll3d.tmp").write_text("half a stream")
+    (tmp_path / ".notes.txt.x.tmp").write_text("not a run's")
+    replace_outputs(tmp_path, ("summary.json", "requests.parquet"),
+                    {"summary.json": lambda p: p.write_text("new")})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".notes.txt.x.tmp", "summary.json"]
+
+
 def test_replace_outputs_keeps_the_earlier_run_when_a_writer_fails(tmp_path):
     (tmp_path / "summary.json").write_text("old run")
 

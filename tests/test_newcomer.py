@@ -9,18 +9,13 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import nandlab
-from nandlab.cli import app
+from cli_errors import cli
 from nandlab.reproduce.framework import PAPERS
 from nandlab.summary import LatencyTable, RequestCounts, Summary
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def cli(*args):
-    return CliRunner().invoke(app, [str(a) for a in args], terminal_width=200)
 
 
 def test_version_flag(real_core):

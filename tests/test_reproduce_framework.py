@@ -3,6 +3,7 @@ and index, and the README's verdict counts against a quick run."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -63,5 +64,48 @@ def test_readme_verdict_counts_match_a_quick_run(real_core, quick_reproduction):
     assert stated and stated == computed, (
         "README's verdict counts differ from this machine's `nandlab reproduce all --quick`; "
         f"regenerate them: python -m nandlab.reproduce.verdict_table {index.parent} "
-        "--readme README.md"
+        "--readme README.md --list docs/verdicts.md"
     )
+
+
+def _block(mode):
+    return f"<!-- verdicts-{mode}: generated -->\nold\n<!-- /verdicts-{mode} -->\n"
+
+
+def test_verdict_table_writes_counts_to_readme_and_causes_to_the_list(tmp_path):
+    out = tmp_path / "run"
+    (out / "badr").mkdir(parents=True)
+    (out / "index.md").write_text("Mode: quick.\n")
+    claims = [
+        {"label": "a", "kind": "simulated", "verdict": "reproduced", "why": ""},
+        {"label": "b", "kind": "simulated", "verdict": "differs", "why": "First. Second."},
+        {"label": "c", "kind": "input"},
+    ]
+    (out / "badr" / "claims.json").write_text(json.dumps(claims))
+    readme, page = tmp_path / "README.md", tmp_path / "verdicts.md"
+    readme.write_text("top\n" + _block("quick") + _block("full"))
+    page.write_text(_block("quick") + _block("full"))
+    assert verdict_table.main([str(out), "--readme", str(readme), "--list", str(page)]) == 0
+    counts = verdict_table.parse_table(readme.read_text())
+    title = framework.paper_module("badr").TITLE
+    # One reproduced and one differs of two simulated claims; the input has no verdicts.
+    assert counts[title, "simulated"] == ("2", "1", "0", "0", "1", "0")
+    assert counts[title, "input"] == ("1",) + ("—",) * 5
+    assert "- b — *differs*: First." in page.read_text() and "Second" not in page.read_text()
+    assert "- a" not in page.read_text() and "- b" not in readme.read_text()
+    # The full block of each page is untouched by a quick run.
+    assert readme.read_text().endswith(_block("full")) and page.read_text().endswith(_block("full"))
+
+
+def test_verdict_table_names_the_page_without_a_block(tmp_path, capsys):
+    out = tmp_path / "run"
+    (out / "badr").mkdir(parents=True)
+    (out / "index.md").write_text("Mode: full.\n")
+    (out / "badr" / "claims.json").write_text("[]")
+    readme, page = tmp_path / "README.md", tmp_path / "verdicts.md"
+    readme.write_text(_block("full"))
+    page.write_text(_block("quick"))
+    assert verdict_table.main([str(out), "--readme", str(readme), "--list", str(page)]) == 1
+    assert capsys.readouterr().err == f"error: {page}: no <!-- verdicts-full: ... --> block\n"
+    # Neither page was written: the README's block still holds its old body.
+    assert readme.read_text() == _block("full")

@@ -9,6 +9,7 @@ partial one.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import stat
@@ -126,7 +127,8 @@ def replace_outputs(directory: Path, owned: tuple[str, ...], files: Mapping[str,
     ``f(path)``); then every file in ``owned`` (what any run writes there) is removed, in
     that order, and the new files are moved into place in ``files``' order. Put the file
     whose presence means "complete" (the summary) first in ``owned`` and last in
-    ``files``. Other files in ``directory`` are left alone."""
+    ``files``. Temp files of an owned name that a killed run left (``.NAME.*.tmp``) are
+    removed last; other files in ``directory`` are left alone."""
     temps: dict[str, Path] = {}
     try:
         for name, write in files.items():
@@ -137,6 +139,10 @@ def replace_outputs(directory: Path, owned: tuple[str, ...], files: Mapping[str,
                 (directory / name).unlink()
         for name, tmp in temps.items():
             os.replace(tmp, directory / name)
+        for name in owned:
+            for stale in directory.glob(f".{glob.escape(name)}.*.tmp"):
+                with contextlib.suppress(FileNotFoundError):
+                    stale.unlink()
     except BaseException:
         for tmp in temps.values():
             with contextlib.suppress(FileNotFoundError):

@@ -70,7 +70,9 @@ def _latency_unit(values: list[float]) -> tuple[str, float]:
 def latency_table(summary: Mapping[str, Any]) -> Table:
     """Response time (in one unit for the table) and throughput per operation class."""
     s = Summary(summary)
-    unit, div = _latency_unit([s.number(f"{op}.{k}") for op in OPS for k in _LATENCY_KEYS])
+    # None: no request of the kind completed (a dash in the table).
+    values = {(op, k): s.data[op][k] for op in OPS for k in _LATENCY_KEYS}
+    unit, div = _latency_unit([v for v in values.values() if v is not None])
     t = Table(title=f"response time ({unit})", title_justify="left")
     t.add_column("op")
     for col in ("count", "mean", "p50", "p99", "p99.9", "max", "IOPS", "MB/s"):
@@ -79,7 +81,8 @@ def latency_table(summary: Mapping[str, Any]) -> Table:
         t.add_row(
             op,
             fmt_num(s.metric(f"{op}.count")),
-            *(f"{s.number(f'{op}.{k}') / div:,.1f}" for k in _LATENCY_KEYS),
+            *(DASH if values[op, k] is None else f"{values[op, k] / div:,.1f}"
+              for k in _LATENCY_KEYS),
             fmt_num(s.metric(f"{op}.iops")),
             fmt_num(s.metric(f"{op}.bandwidth_mb_s")),
         )

@@ -42,15 +42,16 @@ class RequestCounts:
 @dataclass(frozen=True)
 class LatencyTable:
     """Response times and throughput of one kind of request over the run's span (the
-    core's ``LatencySummary``; ``mean_ns`` is ``None`` where it is a mean over nothing)."""
+    core's ``LatencySummary``; the mean, percentiles and maximum are ``None`` when no
+    request of the kind completed: statistics over nothing)."""
 
     count: int
     bytes: int
     mean_ns: float | None
-    p50_ns: int
-    p99_ns: int
-    p999_ns: int
-    max_ns: int
+    p50_ns: int | None
+    p99_ns: int | None
+    p999_ns: int | None
+    max_ns: int | None
     iops: float
     bandwidth_mb_s: float
 

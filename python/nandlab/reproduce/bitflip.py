@@ -378,10 +378,12 @@ def read_rows(
     codec; metrics through the typed table (a missing one is an error naming it)."""
     col = {name: column(table, name) for name in (
         "reference", "seed", "workload", "type", "nominal_rber", "config.codec.kind",
-        "config.reliability.nominal_rber", "read.count", "read.mean_ns", "write.count",
-        "write.mean_ns", "reliability.page_reads", "reliability.mean_attempts",
+        "config.reliability.nominal_rber", "read.count", "write.count",
+        "reliability.page_reads", "reliability.mean_attempts",
         "reliability.rber_mean", "reliability.uncorrectable_pages",
     )}
+    for op in ("read", "write"):  # None: a run without requests of the kind
+        col[f"{op}.mean_ns"] = column(table, f"{op}.mean_ns", optional=True)
     flipped = (column(table, "codec.flipped_unit_share", optional=True)
                if "codec.flipped_unit_share" in table.columns else [None] * table.height)
     paper = {w["name"]: w["paper"] for w in workloads}

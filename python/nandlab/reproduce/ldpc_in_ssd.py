@@ -296,7 +296,8 @@ def code_view(rows: list[dict[str, Any]], code: str) -> list[dict[str, Any]]:
 
 
 def rows_of(table: pl.DataFrame) -> list[dict[str, Any]]:
-    optional = ("reliability.", "flash.interleave", "flash.by_cause.hot_read")
+    optional = ("reliability.", "flash.interleave", "flash.by_cause.hot_read",
+                "write.mean_ns")  # None: a run without writes
     cols = {k: column(table, k, optional=k.startswith(optional)) for k in METRICS}
     return [{k: cols[k][i] for k in METRICS} for i in range(table.height)]
 
@@ -310,7 +311,7 @@ def metrics(rows: list[dict[str, Any]], workloads: list[str], channels: list[int
 
     def ratio(w: str, case: str, ref: str, key: str = "read.mean_ns", c: int = ch) -> float:
         a, b = at.get((w, case, c)), at.get((w, ref, c))
-        if not a or not b or not b[key]:
+        if not a or not b or not b[key] or a[key] is None:
             return float("nan")
         return a[key] / b[key]
 

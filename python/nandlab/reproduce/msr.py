@@ -28,6 +28,7 @@ content mix.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import paper_000
@@ -90,7 +91,7 @@ GCAR_TABLE_4: dict[str, tuple[float, float]] = {
 TRACE_S = 7 * 24 * 3600
 
 
-def mean_size(mix: dict[int, float]) -> float:
+def mean_size(mix: Mapping[int, float]) -> float:
     """Mean request size of a size -> weight mix, in bytes."""
     return sum(s * w for s, w in mix.items()) / sum(mix.values())
 

@@ -109,7 +109,7 @@ def fill(spec: SweepSpec, src_rows: list[dict[str, Any]]) -> pl.DataFrame:
     most like it (most swept values and tags in common, names and absent keys before
     numbers, then the same workload; the first on a tie)."""
     wls = spec.workloads or [Workload(name="config")]
-    seeds = spec.seeds or [None]
+    seeds: list[int | None] = [*spec.seeds] if spec.seeds else [None]
     tags = [{k: r.get(k) for k in spec.tags} for r in src_rows]
     swept = [{k: r.get(f"config.{k}") for k in spec.swept} for r in src_rows]
     ident = {"run_id", *RESERVED_COLUMNS, *(f"config.{k}" for k in spec.swept), *spec.tags}

@@ -2,10 +2,11 @@
 claim kind, how many claims and their verdicts, then every judged claim that is not
 reproduced with the first sentence of its cause — none left out.
 
-``python -m nandlab.reproduce.verdict_table DIR [--readme README.md]`` rebuilds
-``DIR/index.md`` from the ``claims.json`` of a ``nandlab reproduce all [--quick] --out
-DIR`` and, with ``--readme``, the README's block of that mode (``<!-- verdicts-quick``
-or ``<!-- verdicts-full``) in place.
+``python -m nandlab.reproduce.verdict_table DIR [--readme README.md] [--list
+docs/verdicts.md]`` rebuilds ``DIR/index.md`` from the ``claims.json`` of a ``nandlab
+reproduce all [--quick] --out DIR``; ``--readme`` rewrites the README's counts block of
+that mode (``<!-- verdicts-quick`` or ``<!-- verdicts-full``) and ``--list`` the same
+block of a page that lists every claim not reproduced (the README stays short).
 """
 
 from __future__ import annotations
@@ -98,35 +99,39 @@ def mode_of(out: Path) -> str:
     return m[1]
 
 
-def replace_block(readme: str, mode: str, body: str) -> str:
-    """The README with its ``<!-- verdicts-MODE`` … ``<!-- /verdicts-MODE -->`` block's
-    body replaced."""
+def replace_block(readme: str, mode: str, body: str, name: str = "README") -> str:
+    """The page (``name`` in errors) with its ``<!-- verdicts-MODE`` …
+    ``<!-- /verdicts-MODE -->`` block's body replaced."""
     pat = re.compile(rf"(<!-- verdicts-{mode}:[^\n]*-->\n).*?(<!-- /verdicts-{mode} -->)", re.S)
     if not pat.search(readme):
-        raise ConfigError(f"README: no <!-- verdicts-{mode}: ... --> block")
+        raise ConfigError(f"{name}: no <!-- verdicts-{mode}: ... --> block")
     return pat.sub(lambda m: m[1] + body + m[2], readme)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m nandlab.reproduce.verdict_table")
     ap.add_argument("out", type=Path, help="the --out of `nandlab reproduce all`")
-    ap.add_argument("--readme", type=Path, help="rewrite this README's block of the mode")
+    ap.add_argument("--readme", type=Path, help="rewrite this README's counts block of the mode")
+    ap.add_argument("--list", type=Path, help="rewrite this page's block of the mode with "
+                    "every claim not reproduced")
     a = ap.parse_args(argv)
     try:
         mode = mode_of(a.out)
         papers = read_dir(a.out)
         with atomic_write(a.out / "index.md") as f:
             f.write(index_md(papers, mode == "quick"))
-        if a.readme:
-            pairs = [(t, c) for _n, t, c in papers]
-            text = replace_block(a.readme.read_text(encoding="utf-8"), mode,
-                                 f"{table_md(pairs)}\n{differs_md(pairs)}")
-            with atomic_write(a.readme) as f:
+        pairs = [(t, c) for _n, t, c in papers]
+        blocks = [(a.readme, table_md(pairs)), (a.list, differs_md(pairs))]
+        # Both pages are checked before either is written.
+        texts = [(page, replace_block(page.read_text(encoding="utf-8"), mode, body, str(page)))
+                 for page, body in blocks if page is not None]
+        for page, text in texts:
+            with atomic_write(page) as f:
                 f.write(text)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    print(f"wrote {a.out / 'index.md'}" + (f" and {a.readme}" if a.readme else ""))
+    print("wrote " + ", ".join(str(p) for p in (a.out / "index.md", a.readme, a.list) if p))
     return 0
 
 

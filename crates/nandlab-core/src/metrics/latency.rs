@@ -64,26 +64,29 @@ impl LatencyStats {
         }
     }
 
-    /// Latency at quantile `q` (0..1), in ns.
+    /// Latency at quantile `q` (0..1), in ns. The histogram answers with the top of the
+    /// bucket holding the quantile, which can lie above every recorded value; no quantile
+    /// exceeds the exact maximum.
     pub fn quantile_ns(&self, q: f64) -> u64 {
         if self.count == 0 {
             0
         } else {
-            self.hist.value_at_quantile(q)
+            self.hist.value_at_quantile(q).min(self.max_ns)
         }
     }
 
     /// Summary over a run that lasted `span_ns`.
     pub fn summary(&self, span_ns: u64) -> LatencySummary {
         let secs = span_ns.max(1) as f64 / 1e9;
+        let some = |v| (self.count > 0).then_some(v);
         LatencySummary {
             count: self.count,
             bytes: self.bytes,
-            mean_ns: self.mean_ns(),
-            p50_ns: self.quantile_ns(0.5),
-            p99_ns: self.quantile_ns(0.99),
-            p999_ns: self.quantile_ns(0.999),
-            max_ns: self.max_ns,
+            mean_ns: (self.count > 0).then(|| self.mean_ns()),
+            p50_ns: some(self.quantile_ns(0.5)),
+            p99_ns: some(self.quantile_ns(0.99)),
+            p999_ns: some(self.quantile_ns(0.999)),
+            max_ns: some(self.max_ns),
             iops: self.count as f64 / secs,
             bandwidth_mb_s: self.bytes as f64 / 1e6 / secs,
         }
@@ -106,7 +109,27 @@ mod tests {
         assert!((s.quantile_ns(0.5) as f64 - 500_000.0).abs() <= 500.0);
         assert!((s.quantile_ns(0.99) as f64 - 990_000.0).abs() <= 990.0);
         let j = s.summary(1_000_000_000);
-        assert_eq!(j.max_ns, 1_000_000);
+        assert_eq!(j.max_ns, Some(1_000_000));
         assert_eq!(j.iops, 1000.0);
+    }
+
+    #[test]
+    fn no_quantile_above_the_maximum() {
+        // 1,000,001 ns sits in a bucket 512 ns wide (3 significant digits at 2^19..2^20
+        // ns): its top is 1,000,447 ns, which is not a latency any request had.
+        let mut s = LatencyStats::default();
+        s.record(1_000_001, 4096);
+        assert_eq!(s.quantile_ns(0.5), 1_000_001);
+        assert_eq!(s.quantile_ns(0.999), 1_000_001);
+    }
+
+    #[test]
+    fn statistics_over_no_request_are_null() {
+        let j = LatencyStats::default().summary(1_000);
+        assert_eq!(
+            (j.mean_ns, j.p50_ns, j.p99_ns, j.p999_ns, j.max_ns),
+            (None, None, None, None, None)
+        );
+        assert_eq!((j.count, j.iops), (0, 0.0));
     }
 }

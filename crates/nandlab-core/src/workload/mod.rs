@@ -30,12 +30,14 @@ pub mod flows;
 pub mod format;
 pub mod fs_metadata;
 pub mod iometer;
+pub mod jesd219;
 pub mod parse;
 pub mod reader;
 pub mod repeat;
 pub mod sensor;
 pub mod stats;
 pub mod synthetic;
+pub mod zoned;
 
 #[cfg(test)]
 mod tests;
@@ -52,6 +54,7 @@ pub use repeat::RepeatedTrace;
 pub use sensor::Sensor;
 pub use stats::{trace_info, SizeBucket, TraceInfo, TraceStats};
 pub use synthetic::Synthetic;
+pub use zoned::Zone;
 
 /// A stream of requests.
 pub type RequestStream = Box<dyn Iterator<Item = Result<Request>> + Send>;
@@ -87,6 +90,9 @@ pub enum Generator {
     Iometer,
     /// Seed 004's sensor logger: files of `size_bytes` written in rotation ([`Sensor`]).
     Sensor,
+    /// The JESD219 enterprise endurance workload: the mix generator with the standard's
+    /// sizes, zones and alignment ([`jesd219`]).
+    Jesd219,
 }
 
 impl Generator {
@@ -108,6 +114,9 @@ pub enum AddressDistribution {
     /// The first `hot_fraction` of the start addresses receives `hot_access` of the random
     /// requests, uniformly; the rest receives the remainder, uniformly.
     Hotcold,
+    /// Consecutive `zones` from offset 0, each receiving its `access` share of the random
+    /// requests, uniformly inside it ([`zoned`]).
+    Zoned,
 }
 
 /// One entry of a weighted request-size list.
@@ -154,7 +163,7 @@ pub struct WorkloadConfig {
     pub stream: Option<u32>,
 
     // ---- synthetic ----
-    /// `mix` (default), `iometer` or `sensor`.
+    /// `mix` (default), `iometer`, `sensor` or `jesd219`.
     #[serde(skip_serializing_if = "Generator::is_mix")]
     pub generator: Generator,
     /// `iometer`: requests per segment, each with exactly `round(random_fraction · S)`
@@ -192,7 +201,7 @@ pub struct WorkloadConfig {
     /// none (Poisson).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bursts: Option<BurstConfig>,
-    /// Random-address distribution: `uniform` (default), `zipf`, `hotcold`.
+    /// Random-address distribution: `uniform` (default), `zipf`, `hotcold`, `zoned`.
     pub address: AddressDistribution,
     /// Zipf exponent θ ≥ 0 for `address = "zipf"` (default 0.99, as in YCSB).
     pub zipf_theta: f64,
@@ -201,6 +210,11 @@ pub struct WorkloadConfig {
     pub hot_fraction: f64,
     /// Fraction of random requests that go to the hot part (0 … 1, default 0.8).
     pub hot_access: f64,
+    /// Zones for `address = "zoned"`, from offset 0: `[{access = 0.5, space = 0.05}, ...]`
+    /// (shares of the random requests and of the footprint, each summing to 1). Default:
+    /// empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<Zone>,
     /// Bytes of the logical space (from offset 0) the requests stay inside. Default: the
     /// whole logical capacity.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -260,6 +274,7 @@ impl Default for WorkloadConfig {
             zipf_theta: 0.99,
             hot_fraction: 0.2,
             hot_access: 0.8,
+            zones: Vec::new(),
             footprint_bytes: None,
             read_amplification: 1,
             fs_metadata: FsMetadataConfig::default(),
@@ -377,7 +392,8 @@ impl WorkloadConfig {
                 format!("must lie strictly between 0 and 1, got {}", self.hot_fraction),
             ));
         }
-        check_fraction(key, "hot_access", self.hot_access)
+        check_fraction(key, "hot_access", self.hot_access)?;
+        zoned::validate(&self.zones, key)
     }
 
     fn validate_trace(&self, key: &dyn Fn(&str) -> String) -> Result<()> {
@@ -419,14 +435,37 @@ impl WorkloadConfig {
     }
 
     fn check_synthetic(&self, key: &dyn Fn(&str) -> String, ctx: &WorkloadContext) -> Result<()> {
+        match self.generator {
+            Generator::Jesd219 => jesd219::applied(self, key)?.check_generated(key, ctx),
+            _ => self.check_generated(key, ctx),
+        }
+    }
+
+    /// The generator's keys as they will be used (after `jesd219` filled in its own).
+    fn check_generated(&self, key: &dyn Fn(&str) -> String, ctx: &WorkloadContext) -> Result<()> {
         match (self.generator, self.segment_requests) {
             (Generator::Iometer, Some(0)) => {
                 return Err(NandError::config(key("segment_requests"), "must be at least 1"))
             }
-            (Generator::Mix | Generator::Sensor, Some(_)) => {
+            (Generator::Mix | Generator::Sensor | Generator::Jesd219, Some(_)) => {
                 return Err(NandError::config(
                     key("segment_requests"),
                     "only used with workload.generator = \"iometer\"",
+                ))
+            }
+            _ => {}
+        }
+        match (self.address, self.zones.is_empty()) {
+            (AddressDistribution::Zoned, true) => {
+                return Err(NandError::config(
+                    key("zones"),
+                    "needed with workload.address = \"zoned\"",
+                ))
+            }
+            (AddressDistribution::Uniform | AddressDistribution::Zipf | AddressDistribution::Hotcold, false) => {
+                return Err(NandError::config(
+                    key("zones"),
+                    "only used with workload.address = \"zoned\"",
                 ))
             }
             _ => {}
@@ -563,7 +602,7 @@ fn open_one(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream
 fn open_source(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<RequestStream> {
     match cfg.kind {
         WorkloadKind::Synthetic => match cfg.generator {
-            Generator::Mix => Ok(Box::new(Synthetic::new(cfg, ctx)?)),
+            Generator::Mix | Generator::Jesd219 => Ok(Box::new(Synthetic::new(cfg, ctx)?)),
             Generator::Iometer => Ok(Box::new(Iometer::new(cfg, ctx)?)),
             Generator::Sensor => Ok(Box::new(Sensor::new(cfg, ctx)?)),
         },

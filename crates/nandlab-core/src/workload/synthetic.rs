@@ -1,10 +1,11 @@
 //! Synthetic IOMeter/fio-like request generator: read/write/trim mix, random or sequential
 //! runs, fixed or weighted request sizes, Poisson or bursty ([`super::arrival`]) arrivals at
-//! a rate (or all at time 0 for closed-loop replay), and uniform, Zipf or hot/cold addresses
-//! inside a footprint.
+//! a rate (or all at time 0 for closed-loop replay), and uniform, Zipf, hot/cold or zoned
+//! addresses inside a footprint; JESD219's enterprise workload is this generator with the
+//! standard's settings ([`super::jesd219`]).
 
 use super::arrival::Arrivals;
-use super::{AddressDistribution, WorkloadConfig, WorkloadContext};
+use super::{jesd219, zoned, AddressDistribution, Generator, WorkloadConfig, WorkloadContext};
 use crate::engine::rng::{component, stream_rng, SimRng};
 use crate::error::{NandError, Result};
 use crate::host::request::{Op, Request};
@@ -13,6 +14,7 @@ use rand::distr::weighted::WeightedIndex;
 use rand::distr::Distribution;
 use rand::Rng;
 use rand_distr::Zipf;
+use std::borrow::Cow;
 
 /// Requests a synthetic workload makes when neither `requests` nor `duration_s` is set.
 pub const DEFAULT_REQUESTS: u64 = 10_000;
@@ -25,7 +27,12 @@ enum Sizes {
 enum Addr {
     Uniform,
     Zipf(Zipf<f64>),
-    HotCold { hot_units: u64, hot_access: f64 },
+    HotCold {
+        hot_units: u64,
+        hot_access: f64,
+    },
+    /// (cumulative access share, first unit, units) per zone.
+    Zoned(Vec<(f64, u64, u64)>),
 }
 
 /// The synthetic request stream (deterministic for a seed).
@@ -40,6 +47,8 @@ pub struct Synthetic {
     random_p: f64,
     sizes: Sizes,
     alignment: u64,
+    /// Requests of at least this size start on a multiple of it (JESD219's 4 KiB); 0: none.
+    large_alignment: u64,
     footprint: u64,
     units: u64,
     addr: Addr,
@@ -51,6 +60,11 @@ impl Synthetic {
     /// A generator for `cfg` (validated here) on a device described by `ctx`.
     pub fn new(cfg: &WorkloadConfig, ctx: &WorkloadContext) -> Result<Self> {
         cfg.validate_synthetic(ctx)?;
+        let jesd = cfg.generator == Generator::Jesd219;
+        let cfg = match jesd {
+            true => Cow::Owned(jesd219::applied(cfg, &|k| format!("workload.{k}"))?),
+            false => Cow::Borrowed(cfg),
+        };
         let footprint = cfg.footprint_bytes.unwrap_or(ctx.logical_bytes);
         let sizes = if cfg.sizes.is_empty() {
             Sizes::Fixed(cfg.size_bytes)
@@ -71,6 +85,7 @@ impl Synthetic {
                 hot_units: ((cfg.hot_fraction * units as f64).round() as u64).clamp(1, units),
                 hot_access: cfg.hot_access,
             },
+            AddressDistribution::Zoned => Addr::Zoned(zoned::layout(&cfg.zones, units)),
         };
         let mut rng = stream_rng(ctx.seed, component::WORKLOAD);
         let gap = if cfg.iops > 0.0 {
@@ -94,6 +109,7 @@ impl Synthetic {
             random_p: cfg.random_fraction,
             sizes,
             alignment: cfg.alignment_bytes,
+            large_alignment: if jesd { jesd219::LARGE_ALIGNMENT_BYTES } else { 0 },
             footprint,
             units,
             addr,
@@ -122,6 +138,13 @@ impl Synthetic {
                 } else {
                     hot_units + self.rng.random_range(0..cold)
                 }
+            }
+            Addr::Zoned(zones) => {
+                let u: f64 = self.rng.random();
+                // The first zone whose cumulative share exceeds u (the last if rounding left
+                // the sum a hair under 1).
+                let &(_, first, units) = zones.iter().find(|z| u < z.0).unwrap_or(&zones[zones.len() - 1]);
+                first + self.rng.random_range(0..units)
             }
         }
     }
@@ -168,7 +191,11 @@ impl Iterator for Synthetic {
         };
         let random = self.random_p >= 1.0 || (self.random_p > 0.0 && self.rng.random::<f64>() < self.random_p);
         let offset_bytes = if random {
-            self.random_unit() * self.alignment
+            let offset = self.random_unit() * self.alignment;
+            match self.large_alignment {
+                a if a > 0 && size_bytes >= a => offset / a * a,
+                _ => offset,
+            }
         } else if self.cursor + size_bytes <= self.footprint {
             self.cursor
         } else {

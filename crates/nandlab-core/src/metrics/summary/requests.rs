@@ -11,16 +11,18 @@ pub struct RequestCounts {
     pub trims: u64,
 }
 
-/// Response times and throughput of one kind of request over the run's span.
+/// Response times and throughput of one kind of request over the run's span. The mean,
+/// percentiles and maximum are `null` when no request of the kind completed: a statistic
+/// over nothing is undefined, and 0 would read as "instant".
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct LatencySummary {
     pub count: u64,
     pub bytes: u64,
-    pub mean_ns: f64,
-    pub p50_ns: u64,
-    pub p99_ns: u64,
-    pub p999_ns: u64,
-    pub max_ns: u64,
+    pub mean_ns: Option<f64>,
+    pub p50_ns: Option<u64>,
+    pub p99_ns: Option<u64>,
+    pub p999_ns: Option<u64>,
+    pub max_ns: Option<u64>,
     pub iops: f64,
     pub bandwidth_mb_s: f64,
 }
