@@ -377,12 +377,12 @@ impl Timeline {
 
     /// Closes every window up to the last anything happened in; returns the rows kept in
     /// memory (`None` when streamed).
-    pub fn finish(mut self, counts: Counts, mut busy: Option<&mut BusyWindows>) -> Result<Option<TimelineColumns>> {
+    pub fn finish(mut self, counts: Counts, busy: Option<&mut BusyWindows>) -> Result<Option<TimelineColumns>> {
         if let Some(base) = self.base {
             let last_busy = busy.as_ref().and_then(|b| b.last()).unwrap_or(base);
             // The clock's window always closes: the counts' last growth belongs to it.
             let upto = (base + self.open.len().max(1) as u64).max(last_busy + 1);
-            self.close(base, upto, counts, busy.as_deref_mut());
+            self.close(base, upto, counts, busy);
         }
         let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty());
         self.hand_over(batch);
@@ -594,7 +594,13 @@ mod tests {
         let got = Arc::new(Mutex::new(Vec::new()));
         let g = Arc::clone(&got);
         let mut t = Timeline::new(10, 1, 1);
-        t.stream_to("t".into(), Box::new(move |b| Ok(g.lock().unwrap().push(b.len()))));
+        t.stream_to(
+            "t".into(),
+            Box::new(move |b| {
+                g.lock().unwrap().push(b.len());
+                Ok(())
+            }),
+        );
         t.arrived(0);
         t.completed(0, 1, 10 * BATCH_WINDOWS as u64 + 5, 1);
         assert!(t.finish(Counts::default(), None).unwrap().is_none());
