@@ -27,13 +27,18 @@ from .progress import ProgressFn, ProgressReporter
 from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record writer
 from .records import REQUEST_SCHEMA, columns_frame, text_schema, write_parquet
 from .summary import Summary
+from .timeline import TIMELINE_FILE, TimelineWriter
 
 RequestsFormat = Literal["parquet", "csv", "none"]
 REQUESTS_FORMATS = ("parquet", "csv", "none")
 SUMMARY_FILE = "summary.json"
 #: Every file a run writes into its output directory; a new run removes all of them, so
 #: a directory never holds files of two runs (the summary, which means "complete", first).
-OWNED_FILES = (SUMMARY_FILE, *(f"requests.{f}" for f in REQUESTS_FORMATS if f != "none"))
+OWNED_FILES = (
+    SUMMARY_FILE,
+    *(f"requests.{f}" for f in REQUESTS_FORMATS if f != "none"),
+    TIMELINE_FILE,
+)
 
 
 @dataclass
@@ -45,6 +50,8 @@ class Result:
     empty with that schema when ``output.record_requests`` is false. A run saved to
     ``out`` streamed its records to a file there (``requests_file``) instead of memory;
     ``requests`` then reads that file when first asked. ``config``: the resolved config.
+    ``timeline``: metrics per window of simulated time (``[output] timeline_ns``; see
+    :data:`nandlab.timeline.TIMELINE_SCHEMA`), ``None`` when the run kept none.
     """
 
     summary: dict[str, Any] = field(repr=False)
@@ -56,6 +63,30 @@ class Result:
     #: Format of ``requests_file`` while it is the run's own temporary stream, which
     #: :meth:`save` moves into place (not copies) when saving in that format.
     stream_format: str | None = field(default=None, repr=False)
+    #: The timeline in memory, or the file holding it (the run's stream until saved).
+    timeline_rows: pl.DataFrame | None = field(default=None, repr=False)
+    timeline_file: Path | None = field(default=None, repr=False)
+    #: ``timeline_file`` is the run's own temporary stream, which :meth:`save` moves.
+    timeline_stream: bool = field(default=False, repr=False)
+
+    @property
+    def timeline(self) -> pl.DataFrame | None:
+        """Metrics per window of simulated time, or ``None`` without a timeline."""
+        if self.timeline_rows is None and self.timeline_file is not None:
+            self.timeline_rows = pl.read_parquet(self.timeline_file)
+        return self.timeline_rows
+
+    def plot(self, out: str | os.PathLike | None = None, formats: Sequence[str] = ("png",)):
+        """Draws this run's figures (see :mod:`nandlab.plots`); writes them into ``out``
+        when given. Returns the matplotlib figures by name."""
+        from .plots import plot_runs
+
+        return plot_runs([self], out=out, formats=formats)
+
+    def _repr_html_(self) -> str:
+        from .html_report import headline_html
+
+        return headline_html(self)
 
     @property
     def requests(self) -> pl.DataFrame:
@@ -110,12 +141,33 @@ class Result:
             files[f"requests.{requests_format}"] = self._requests_writer(requests_format)
         files[SUMMARY_FILE] = lambda p: p.write_text(json_text(self.summary), encoding="utf-8")
         moved = self.stream_format == requests_format and f"requests.{requests_format}" in files
+        timeline_moved = self._add_timeline(d, files)
         replace_outputs(d, OWNED_FILES, files)
         self.out = d
+        if timeline_moved:
+            self.timeline_file = d / TIMELINE_FILE
         if moved:
             # The stream is now the saved file.
             self.requests_file, self.stream_format = d / f"requests.{requests_format}", None
         return d
+
+    def _add_timeline(self, d: Path, files: dict[str, Callable[[Path], object]]) -> bool:
+        """Adds the timeline's writer to ``files`` (ahead of the summary, which goes last);
+        True when the timeline is then the file in ``d``."""
+        src = self.timeline_file
+        if self.timeline_rows is not None and src is None:
+            write: Callable[[Path], object] = self.timeline_rows.write_parquet
+        elif src is not None and self.timeline_stream:
+            write = lambda p: os.replace(src, p)  # noqa: E731 - the run's own stream moves
+        elif src is not None:
+            write = lambda p: pl.scan_parquet(src).sink_parquet(p)  # noqa: E731
+        else:
+            return False
+        summary = files.pop(SUMMARY_FILE)
+        files[TIMELINE_FILE] = write
+        files[SUMMARY_FILE] = summary
+        self.timeline_stream = False
+        return src is not None
 
     def _requests_writer(self, fmt: str) -> Callable[[Path], None]:
         """Writes the records as ``fmt``: from memory, or streamed from their file
@@ -156,6 +208,9 @@ def run(
     core = _native.core()
     created = check_writable_dir(out) if out is not None else []
     stream: Path | None = None
+    timeline: Path | None = None
+    if out is not None and _timeline_ns(cfg):
+        timeline = _temp_beside(Path(out).expanduser() / TIMELINE_FILE)
     if out is not None:
         if requests_format == "none":
             # Nothing will be written: do not keep records either.
@@ -165,12 +220,13 @@ def run(
             # moves it into place.
             stream = _temp_beside(Path(out).expanduser() / f"requests.{requests_format}")
     try:
-        result = _simulate(core, cfg, progress, stream, requests_format)
+        result = _simulate(core, cfg, progress, stream, requests_format, timeline)
         if out is not None:
             result.save(out, requests_format)
     except BaseException:
-        if stream is not None:
-            stream.unlink(missing_ok=True)
+        for temp in (stream, timeline):
+            if temp is not None:
+                temp.unlink(missing_ok=True)
         remove_created(created)
         raise
     if stream is not None:
@@ -184,8 +240,11 @@ def _simulate(
     progress: bool | ProgressFn,
     stream: Path | None = None,
     stream_format: str = "parquet",
+    timeline: Path | None = None,
 ) -> Result:
     user = progress if callable(progress) else None
+    writer = TimelineWriter(timeline) if _timeline_ns(cfg) else None
+    timeline_sink = None if writer is None else ("timeline", writer)
     reporter = ProgressReporter(
         show=progress is not False and user is None,
         user=user,
@@ -193,9 +252,14 @@ def _simulate(
     )
     try:
         with reporter:
-            summary_json, columns = core.simulate(
-                config_json(cfg), reporter, *_stream_args(stream, stream_format)
-            )
+            try:
+                summary_json, columns = core.simulate(
+                    config_json(cfg), reporter, *_stream_args(stream, stream_format),
+                    timeline_sink,
+                )
+            finally:
+                if writer is not None:
+                    writer.close()
     except Exception as e:
         if reporter.interrupted or (_cancelled(e) and not reporter.cancelled):
             # Ctrl-C seen by us, or by the core's own signal check between callbacks.
@@ -213,7 +277,18 @@ def _simulate(
         frame=requests_frame(columns) if columns is not None or not recorded else None,
         requests_file=stream if recorded and columns is None else None,
         stream_format=stream_format if recorded and columns is None else None,
+        timeline_rows=writer.frame if writer is not None and timeline is None else None,
+        timeline_file=timeline,
+        timeline_stream=timeline is not None,
     )
+
+
+def _timeline_ns(cfg: Mapping[str, Any]) -> int:
+    """The config's timeline window (ns; 0: none)."""
+    output = cfg.get("output")
+    v = output.get("timeline_ns", 0) if isinstance(output, Mapping) else 0
+    # Anything else the core rejects with its own one-line error.
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
 
 
 def _stream_args(stream: Path | None, fmt: str) -> tuple[str | None, tuple[str, Any] | None]:

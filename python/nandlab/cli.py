@@ -26,6 +26,7 @@ from .errors import ConfigError, user_message
 from .io import atomic_write
 from .progress import ProgressReporter
 from .report import states_view, summary_view, trace_view
+from .timeline import parse_window
 
 try:  # newer typer runs on its own copy of click (and keeps `Abort` itself); older on click
     from typer._click import exceptions as click_errors
@@ -140,11 +141,27 @@ def run(
         typer.Option("--requests-out", help="Format of per-request records written to --out."),
     ] = RequestsOut.parquet,
     as_json: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print nothing on success (errors still do).")
+    ] = False,
+    timeline: Annotated[
+        str | None,
+        typer.Option("--timeline", help="Record metrics per window of simulated time "
+                     "(e.g. 100ms) to timeline.parquet in --out ([output] timeline_ns)."),
+    ] = None,
+    report: Annotated[
+        bool, typer.Option("--report/--no-report",
+                           help="With --out: write report.html and the figures there."),
+    ] = False,
 ) -> None:
     """Run a simulation and print its headline metrics."""
     with user_errors():
         overrides = parse_overrides(set_ or [])
+        if timeline is not None:
+            try:
+                overrides["output.timeline_ns"] = parse_window(timeline)
+            except ValueError as e:
+                raise ConfigError(str(e)) from None
         result = api.run(
             config,
             trace=trace,
@@ -154,13 +171,57 @@ def run(
             progress=not quiet,
             requests_format=requests_out.value,
         )
+        if report and out is not None:
+            from .html_report import write_report  # matplotlib: only when asked
+
+            write_report(out, config_source=config)
         if as_json:
             typer.echo(json.dumps(result.summary, indent=2))
-        else:
+        elif not quiet:
             console = Console()
             console.print(summary_view(result.summary))
             if out is not None:
                 console.print(f"results written to {out}/", highlight=False)
+
+
+@app.command()
+def plot(
+    runs: Annotated[
+        list[Path],
+        typer.Argument(help="Run directories (--out of nandlab run); several are overlaid.",
+                       show_default=False),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Folder for the figures (default: RUN/figures; "
+                     "needed for several runs)."),
+    ] = None,
+    fmt: Annotated[
+        list[str] | None, typer.Option("--format", "-f", help="png and/or svg (default both).")
+    ] = None,
+    preset: Annotated[
+        Path | None,
+        typer.Option("--preset", help="Config the report compares the run's with "
+                     "(default: nandlab's defaults)."),
+    ] = None,
+) -> None:
+    """Draw a run's figures (latency CDF, timeline, reliability) and write its
+    self-contained report.html; several runs are overlaid in one set of figures."""
+    with user_errors():
+        formats = fmt or ["png", "svg"]
+        bad = [f for f in formats if f not in ("png", "svg")]
+        if bad:
+            raise ConfigError(f"--format {bad[0]!r}: must be png or svg")
+        if out is None and len(runs) > 1:
+            raise ConfigError("several runs: give --out for their overlaid figures")
+        from .html_report import write_report
+        from .plots import plot_runs
+
+        dest = out if out is not None else runs[0] / "figures"
+        figs = plot_runs(runs, out=dest, formats=formats)
+        typer.echo(f"wrote {len(figs) * len(formats)} figures to {dest}/", err=True)
+        if len(runs) == 1:
+            typer.echo(f"wrote {write_report(runs[0], preset)}", err=True)
 
 
 @config_app.command("check")

@@ -1,6 +1,7 @@
 """Progress display for long runs, driven by the core's progress callback.
 
-The core calls back every ~64k requests with ``(done, total_or_None)``. Nothing is shown
+The core calls back about four times a second of wall time with ``(done, total_or_None)``;
+the bar shows the rate and, when the run's length is known, the time remaining. Nothing is shown
 until a run has taken ``delay_s`` seconds, so short runs print nothing. A Ctrl-C that
 lands while the callback runs cancels the run cleanly (the callback returns ``False``).
 """
@@ -79,18 +80,21 @@ class ProgressReporter:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn(self.unit),
+                TextColumn("{task.fields[rate]}"),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 console=console,
                 transient=True,
             )
             self._progress.start()
-            self._task = self._progress.add_task(self.description, total=total)
+            self._task = self._progress.add_task(self.description, total=total, rate="")
             # Count elapsed time from the start of the run, not from when the bar appeared.
             task = self._progress.tasks[-1]
             task.start_time = self._progress.get_time() - (time.monotonic() - self._start)
         assert self._task is not None
-        self._progress.update(self._task, completed=done, total=total)
+        elapsed = max(time.monotonic() - self._start, 1e-9)
+        rate = f"{done / elapsed:,.0f}/s"
+        self._progress.update(self._task, completed=done, total=total, rate=rate)
 
     def close(self) -> None:
         """Removes the bar (if one was shown)."""

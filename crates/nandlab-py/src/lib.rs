@@ -2,7 +2,8 @@
 //! beyond converting types and errors.
 
 use nandlab_core::content::{analyse_files, CellMapping};
-use nandlab_core::metrics::{RecordSink, RequestRecords};
+use nandlab_core::metrics::timeline::Column;
+use nandlab_core::metrics::{RecordSink, RequestRecords, TimelineColumns};
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_core::workload::{self, TimeUnit, TraceFormat, WorkloadContext};
 use nandlab_core::{NandError, SimConfig, Simulator};
@@ -56,18 +57,26 @@ fn guard<T>(body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 /// `requests_csv`, request records stream to that CSV file instead (columns: None); with
 /// `requests_sink = (name, write)`, `write(batches)` is called once on the record thread
 /// with an iterator of column batches (dicts as returned here), and must consume it; its
-/// exception fails the run naming `name`.
+/// exception fails the run naming `name`. With `timeline_sink = (name, take)` and
+/// `output.timeline_ns` set, `take(batch)` is called with each batch of timeline rows (a
+/// dict of NumPy columns) as the run goes. `progress(done, None)` is called at the first
+/// 4,096 requests and then at most every [`PROGRESS_S`] of wall time.
 #[pyfunction]
-#[pyo3(signature = (config_json, progress=None, requests_csv=None, requests_sink=None))]
+#[pyo3(signature = (config_json, progress=None, requests_csv=None, requests_sink=None, timeline_sink=None))]
 fn simulate(
     py: Python<'_>,
     config_json: &str,
     progress: Option<PyObject>,
     requests_csv: Option<&str>,
     requests_sink: Option<(String, PyObject)>,
+    timeline_sink: Option<(String, PyObject)>,
 ) -> PyResult<(String, Option<PyObject>)> {
-    guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_sink))
+    guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_sink, timeline_sink))
 }
+
+/// Wall time between progress callbacks (s): the bar moves several times a second
+/// without taking the GIL for every batch of requests.
+const PROGRESS_S: f64 = 0.25;
 
 fn simulate_unguarded(
     py: Python<'_>,
@@ -75,6 +84,7 @@ fn simulate_unguarded(
     progress: Option<PyObject>,
     requests_csv: Option<&str>,
     requests_sink: Option<(String, PyObject)>,
+    timeline_sink: Option<(String, PyObject)>,
 ) -> PyResult<(String, Option<PyObject>)> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
     // An exception in the callback, or Ctrl-C, stops the run and is re-raised as itself.
@@ -88,7 +98,24 @@ fn simulate_unguarded(
             let consume = Box::new(move |rx| batches::consume(write, rx));
             sim.stream_records_to(RecordSink::Batches { name, consume })?;
         }
+        if let Some((name, take)) = timeline_sink {
+            let sink = Box::new(move |batch: TimelineColumns| {
+                Python::with_gil(|py| {
+                    let d = timeline_columns(py, batch)?;
+                    take.call1(py, (d,)).map(drop)
+                })
+                .map_err(|e| e.to_string())
+            });
+            sim.stream_timeline_to(name, sink);
+        }
+        // The first chance calls back at once (a callback sees every run that reaches
+        // 4,096 requests); later ones keep to the wall-time pace.
+        let mut last: Option<std::time::Instant> = None;
         let mut cb = |done: u64| -> bool {
+            if last.is_some_and(|t| t.elapsed().as_secs_f64() < PROGRESS_S) {
+                return true;
+            }
+            last = Some(std::time::Instant::now());
             Python::with_gil(|py| {
                 let verdict = py.check_signals().and_then(|()| match &progress {
                     Some(f) => f.call1(py, (done, py.None()))?.is_truthy(py),
@@ -118,6 +145,18 @@ fn columns(py: Python<'_>, r: RequestRecords) -> PyResult<PyObject> {
     d.set_item("offset_bytes", PyArray1::from_vec(py, r.offset_bytes))?;
     d.set_item("size_bytes", PyArray1::from_vec(py, r.size_bytes))?;
     d.set_item("op", PyArray1::from_vec(py, r.op))?;
+    Ok(d.into_any().unbind())
+}
+
+/// Timeline rows as a dict of NumPy columns (the vectors move, no copy).
+fn timeline_columns(py: Python<'_>, t: TimelineColumns) -> PyResult<PyObject> {
+    let d = PyDict::new(py);
+    for (name, col) in t.columns {
+        match col {
+            Column::U64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
+            Column::F64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
+        }
+    }
     Ok(d.into_any().unbind())
 }
 

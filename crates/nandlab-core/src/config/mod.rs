@@ -22,11 +22,22 @@ pub use crate::ftl::aging::{AgingConfig, Distribution};
 pub struct OutputConfig {
     /// Keep one record per request (arrival, latency, size, op) for `.requests`.
     pub record_requests: bool,
+    /// Window of the timeline of metrics over simulated time (ns); 0 = no timeline. Left
+    /// out of the resolved config when 0, so configs without it keep their identity.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub timeline_ns: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Default for OutputConfig {
     fn default() -> Self {
-        OutputConfig { record_requests: true }
+        OutputConfig {
+            record_requests: true,
+            timeline_ns: 0,
+        }
     }
 }
 

@@ -11,6 +11,8 @@
 //! A die is free again as soon as its array operation ends (data waits in the cache
 //! register for the bus), so sensing overlaps the previous page's transfer.
 
+use crate::metrics::timeline::{Busy, BusyWindows};
+
 /// Kind of an array operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArrayOp {
@@ -49,6 +51,8 @@ pub struct Backend {
     decoders: Vec<u64>,
     decoders_per_channel: usize,
     multi_plane: bool,
+    /// Busy time per window of the timeline, when one is recorded.
+    pub busy: Option<BusyWindows>,
 }
 
 impl Backend {
@@ -61,6 +65,7 @@ impl Backend {
             decoders: vec![0; (channels * decoders_per_channel) as usize],
             decoders_per_channel: decoders_per_channel as usize,
             multi_plane,
+            busy: None,
         }
     }
 
@@ -75,6 +80,9 @@ impl Backend {
             let end = d.batch_start + dur_ns;
             if end > d.free_ns {
                 d.busy_ns += end - d.free_ns;
+                if let Some(b) = self.busy.as_mut() {
+                    b.add(Busy::Die, d.free_ns, end);
+                }
                 d.free_ns = end;
             }
             return Slot {
@@ -91,6 +99,9 @@ impl Backend {
             batch_planes: bit,
             busy_ns: d.busy_ns + dur_ns,
         };
+        if let Some(b) = self.busy.as_mut() {
+            b.add(Busy::Die, start, end);
+        }
         Slot { start, end }
     }
 
@@ -113,6 +124,9 @@ impl Backend {
     /// is busy with other work (a suspension: the operation stops, a read runs, it resumes).
     pub fn push_back_latest(&mut self, die: u32, by_ns: u64) {
         let d = &mut self.dies[die as usize];
+        if let Some(b) = self.busy.as_mut() {
+            b.add(Busy::Die, d.free_ns, d.free_ns + by_ns);
+        }
         d.free_ns += by_ns;
         d.busy_ns += by_ns;
     }
@@ -124,6 +138,9 @@ impl Backend {
         if d.free_ns == from_end_ns && end_ns < from_end_ns {
             d.busy_ns -= from_end_ns - end_ns;
             d.free_ns = end_ns;
+            if let Some(b) = self.busy.as_mut() {
+                b.remove(Busy::Die, end_ns, from_end_ns);
+            }
         }
     }
 
@@ -134,6 +151,9 @@ impl Backend {
         let start = ready_ns.max(*free);
         *free = start + dur_ns;
         self.channel_busy_ns[ch as usize] += dur_ns;
+        if let Some(b) = self.busy.as_mut() {
+            b.add(Busy::Channel, start, start + dur_ns);
+        }
         Slot {
             start,
             end: start + dur_ns,

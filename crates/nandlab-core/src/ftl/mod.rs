@@ -259,6 +259,11 @@ impl Ftl {
         self.logical_pages
     }
 
+    /// Free blocks of the plane that has fewest (the timeline's `free_blocks_min`).
+    pub fn min_free_blocks(&self) -> u64 {
+        self.planes.iter().map(|p| p.free.len() as u64).min().unwrap_or(0)
+    }
+
     /// The planes a run of consecutive writes visits, in the striping order.
     pub fn stripe_planes(&self) -> Vec<u32> {
         (0..u64::from(self.geo.planes))

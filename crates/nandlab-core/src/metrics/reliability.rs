@@ -162,6 +162,11 @@ impl ReliabilityStats {
         }
     }
 
+    /// Sum of the judged reads' RBERs.
+    pub fn rber_sum(&self) -> f64 {
+        self.rber_sum
+    }
+
     /// Adds the energy of `count` reads of `e` each.
     pub fn add_energy(&mut self, e: ReadEnergy, count: u64) {
         let n = count as f64;

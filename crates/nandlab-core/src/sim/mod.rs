@@ -36,7 +36,9 @@ use crate::ftl::{BgOp, Ftl};
 use crate::host::interface::HostLink;
 use crate::host::scheduler::{self, DeviceView, HostScheduler, Queued};
 use crate::host::{closed_loop, time_scale, Op, OutOfRange, ReplayMode, Request};
-use crate::metrics::{LatencyStats, RecordSink, Recorder, RequestRecords, Row, Summary};
+use crate::metrics::{
+    LatencyStats, RecordSink, Recorder, RequestRecords, Row, Summary, Timeline, TimelineColumns, TimelineSink,
+};
 use crate::reliability::TvrData;
 use crate::workload::{self, RequestStream, WorkloadContext};
 use interleave::Parts;
@@ -53,11 +55,13 @@ mod rmw;
 mod sectors;
 mod summary;
 mod suspend;
+mod timeline;
 mod translation;
 mod tsu;
 
-/// How often (in dispatched requests) the progress callback is called.
-const PROGRESS_EVERY: u64 = 1 << 16;
+/// How often (in dispatched requests) the progress callback is called (it keeps to a
+/// wall-time pace of its own: a check of the clock is all most calls cost).
+const PROGRESS_EVERY: u64 = 1 << 12;
 
 /// `WritebackStart`'s request when no request waits for the write-back (keeps the event
 /// as small as the others).
@@ -214,6 +218,9 @@ pub struct SimOutput {
     pub summary: Summary,
     /// One row per request, when `output.record_requests` is on.
     pub requests: Option<RequestRecords>,
+    /// One row per window of simulated time, when `output.timeline_ns` is set and the rows
+    /// were not streamed.
+    pub timeline: Option<TimelineColumns>,
 }
 
 #[derive(Debug, Default)]
@@ -280,6 +287,8 @@ pub struct Simulator {
     /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
     flow_latency: Vec<[LatencyStats; 3]>,
     records: Option<Recorder>,
+    /// Metrics over simulated time (`output.timeline_ns`).
+    timeline: Option<Timeline>,
     counters: Counters,
     page_bytes: u64,
     /// How pages divide for partial transfers.
@@ -375,7 +384,8 @@ impl Simulator {
             && !read_path.enabled
             && tvr.is_none()
             && cfg.ecc.interleave.is_off();
-        Ok(Simulator {
+        let mut sim = Simulator {
+            timeline: None,
             plain_reads,
             device_depth,
             suspension,
@@ -415,7 +425,17 @@ impl Simulator {
             flow_latency,
             records,
             counters: Counters::default(),
-        })
+        };
+        sim.start_timeline();
+        Ok(sim)
+    }
+
+    /// Hands the timeline's rows to `sink` in batches as the run goes (when
+    /// `output.timeline_ns` is set); `SimOutput::timeline` is then `None`.
+    pub fn stream_timeline_to(&mut self, name: String, sink: TimelineSink) {
+        if let Some(t) = self.timeline.as_mut() {
+            t.stream_to(name, sink);
+        }
     }
 
     /// Streams per-request records to `sink` as the run goes instead of keeping them in
@@ -432,7 +452,7 @@ impl Simulator {
         self.ftl.logical_pages() * self.page_bytes
     }
 
-    /// Replays the workload of the config. `progress(done)` is called every 65,536
+    /// Replays the workload of the config. `progress(done)` is called every 4,096
     /// requests; returning `false` cancels the run.
     pub fn run(self, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
         let ctx = WorkloadContext {
@@ -455,11 +475,16 @@ impl Simulator {
         self.replay(&mut stream, progress)?;
         let wall_s = wall.elapsed().as_secs_f64();
         let summary = self.summary(wall_s)?;
+        let timeline = self.finish_timeline()?;
         let requests = match self.records.take() {
             Some(r) => r.finish()?,
             None => None,
         };
-        Ok(SimOutput { summary, requests })
+        Ok(SimOutput {
+            summary,
+            requests,
+            timeline,
+        })
     }
 
     fn replay(&mut self, stream: &mut RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
@@ -478,6 +503,9 @@ impl Simulator {
         }
         while let Some((now, ev)) = self.events.pop() {
             self.counters.events += 1;
+            if self.timeline.as_ref().is_some_and(|t| now >= t.next_close_ns()) {
+                self.close_windows(now);
+            }
             match ev {
                 Event::Arrival => {
                     let r = self.pending.take().expect("an arrival has a pending request");
@@ -572,6 +600,9 @@ impl Simulator {
     fn enqueue(&mut self, req: Request) {
         let id = self.next_id;
         self.next_id += 1;
+        if let Some(t) = self.timeline.as_mut() {
+            t.arrived(req.arrival_ns);
+        }
         self.waiting.push_back(Queued { id, req });
     }
 
@@ -1255,6 +1286,9 @@ impl Simulator {
                 op: i as u8,
             };
             r.push(id, row);
+        }
+        if let Some(t) = self.timeline.as_mut() {
+            t.completed(i, req.size_bytes, end_ns, latency);
         }
         self.counters.last_end_ns = self.counters.last_end_ns.max(end_ns);
         if self.cfg.host.replay == ReplayMode::Closed || self.device_depth > 0 {

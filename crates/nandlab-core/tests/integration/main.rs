@@ -36,6 +36,7 @@ mod refresh_props;
 mod scheduler;
 mod sectors;
 mod suspend;
+mod timeline;
 mod timing;
 mod trace_critical;
 mod tvr_region;

@@ -1,0 +1,609 @@
+//! Metrics over simulated time (`output.timeline_ns`): one row per window of simulated
+//! time — throughput, latency percentiles of the requests completed in it, queue depth,
+//! background work per cause, free blocks, the judged reads' RBER and decoding level, die
+//! and channel utilisation.
+//!
+//! Memory is bounded per window, whatever the run's length: a window is open while events
+//! may still add to it and is closed, turned into a row, as soon as the event clock passes
+//! its end. Events come in time order, so counts that only grow (background work, judged
+//! reads) are sampled at the close and differenced: the window holds what the events in
+//! it did. A request completes at a time at or after the event that finishes it, and flash
+//! work is booked ahead of the clock, so the windows from the clock's on stay open for
+//! them. Rows gather into batches handed to a sink (e.g. the Parquet writer of the Python
+//! front) or kept in memory.
+
+use crate::error::{NandError, Result};
+use std::collections::VecDeque;
+
+/// Windows per batch handed to the sink.
+pub const BATCH_WINDOWS: usize = 4096;
+
+/// Counts that only grow during a run, sampled when windows close.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Counts {
+    /// Page moves (programs) per cause: GC, wear leveling, refresh, hot pages.
+    pub moves: [u64; 4],
+    /// Erases per cause, as `moves`.
+    pub erases: [u64; 4],
+    /// Judged page reads.
+    pub judged: u64,
+    /// Sum of their RBERs.
+    pub rber_sum: f64,
+    /// Judged reads some level decoded, and the sum of those levels.
+    pub decoded: u64,
+    pub level_sum: u64,
+    /// Read attempts beyond the first.
+    pub retries: u64,
+    /// Judged reads no level decoded.
+    pub uncorrectable: u64,
+    /// Free blocks of the plane with fewest (not cumulative: its value at the close).
+    pub free_blocks_min: u64,
+}
+
+/// Busy time of the dies and channels per window, booked by the back end as it reserves
+/// them (reservations may lie ahead of the event clock).
+#[derive(Debug, Clone)]
+pub struct BusyWindows {
+    window_ns: u64,
+    /// Window index of `open[0]`.
+    base: u64,
+    /// `[start, end)` of window `base` (ns): most work falls in it, found without a division.
+    base_span: (u64, u64),
+    /// Die and channel busy ns of each open window.
+    open: VecDeque<[u64; 2]>,
+}
+
+/// What [`BusyWindows`] books.
+#[derive(Debug, Clone, Copy)]
+pub enum Busy {
+    /// Array work on a die.
+    Die = 0,
+    /// A channel transfer.
+    Channel = 1,
+}
+
+impl BusyWindows {
+    /// Busy time in windows of `window_ns`.
+    pub fn new(window_ns: u64) -> Self {
+        BusyWindows {
+            window_ns,
+            base: 0,
+            base_span: (0, window_ns),
+            open: VecDeque::new(),
+        }
+    }
+
+    /// `what` is busy over `[start, end)`. Time before the first open window (work booked
+    /// in a window already closed cannot happen: reservations start at or after the clock)
+    /// is dropped.
+    #[inline]
+    pub fn add(&mut self, what: Busy, start: u64, end: u64) {
+        if start >= self.base_span.0 && end <= self.base_span.1 && !self.open.is_empty() {
+            self.open[0][what as usize] += end - start;
+            return;
+        }
+        self.each(start, end, |slot, ns| slot[what as usize] += ns);
+    }
+
+    /// `what` is no longer busy over `[start, end)` (a reservation cut short).
+    pub fn remove(&mut self, what: Busy, start: u64, end: u64) {
+        self.each(start, end, |slot, ns| {
+            slot[what as usize] = slot[what as usize].saturating_sub(ns)
+        });
+    }
+
+    fn each(&mut self, start: u64, end: u64, mut f: impl FnMut(&mut [u64; 2], u64)) {
+        let start = start.max(self.base * self.window_ns);
+        if end <= start {
+            return;
+        }
+        let (first, last) = (start / self.window_ns, (end - 1) / self.window_ns);
+        let need = (last - self.base + 1) as usize;
+        if self.open.len() < need {
+            self.open.resize(need, [0; 2]);
+        }
+        for w in first..=last {
+            let lo = start.max(w * self.window_ns);
+            let hi = end.min((w + 1) * self.window_ns);
+            f(&mut self.open[(w - self.base) as usize], hi - lo);
+        }
+    }
+
+    /// Closes window `base`; returns its die and channel busy ns.
+    fn close(&mut self) -> [u64; 2] {
+        self.skip_to(self.base + 1);
+        self.open.pop_front().unwrap_or_default()
+    }
+
+    /// Moves the first open window to `base` (the windows before hold nothing).
+    fn skip_to(&mut self, base: u64) {
+        self.base = base;
+        self.base_span = (base * self.window_ns, (base + 1) * self.window_ns);
+    }
+
+    /// The last window any work was booked in (`None`: none ahead of `base`).
+    fn last(&self) -> Option<u64> {
+        self.open.len().checked_sub(1).map(|n| self.base + n as u64)
+    }
+}
+
+/// What an open window gathers from requests.
+#[derive(Debug, Clone, Default)]
+struct Open {
+    /// Latencies of the reads and writes completed in it (ns).
+    latency: [Vec<u64>; 2],
+    /// Requests completed per op (read, write, trim) and their bytes.
+    done: [u64; 3],
+    bytes: [u64; 3],
+    /// Requests that arrived in it, and the sum of (window end − arrival).
+    arrivals: u64,
+    arrival_area: u64,
+    /// Requests completed in it, and the sum of (window end − completion).
+    completions: u64,
+    completion_area: u64,
+}
+
+/// One column of timeline rows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Column {
+    /// Counts and times.
+    U64(Vec<u64>),
+    /// Rates, means and shares; NaN where the window has nothing to average.
+    F64(Vec<f64>),
+}
+
+/// Rows of the timeline (a batch, or all of it), one column per metric.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimelineColumns {
+    /// The columns by name, in the order of [`COLUMNS`].
+    pub columns: Vec<(&'static str, Column)>,
+}
+
+/// Names of the columns, in order, and whether they are floats. Ops are read, write.
+/// `*_p50_ns` etc.: of the requests completed in the window (nearest rank); rates are per
+/// second of simulated time; MB are 10^6 bytes.
+pub const COLUMNS: [(&str, bool); 32] = [
+    ("start_ns", false),
+    ("reads", false),
+    ("writes", false),
+    ("trims", false),
+    ("read_iops", true),
+    ("write_iops", true),
+    ("read_mb_s", true),
+    ("write_mb_s", true),
+    ("read_p50_ns", true),
+    ("read_p99_ns", true),
+    ("read_max_ns", true),
+    ("write_p50_ns", true),
+    ("write_p99_ns", true),
+    ("write_max_ns", true),
+    ("queue_depth", true),
+    ("gc_page_moves", false),
+    ("gc_erases", false),
+    ("wl_page_moves", false),
+    ("wl_erases", false),
+    ("refresh_page_moves", false),
+    ("refresh_erases", false),
+    ("hot_page_moves", false),
+    ("hot_erases", false),
+    ("free_blocks_min", false),
+    ("judged_reads", false),
+    ("rber_mean", true),
+    ("level_mean", true),
+    ("retries", false),
+    ("uncorrectable", false),
+    ("die_util", true),
+    ("channel_util", true),
+    ("window_ns", false),
+];
+
+/// A row being built: values in [`COLUMNS`] order.
+type RowValues = [f64; COLUMNS.len()];
+
+impl TimelineColumns {
+    fn empty() -> Self {
+        TimelineColumns {
+            columns: COLUMNS
+                .iter()
+                .map(|&(name, float)| {
+                    (
+                        name,
+                        if float {
+                            Column::F64(Vec::new())
+                        } else {
+                            Column::U64(Vec::new())
+                        },
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    fn push(&mut self, row: &RowValues) {
+        for ((_, col), &v) in self.columns.iter_mut().zip(row) {
+            match col {
+                Column::U64(c) => c.push(v as u64),
+                Column::F64(c) => c.push(v),
+            }
+        }
+    }
+
+    fn append(&mut self, other: TimelineColumns) {
+        for ((_, a), (_, b)) in self.columns.iter_mut().zip(other.columns) {
+            match (a, b) {
+                (Column::U64(a), Column::U64(b)) => a.extend(b),
+                (Column::F64(a), Column::F64(b)) => a.extend(b),
+                _ => unreachable!("batches share the column types"),
+            }
+        }
+    }
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        match &self.columns.first() {
+            Some((_, Column::U64(c))) => c.len(),
+            Some((_, Column::F64(c))) => c.len(),
+            None => 0,
+        }
+    }
+
+    /// True when no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The column `name` as integers (`None`: no such integer column).
+    pub fn u64s(&self, name: &str) -> Option<&[u64]> {
+        self.columns.iter().find_map(|(n, c)| match c {
+            Column::U64(v) if *n == name => Some(v.as_slice()),
+            _ => None,
+        })
+    }
+
+    /// The column `name` as floats (`None`: no such float column).
+    pub fn f64s(&self, name: &str) -> Option<&[f64]> {
+        self.columns.iter().find_map(|(n, c)| match c {
+            Column::F64(v) if *n == name => Some(v.as_slice()),
+            _ => None,
+        })
+    }
+}
+
+/// Where full batches go: `Err(message)` stops the run.
+pub type TimelineSink = Box<dyn FnMut(TimelineColumns) -> std::result::Result<(), String> + Send>;
+
+/// The timeline of a run being recorded.
+pub struct Timeline {
+    window_ns: u64,
+    /// Window index of `open[0]`; `None` until the first request arrives.
+    base: Option<u64>,
+    open: VecDeque<Open>,
+    /// Requests arrived and not completed at the start of window `base`.
+    outstanding: u64,
+    /// Counts sampled at the last close.
+    last: Counts,
+    dies: u64,
+    channels: u64,
+    batch: TimelineColumns,
+    /// `None`: rows are kept in `kept`.
+    sink: Option<(String, TimelineSink)>,
+    kept: TimelineColumns,
+    failed: Option<String>,
+}
+
+impl Timeline {
+    /// A timeline of windows of `window_ns` over a device of `dies` dies and `channels`
+    /// channels, kept in memory.
+    pub fn new(window_ns: u64, dies: u32, channels: u32) -> Self {
+        Timeline {
+            window_ns,
+            base: None,
+            open: VecDeque::new(),
+            outstanding: 0,
+            last: Counts::default(),
+            dies: u64::from(dies.max(1)),
+            channels: u64::from(channels.max(1)),
+            batch: TimelineColumns::empty(),
+            sink: None,
+            kept: TimelineColumns::empty(),
+            failed: None,
+        }
+    }
+
+    /// Hands batches of [`BATCH_WINDOWS`] rows to `sink` (named `name` in errors) instead
+    /// of keeping them.
+    pub fn stream_to(&mut self, name: String, sink: TimelineSink) {
+        self.sink = Some((name, sink));
+    }
+
+    /// Window length (ns).
+    pub fn window_ns(&self) -> u64 {
+        self.window_ns
+    }
+
+    /// The event clock must reach this for a window to close (`u64::MAX` before the first
+    /// request).
+    #[inline]
+    pub fn next_close_ns(&self) -> u64 {
+        self.base.map_or(u64::MAX, |b| (b + 1) * self.window_ns)
+    }
+
+    fn slot(&mut self, t_ns: u64) -> &mut Open {
+        let base = *self.base.get_or_insert(t_ns / self.window_ns);
+        // Nothing happens before the clock, whose window is `base`.
+        let i = (t_ns / self.window_ns).saturating_sub(base) as usize;
+        if self.open.len() <= i {
+            self.open.resize_with(i + 1, Open::default);
+        }
+        &mut self.open[i]
+    }
+
+    fn end_of(&self, t_ns: u64) -> u64 {
+        (t_ns / self.window_ns + 1) * self.window_ns
+    }
+
+    /// A request arrived at `t_ns` (the event clock).
+    #[inline]
+    pub fn arrived(&mut self, t_ns: u64) {
+        let area = self.end_of(t_ns) - t_ns;
+        let o = self.slot(t_ns);
+        o.arrivals += 1;
+        o.arrival_area += area;
+    }
+
+    /// A request of `op` (0 read, 1 write, 2 trim) and `bytes` completed at `end_ns` (at or
+    /// after the event clock) after `latency_ns`.
+    #[inline]
+    pub fn completed(&mut self, op: usize, bytes: u64, end_ns: u64, latency_ns: u64) {
+        let area = self.end_of(end_ns) - end_ns;
+        let o = self.slot(end_ns);
+        o.done[op] += 1;
+        o.bytes[op] += bytes;
+        o.completions += 1;
+        o.completion_area += area;
+        if op < 2 {
+            o.latency[op].push(latency_ns);
+        }
+    }
+
+    /// Closes every window that ends at or before `now` (the event clock, before its
+    /// events run): the first takes the growth of `counts` since the last close (the
+    /// events since ran in it), the rest (no events) none.
+    pub fn close_until(&mut self, now: u64, counts: Counts, busy: Option<&mut BusyWindows>) {
+        let Some(base) = self.base else { return };
+        let upto = now / self.window_ns;
+        self.close(base, upto, counts, busy);
+    }
+
+    /// Closes every window up to the last anything happened in; returns the rows kept in
+    /// memory (`None` when streamed).
+    pub fn finish(mut self, counts: Counts, busy: Option<&mut BusyWindows>) -> Result<Option<TimelineColumns>> {
+        if let Some(base) = self.base {
+            let last_busy = busy.as_ref().and_then(|b| b.last()).unwrap_or(base);
+            // The clock's window always closes: the counts' last growth belongs to it.
+            let upto = (base + self.open.len().max(1) as u64).max(last_busy + 1);
+            self.close(base, upto, counts, busy);
+        }
+        let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty());
+        self.hand_over(batch);
+        if let Some(e) = self.failed {
+            let name = self.sink.map(|(n, _)| n).unwrap_or_default();
+            return Err(NandError::io(&name, format!("cannot write the timeline: {e}")));
+        }
+        Ok(self.sink.is_none().then_some(self.kept))
+    }
+
+    /// Closes windows `from..upto`. A window in which the device was idle — nothing
+    /// arrived, completed or was busy, no count moved, no request was outstanding — gives
+    /// no row (its would be zeros and nulls, and the free blocks of the row before).
+    fn close(&mut self, from: u64, upto: u64, counts: Counts, mut busy: Option<&mut BusyWindows>) {
+        for w in from..upto {
+            let quiet_ahead = self.open.is_empty()
+                && self.outstanding == 0
+                && counts == self.last
+                && busy.as_deref().is_none_or(|b| b.open.is_empty());
+            if quiet_ahead {
+                // Every window left to close is idle.
+                if let Some(b) = busy.as_deref_mut() {
+                    b.skip_to(upto);
+                }
+                break;
+            }
+            let o = self.open.pop_front().unwrap_or_default();
+            let busy_ns = busy.as_deref_mut().map_or([0; 2], BusyWindows::close);
+            if o.arrivals == 0
+                && o.completions == 0
+                && busy_ns == [0; 2]
+                && self.outstanding == 0
+                && counts == self.last
+            {
+                continue;
+            }
+            let row = self.row(w, o, &counts, busy_ns);
+            self.last = counts;
+            self.batch.push(&row);
+            if self.batch.len() == BATCH_WINDOWS {
+                let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty());
+                self.hand_over(batch);
+            }
+        }
+        self.base = Some(upto.max(from));
+    }
+
+    fn hand_over(&mut self, batch: TimelineColumns) {
+        if batch.is_empty() || self.failed.is_some() {
+            return;
+        }
+        match self.sink.as_mut() {
+            Some((_, sink)) => self.failed = sink(batch).err(),
+            None => self.kept.append(batch),
+        }
+    }
+
+    fn row(&mut self, w: u64, mut o: Open, now: &Counts, busy_ns: [u64; 2]) -> RowValues {
+        let l = self.window_ns as f64;
+        let per_s = 1e9 / l;
+        let last = self.last;
+        let outstanding = self.outstanding as f64;
+        // The time integral of requests outstanding: those at the start all window long,
+        // plus each arrival until the window's end, less each completion from then on.
+        let depth = outstanding + (o.arrival_area as f64 - o.completion_area as f64) / l;
+        self.outstanding = (self.outstanding + o.arrivals).saturating_sub(o.completions);
+        let [read_lat, write_lat] = o.latency.each_mut().map(|v| percentiles(v));
+        let d = |a: u64, b: u64| (a - b) as f64;
+        let nan_if_zero = |num: f64, den: u64| if den == 0 { f64::NAN } else { num / den as f64 };
+        let judged = now.judged - last.judged;
+        let decoded = now.decoded - last.decoded;
+        let mut r: RowValues = [0.0; COLUMNS.len()];
+        let values = [
+            (w * self.window_ns) as f64,
+            o.done[0] as f64,
+            o.done[1] as f64,
+            o.done[2] as f64,
+            o.done[0] as f64 * per_s,
+            o.done[1] as f64 * per_s,
+            o.bytes[0] as f64 / 1e6 * per_s,
+            o.bytes[1] as f64 / 1e6 * per_s,
+            read_lat[0],
+            read_lat[1],
+            read_lat[2],
+            write_lat[0],
+            write_lat[1],
+            write_lat[2],
+            depth,
+            d(now.moves[0], last.moves[0]),
+            d(now.erases[0], last.erases[0]),
+            d(now.moves[1], last.moves[1]),
+            d(now.erases[1], last.erases[1]),
+            d(now.moves[2], last.moves[2]),
+            d(now.erases[2], last.erases[2]),
+            d(now.moves[3], last.moves[3]),
+            d(now.erases[3], last.erases[3]),
+            now.free_blocks_min as f64,
+            judged as f64,
+            nan_if_zero(now.rber_sum - last.rber_sum, judged),
+            nan_if_zero(d(now.level_sum, last.level_sum), decoded),
+            d(now.retries, last.retries),
+            d(now.uncorrectable, last.uncorrectable),
+            busy_ns[0] as f64 / (l * self.dies as f64),
+            busy_ns[1] as f64 / (l * self.channels as f64),
+            self.window_ns as f64,
+        ];
+        r.copy_from_slice(&values);
+        r
+    }
+}
+
+/// p50, p99 (nearest rank: the smallest value with at least that share of the values at
+/// or below it) and max of `v` (NaN when empty); sorts `v`.
+fn percentiles(v: &mut [u64]) -> [f64; 3] {
+    if v.is_empty() {
+        return [f64::NAN; 3];
+    }
+    v.sort_unstable();
+    let n = v.len();
+    let rank = |pct: usize| (n * pct).div_ceil(100).max(1) - 1;
+    [v[rank(50)] as f64, v[rank(99)] as f64, v[n - 1] as f64]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(t: &TimelineColumns, name: &str) -> Vec<f64> {
+        match &t.columns.iter().find(|(n, _)| *n == name).expect("column").1 {
+            Column::U64(v) => v.iter().map(|&x| x as f64).collect(),
+            Column::F64(v) => v.clone(),
+        }
+    }
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        // 1..=100: p50 is the 50th value, p99 the 99th.
+        let mut v: Vec<u64> = (1..=100).rev().collect();
+        assert_eq!(percentiles(&mut v), [50.0, 99.0, 100.0]);
+        // Three values: ranks ceil(1.5) = 2 and ceil(2.97) = 3.
+        assert_eq!(percentiles(&mut [30, 10, 20]), [20.0, 30.0, 30.0]);
+        assert!(percentiles(&mut []).iter().all(|x| x.is_nan()));
+    }
+
+    #[test]
+    fn busy_splits_over_windows() {
+        let mut b = BusyWindows::new(100);
+        b.add(Busy::Die, 50, 250); // 50 in window 0, 100 in 1, 50 in 2
+        b.add(Busy::Channel, 120, 130);
+        b.remove(Busy::Die, 240, 250);
+        assert_eq!(b.close(), [50, 0]);
+        assert_eq!(b.close(), [100, 10]);
+        assert_eq!(b.close(), [40, 0]);
+        assert_eq!(b.last(), None);
+    }
+
+    #[test]
+    fn hand_built_windows() {
+        // Windows of 1000 ns, one die, one channel.
+        let mut t = Timeline::new(1000, 1, 1);
+        t.arrived(100);
+        t.arrived(200);
+        t.completed(0, 4096, 600, 500); // read arrived at 100
+        let mut busy = BusyWindows::new(1000);
+        busy.add(Busy::Die, 1500, 1750);
+        // The clock reaches 1200: window 0 closes, the counts have not grown yet.
+        t.close_until(1200, Counts::default(), Some(&mut busy));
+        t.completed(1, 8192, 1500, 1300); // write arrived at 200
+        t.arrived(1800);
+        // The events of window 1 grew the counts.
+        let c = Counts {
+            moves: [3, 0, 1, 0],
+            erases: [1, 0, 0, 0],
+            judged: 2,
+            rber_sum: 3e-3,
+            decoded: 2,
+            level_sum: 1,
+            retries: 1,
+            uncorrectable: 0,
+            free_blocks_min: 7,
+        };
+        let out = t.finish(c, Some(&mut busy)).unwrap().unwrap();
+        assert_eq!(col(&out, "start_ns"), [0.0, 1000.0]);
+        assert_eq!(col(&out, "reads"), [1.0, 0.0]);
+        assert_eq!(col(&out, "writes"), [0.0, 1.0]);
+        // 1 read in 1 µs = 1e6 IOPS; 8192 B in 1 µs = 8192 MB/s.
+        assert_eq!(col(&out, "read_iops"), [1e6, 0.0]);
+        assert_eq!(col(&out, "write_mb_s"), [0.0, 8192.0]);
+        assert_eq!(col(&out, "read_p99_ns")[0], 500.0);
+        assert!(col(&out, "read_p99_ns")[1].is_nan());
+        assert_eq!(col(&out, "write_max_ns")[1], 1300.0);
+        // Window 0: request 1 out over [100, 600), request 2 over [200, 1000): 1300 ns of
+        // 1000. Window 1: request 2 over [1000, 1500), request 3 over [1800, 2000): 700.
+        assert_eq!(col(&out, "queue_depth"), [1.3, 0.7]);
+        // The counts grew while the clock was in window 1.
+        assert_eq!(col(&out, "gc_page_moves"), [0.0, 3.0]);
+        assert_eq!(col(&out, "refresh_page_moves"), [0.0, 1.0]);
+        assert_eq!(col(&out, "gc_erases"), [0.0, 1.0]);
+        assert_eq!(col(&out, "judged_reads"), [0.0, 2.0]);
+        assert!((col(&out, "rber_mean")[1] - 1.5e-3).abs() < 1e-15);
+        assert_eq!(col(&out, "level_mean")[1], 0.5);
+        assert_eq!(col(&out, "die_util"), [0.0, 0.25]);
+        assert_eq!(col(&out, "free_blocks_min"), [0.0, 7.0]);
+    }
+
+    #[test]
+    fn streamed_in_batches() {
+        use std::sync::{Arc, Mutex};
+        let got = Arc::new(Mutex::new(Vec::new()));
+        let g = Arc::clone(&got);
+        let mut t = Timeline::new(10, 1, 1);
+        t.stream_to(
+            "t".into(),
+            Box::new(move |b| {
+                g.lock().unwrap().push(b.len());
+                Ok(())
+            }),
+        );
+        t.arrived(0);
+        t.completed(0, 1, 10 * BATCH_WINDOWS as u64 + 5, 1);
+        assert!(t.finish(Counts::default(), None).unwrap().is_none());
+        assert_eq!(*got.lock().unwrap(), [BATCH_WINDOWS, 1]);
+    }
+}

@@ -1,0 +1,55 @@
+//! The simulator's side of the timeline (`metrics/timeline.rs`): the counts it samples
+//! when windows close.
+
+use super::Simulator;
+use crate::error::Result;
+use crate::metrics::timeline::{BusyWindows, Counts, Timeline};
+use crate::metrics::TimelineColumns;
+
+impl Simulator {
+    /// The timeline of `output.timeline_ns` (with the back end booking busy time), if any.
+    pub(super) fn start_timeline(&mut self) {
+        let window_ns = self.cfg.output.timeline_ns;
+        if window_ns > 0 {
+            self.timeline = Some(Timeline::new(window_ns, self.geo.dies, self.cfg.device.channels));
+            self.backend.busy = Some(BusyWindows::new(window_ns));
+        }
+    }
+
+    /// The growing counts the timeline differences.
+    fn timeline_counts(&self) -> Counts {
+        let b = &self.background.by_cause;
+        let hot = b.hot_read.unwrap_or_default();
+        let causes = [&b.gc, &b.wear_leveling, &b.refresh, &hot];
+        let s = self.read_path.stats();
+        Counts {
+            moves: causes.map(|c| c.page_programs),
+            erases: causes.map(|c| c.erases),
+            judged: s.reads,
+            rber_sum: s.rber_sum(),
+            decoded: s.decoded_at_level.iter().sum(),
+            level_sum: s.decoded_at_level.iter().enumerate().map(|(l, &n)| l as u64 * n).sum(),
+            retries: s.retries,
+            uncorrectable: s.uncorrectable,
+            free_blocks_min: self.ftl.min_free_blocks(),
+        }
+    }
+
+    /// Closes the windows the event clock passed at `now` (called before its events).
+    #[inline(never)]
+    pub(super) fn close_windows(&mut self, now: u64) {
+        let counts = self.timeline_counts();
+        if let Some(t) = self.timeline.as_mut() {
+            t.close_until(now, counts, self.backend.busy.as_mut());
+        }
+    }
+
+    /// The rest of the timeline once the run ended (rows kept in memory, if not streamed).
+    pub(super) fn finish_timeline(&mut self) -> Result<Option<TimelineColumns>> {
+        let counts = self.timeline_counts();
+        match self.timeline.take() {
+            Some(t) => t.finish(counts, self.backend.busy.as_mut()),
+            None => Ok(None),
+        }
+    }
+}

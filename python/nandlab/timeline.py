@@ -1,0 +1,153 @@
+"""The timeline of a run (``[output] timeline_ns``, ``nandlab run --timeline 100ms``):
+one row per window of simulated time, streamed to ``timeline.parquet`` as the run goes.
+
+The core hands its rows over in batches of 4,096 windows (dicts of NumPy columns) on the
+simulator's thread; :class:`TimelineWriter` queues each as a polars frame for a Parquet
+writer running on a thread of its own, so memory stays at a few batches whatever the
+run's length. Without an output directory the frames are kept and concatenated.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from polars.io.plugins import register_io_source
+
+TIMELINE_FILE = "timeline.parquet"
+
+_U, _F = pl.UInt64(), pl.Float64()
+#: Columns of the timeline, in the core's order (``metrics/timeline.rs``). Per window
+#: starting at ``start_ns`` and lasting ``window_ns`` of simulated time: requests completed
+#: (``reads``, ``writes``, ``trims``) and their rates (per second; MB = 10^6 bytes);
+#: latency p50/p99 (nearest rank) and max of the reads and writes completed in it (null
+#: when none); ``queue_depth``, the time-mean of requests arrived and not completed; page
+#: moves and erases by cause (GC, wear leveling, refresh, hot pages moved on read);
+#: ``free_blocks_min``, the free blocks of the plane with fewest at its end; judged reads,
+#: their mean RBER and mean decoding level (of those decoded), retries, uncorrectable
+#: pages; the share of die and channel time busy. A window in which the device was idle
+#: (nothing arrived, completed or was busy, no count moved, no request outstanding) has no
+#: row: :func:`dense` puts it back.
+TIMELINE_SCHEMA: dict[str, pl.DataType] = {
+    "start_ns": _U, "reads": _U, "writes": _U, "trims": _U,
+    "read_iops": _F, "write_iops": _F, "read_mb_s": _F, "write_mb_s": _F,
+    "read_p50_ns": _F, "read_p99_ns": _F, "read_max_ns": _F,
+    "write_p50_ns": _F, "write_p99_ns": _F, "write_max_ns": _F,
+    "queue_depth": _F,
+    "gc_page_moves": _U, "gc_erases": _U, "wl_page_moves": _U, "wl_erases": _U,
+    "refresh_page_moves": _U, "refresh_erases": _U, "hot_page_moves": _U, "hot_erases": _U,
+    "free_blocks_min": _U,
+    "judged_reads": _U, "rber_mean": _F, "level_mean": _F, "retries": _U, "uncorrectable": _U,
+    "die_util": _F, "channel_util": _F, "window_ns": _U,
+}
+
+#: Batches queued for the writer thread before the simulator waits for it.
+_AHEAD = 4
+
+_UNITS_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
+
+
+def parse_window(text: str) -> int:
+    """A window length such as ``100ms``, ``1s``, ``500us`` or ``250000`` (ns) in ns."""
+    m = re.fullmatch(r"\s*([0-9][0-9_]*(?:\.[0-9]+)?)\s*(ns|us|µs|ms|s)?\s*", text)
+    if m is None:
+        raise ValueError(f"--timeline {text!r}: expected a duration such as 100ms, 1s or 500us")
+    ns = float(m.group(1).replace("_", "")) * _UNITS_NS[m.group(2) or "ns"]
+    if ns < 1 or ns != int(ns):
+        raise ValueError(f"--timeline {text!r}: must be a whole number of ns, at least 1")
+    return int(ns)
+
+
+def timeline_frame(columns: Mapping[str, Any]) -> pl.DataFrame:
+    """A batch of the core's timeline columns as a frame with :data:`TIMELINE_SCHEMA`
+    (NaN, the core's "nothing to average", as null)."""
+    df = pl.DataFrame({k: columns[k] for k in TIMELINE_SCHEMA}, schema=TIMELINE_SCHEMA)
+    floats = [k for k, t in TIMELINE_SCHEMA.items() if t == _F]
+    return df.with_columns(pl.col(floats).fill_nan(None))
+
+
+#: Most windows :func:`dense` fills in (beyond, the rows are returned as they are).
+DENSE_MAX_ROWS = 2_000_000
+
+
+def dense(t: pl.DataFrame) -> pl.DataFrame:
+    """``t`` with a row for every window from its first to its last: the idle windows it
+    leaves out have zero counts, rates, depth and utilisation, null latencies and means,
+    and the free blocks of the row before."""
+    if t.height < 2:
+        return t
+    w = int(t["window_ns"][0])
+    first, last = int(t["start_ns"][0]), int(t["start_ns"][-1])
+    if (last - first) // w + 1 > DENSE_MAX_ROWS:
+        return t
+    grid = pl.DataFrame({"start_ns": pl.int_range(first, last + 1, w, eager=True, dtype=pl.UInt64)})
+    out = grid.join(t, on="start_ns", how="left")
+    means = {"read_p50_ns", "read_p99_ns", "read_max_ns", "write_p50_ns", "write_p99_ns",
+             "write_max_ns", "rber_mean", "level_mean"}
+    kept = means | {"start_ns", "free_blocks_min", "window_ns"}
+    zero = [c for c in TIMELINE_SCHEMA if c not in kept]
+    return out.with_columns(
+        pl.col(zero).fill_null(0),
+        pl.col("free_blocks_min").forward_fill(),
+        pl.lit(w, dtype=pl.UInt64).alias("window_ns"),
+    )
+
+
+class TimelineWriter:
+    """``simulate``'s ``timeline_sink``: each batch goes to Parquet ``dst`` (written on a
+    thread as batches arrive) or, without ``dst``, into memory (:attr:`frame`)."""
+
+    def __init__(self, dst: Path | None) -> None:
+        self.dst = dst
+        self.frames: list[pl.DataFrame] = []
+        self._queue: queue.Queue[pl.DataFrame | None] = queue.Queue(_AHEAD)
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if dst is not None:
+            self._thread = threading.Thread(target=self._write, name="nandlab-timeline")
+            self._thread.start()
+
+    def __call__(self, columns: Mapping[str, Any]) -> None:
+        frame = timeline_frame(columns)
+        if self._thread is None:
+            self.frames.append(frame)
+            return
+        if self._error is not None:
+            raise RuntimeError(f"the timeline writer stopped: {self._error}")
+        self._queue.put(frame)
+
+    def _write(self) -> None:
+        def frames(*_pushdown: object) -> Iterator[pl.DataFrame]:
+            while (f := self._queue.get()) is not None:
+                yield f
+
+        assert self.dst is not None
+        try:
+            lf = register_io_source(frames, schema=TIMELINE_SCHEMA)
+            lf.sink_parquet(self.dst, compression="zstd", compression_level=1)
+        except BaseException as e:  # reported by close(); drain so the run does not wait
+            self._error = e
+            while self._queue.get() is not None:
+                pass
+
+    def close(self) -> None:
+        """Ends the stream and waits for the writer; raises its error."""
+        if self._thread is None:
+            return
+        self._queue.put(None)
+        self._thread.join()
+        self._thread = None
+        if self._error is not None:
+            raise RuntimeError(f"cannot write {self.dst}: {self._error}") from None
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """The rows kept in memory."""
+        if not self.frames:
+            return pl.DataFrame(schema=TIMELINE_SCHEMA)
+        return pl.concat(self.frames)

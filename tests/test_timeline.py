@@ -1,0 +1,132 @@
+"""The timeline, `nandlab plot`, report.html and a quiet `-q` (issue 36). The windows'
+own arithmetic is checked by hand in the core's tests (`metrics/timeline.rs`,
+`tests/integration/timeline.rs`); here: the front end's files, frames and figures."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import polars as pl
+import pytest
+
+import nandlab
+from cli_errors import cli, one_line_error
+from nandlab import html_report, plots
+from nandlab.timeline import TIMELINE_SCHEMA, dense, parse_window
+
+# Open loop at 20k IOPS on a small synthetic run: 4000 requests over ~0.2 s.
+CFG = {
+    "workload": {"kind": "synthetic", "requests": 4000, "read_fraction": 0.6, "iops": 20_000.0},
+    "output": {"timeline_ns": 10_000_000},
+}
+
+
+def test_parse_window():
+    assert parse_window("100ms") == 100_000_000
+    assert parse_window("1s") == 1_000_000_000
+    assert parse_window("500us") == 500_000
+    assert parse_window("250_000") == 250_000
+    for bad in ("fast", "0ms", "1.5ns", "-1s"):
+        with pytest.raises(ValueError):
+            parse_window(bad)
+
+
+def test_timeline_in_memory_and_streamed_agree_and_sum_to_the_summary(tmp_path):
+    memory = nandlab.run(CFG, progress=False)
+    saved = nandlab.run(CFG, out=tmp_path, progress=False)
+    t = memory.timeline
+    assert t is not None and t.schema == pl.Schema(TIMELINE_SCHEMA)
+    assert saved.timeline.equals(t)
+    assert pl.read_parquet(tmp_path / "timeline.parquet").equals(t)
+    s = memory.summary
+    assert t["reads"].sum() == s["requests"]["reads"]
+    assert t["writes"].sum() == s["requests"]["writes"]
+    assert t["gc_erases"].sum() == s["flash"]["by_cause"]["gc"]["erases"]
+    # ~0.2 s of arrivals in 10 ms windows, in order (idle windows give no row).
+    assert t.height >= 15 and (t["start_ns"].diff().drop_nulls() > 0).all()
+    assert (t["start_ns"] % 10_000_000 == 0).all()
+    # The record of a window without reads has no read latency (null, not 0 or NaN).
+    assert t.filter(pl.col("reads") == 0)["read_p99_ns"].null_count() == (t["reads"] == 0).sum()
+    # No stray temporary files.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "requests.parquet", "summary.json", "timeline.parquet"]
+
+
+def test_dense_puts_idle_windows_back():
+    rows = [{**{k: 0 for k in TIMELINE_SCHEMA}, "window_ns": 10, "start_ns": s, "reads": 1,
+             "read_p99_ns": 5.0, "free_blocks_min": fb} for s, fb in ((0, 7), (30, 6))]
+    t = pl.DataFrame(rows, schema=TIMELINE_SCHEMA)
+    d = dense(t)
+    assert d["start_ns"].to_list() == [0, 10, 20, 30]
+    assert d["reads"].to_list() == [1, 0, 0, 1]
+    assert d["read_p99_ns"].to_list() == [5.0, None, None, 5.0]
+    assert d["free_blocks_min"].to_list() == [7, 7, 7, 6]
+    assert d.schema == t.schema
+
+
+def test_off_by_default_no_file_and_no_config_key(tmp_path):
+    r = nandlab.run({"workload": CFG["workload"]}, out=tmp_path, progress=False)
+    assert r.timeline is None
+    assert "timeline_ns" not in r.summary["config"]["output"]
+    assert not (tmp_path / "timeline.parquet").exists()
+
+
+def test_cli_run_plot_and_report(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[workload]\nkind = "synthetic"\nrequests = 3000\niops = 20000.0\n')
+    out = tmp_path / "run"
+    r = cli("run", cfg, "--out", out, "--timeline", "5ms", "-q")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == "" and r.stderr == ""  # -q: nothing at all on success
+    assert (out / "timeline.parquet").is_file()
+    r = cli("plot", out, "--preset", cfg)
+    assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in (out / "figures").iterdir())
+    assert names == sorted(f"{n}.{f}" for n in ("latency_cdf", "timeline") for f in ("png", "svg"))
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert page.count("<svg") == 2
+    # Self-contained: nothing is fetched (SVG namespaces are names, not loads).
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    assert "output.timeline_ns" in page  # the config's difference from its preset
+
+
+def test_plot_overlays_runs_labelled_by_their_differences(tmp_path):
+    for iops in (10_000.0, 20_000.0):
+        wl = {**CFG["workload"], "iops": iops}
+        nandlab.run({**CFG, "workload": wl}, out=tmp_path / str(int(iops)), progress=False)
+    figs = plots.plot_runs([tmp_path / "10000", tmp_path / "20000"])
+    labels = [t.get_text() for t in figs["latency_cdf"].axes[0].get_legend().get_texts()]
+    assert labels == ["workload.iops=10000.0", "workload.iops=20000.0"]
+    assert one_line_error(cli("plot", tmp_path / "10000", tmp_path / "20000"), "--out")
+    assert one_line_error(cli("plot", tmp_path / "nothing"), "summary.json")
+
+
+def test_result_plot_and_html_repr():
+    r = nandlab.run(CFG, progress=False)
+    assert set(r.plot()) == {"latency_cdf", "timeline"}
+    html = r._repr_html_()
+    assert "read p99" in html and "<table>" in html
+
+
+def test_quiet_error_is_still_one_line(tmp_path):
+    assert one_line_error(cli("run", tmp_path / "missing.toml", "-q"))
+    assert one_line_error(cli("run", tmp_path / "missing.toml", "--timeline", "soon"))
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed here")
+def test_report_renders_in_headless_chromium(tmp_path):
+    out = tmp_path / "run"
+    nandlab.run(CFG, out=out, progress=False)
+    html_report.write_report(out)
+    # --dump-dom prints the DOM after load; the figures' SVG must be in it, drawn.
+    dom = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+         (out / "report.html").as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    assert dom.count("<svg") == 2 and "<path" in dom
