@@ -201,7 +201,8 @@ impl Simulator {
     }
 
     /// Whether every background transaction ran (the queues are empty and no erase is
-    /// owed); true without a scheduler.
+    /// owed); true without a scheduler. Checked in debug builds only.
+    #[cfg(debug_assertions)]
     pub(in crate::sim) fn background_drained(&self) -> bool {
         self.tsu.as_ref().is_none_or(Queue::is_drained)
     }
