@@ -2,7 +2,7 @@
 //! (or reserved at once when urgent), one transaction per step event while no host work
 //! holds the die, and idle-time GC.
 
-use super::{Queue, Txn};
+use super::Txn;
 use crate::error::Result;
 use crate::ftl::{BgOp, Cause};
 use crate::sim::{Event, Simulator};
@@ -204,6 +204,6 @@ impl Simulator {
     /// owed); true without a scheduler. Checked in debug builds only.
     #[cfg(debug_assertions)]
     pub(in crate::sim) fn background_drained(&self) -> bool {
-        self.tsu.as_ref().is_none_or(Queue::is_drained)
+        self.tsu.as_ref().is_none_or(super::Queue::is_drained)
     }
 }
