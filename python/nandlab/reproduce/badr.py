@@ -57,14 +57,14 @@ POLICIES = ("baseline", "rl", "dr", "badr")
 #: Counterparts built without their paper: their claims are listed, not judged (RL: 003's
 #: [11], Liu et al. SYSTOR'15, not retrievable here; docs/read_refresh.md).
 UNJUDGED = ("rl",)
-#: Quick mode's arrival rate (requests/s). Refresh work holds a die for about a second per
-#: block (384 pages programmed at 0.5/2/5.5 ms), and until refresh moves interleave with host
-#: I/O (the scheduler's queues, issue 30 item 4) a read that arrives meanwhile waits for it;
-#: at 500/s the quick runs saturated (web, U6, Baseline: mean read 88 ms). At 1/s its mean
-#: read is 556 µs (median 236 µs: two 8 KiB pages at LDPC level 1.5 and their transfer),
-#: about 6.5 t_R, and hm's 854 µs (median 488 µs, three reads per request), so the LDPC
-#: levels the policies cause show in the mean (docs/read_refresh.md). The window counts
-#: requests, and tlc-3d has no retention term, so the slower clock changes nothing else.
+#: Quick mode's arrival rate (requests/s). A refresh programs a block's valid pages (384 at
+#: 0.5/2/5.5 ms, about a second); at 500/s the quick runs saturated (web, U6, Baseline: mean
+#: read 88 ms). Since the preset queues refresh page moves per die behind host work
+#: (`[scheduler] policy = "priority"`), a read waits at most one refresh page operation: at
+#: 1/s the longest read fell from 1.1–1.4 s to 9–18 ms and the median run's mean read from
+#: 569 to 261 µs, so the LDPC levels the policies cause show in the mean
+#: (docs/read_refresh.md). The window counts requests, and tlc-3d has no retention term,
+#: so the slower clock changes nothing else.
 QUICK_IOPS = 1.0
 #: Table II: basic read time and extra time per LDPC level (ns), for the latency split.
 T_READ_NS = 85_000
@@ -260,10 +260,10 @@ def why(metric: str, other: str, ours: float, runs: Runs) -> str:
     if metric == "read_latency":
         (rb, qb), (ro, qo) = split_means(runs, "badr"), split_means(runs, other)
         return (f"mean read split (runs' means): LDPC retries BADR {rb:.1f} µs vs {other} "
-                f"{ro:.1f} µs, queueing and transfer {qb:.1f} vs {qo:.1f} µs; refresh work "
-                "holds a die for about a second per block (refresh moves do not yet "
-                "interleave with host I/O), so queueing behind it, not the LDPC levels 003's "
-                "latency reflects, sets most of the difference where queueing is large.")
+                f"{ro:.1f} µs, queueing and transfer {qb:.1f} vs {qo:.1f} µs; refresh page moves "
+                "queue per die behind host reads, so a read waits at most one refresh page "
+                "operation, and the policies differ in how many they cause as well as in the "
+                "LDPC levels 003's latency reflects.")
     ends = _ends(by_wear(runs, metric, "badr", other))
     if metric == "rber":
         return (f"BADR against {other} {ends}: BADR writes to the least-worn free blocks and "
