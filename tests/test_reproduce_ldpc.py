@@ -137,6 +137,28 @@ def test_bake_times_follow_eq_5_and_6():
     assert abs(c.bake_minutes(c.T_RT_DAYS, c.T_OPT_C, c.T_BAKE_C) - 39.1) < 0.05
 
 
+def test_stated_times_are_inputs_of_the_preset():
+    # §2.2's 125 µs: §4's 41 µs hard sensing (lower page; 55 upper) + 6 × 14 µs; its 80 µs:
+    # 16,000 B at 200 MB/s. Listed as inputs, never judged.
+    from nandlab.reproduce import ldpc_in_ssd_checks as checks
+
+    t = checks.stated_timing(ldpc_in_ssd.PRESET)
+    assert t == {"sense_seven_levels": (125.0, 139.0), "soft_transfer": 80.0}
+
+
+def test_quick_mode_replays_more_of_two_workloads():
+    # Fig. 15's sign claim needs Financial1's whole excerpt and 6,000 Synthetic1 requests
+    # in quick mode; every other workload keeps the quick 3,000.
+    s = ldpc_in_ssd.Settings.quick_()
+    s.workloads = ["Financial1", "Financial2", "Synthetic1"]
+    traces, synth, _ = ldpc_in_ssd.workload_axis(s, [])
+    n = {e["name"]: e["max_requests"] for e in traces + synth}
+    assert n.get("Financial2") == 3000 and n.get("Synthetic1") == 6000
+    assert all(e["requests"] == e["max_requests"] for e in synth)
+    if traces:  # the excerpt is in ../shared/traces
+        assert n["Financial1"] == 10_000
+
+
 def test_a_missing_trace_dir_is_one_line(tmp_path):
     from nandlab.errors import ConfigError
 

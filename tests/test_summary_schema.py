@@ -29,8 +29,9 @@ SOURCE = ROOT / "python" / "nandlab"
 
 #: The summary's metric sections, as the front knows them.
 SECTIONS = {
-    "requests", "read", "write", "all", "flash", "energy_uj", "sim", "flows", "reliability",
-    "mapping_cache", "cache", "critical", "suspend", "scheduler", "pe_time", "tvr", "codec",
+    "requests", "read", "read_page", "write", "all", "flash", "energy_uj", "sim", "flows",
+    "reliability", "mapping_cache", "cache", "critical", "suspend", "scheduler", "pe_time",
+    "tvr", "codec",
 }
 #: Top-level entries that are not metric sections.
 HEADER = {"version", "seed", "config"}

@@ -214,6 +214,7 @@ def write_spec_any(path: Path, spec: dict) -> Path:
         ({"grid": {"ftl.gc_polcy": ["greedy"]}}, "`ftl.gc_polcy`"),
         ({"set": {"workload.count": 5}}, "`workload.count`"),
         ({"trace": [{"path": str(DEMO), "fromat": "msr"}]}, "unknown key `trace[0].fromat`"),
+        ({"trace": [{"path": str(DEMO), "max_requests": 0}]}, "`trace[0].max_requests`"),
     ],
 )
 def test_bad_spec_is_one_line_before_any_run(real_core, tmp_path, change, message):
@@ -225,6 +226,20 @@ def test_bad_spec_is_one_line_before_any_run(real_core, tmp_path, change, messag
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: "), r.stderr
     assert message in r.stderr and str(path) in r.stderr
     assert not (out / "runs").exists()
+
+
+def test_a_trace_entry_caps_its_own_requests(real_core, tmp_path):
+    # 20 DiskSim reads (time ms, device, block, blocks, 1 = read); the second entry
+    # replays the same file capped at 5, the set's cap (none) stays on the first.
+    trace = tmp_path / "t.trace"
+    trace.write_text("".join(f"{i:.1f} 0 {8 * i} 8 1\n" for i in range(20)))
+    spec = {**small_spec(grid={"ftl.gc_policy": ["greedy"]}), "seeds": [1],
+            "trace": [{"path": str(trace), "name": "all", "format": "disksim"},
+                      {"path": str(trace), "name": "five", "format": "disksim",
+                       "max_requests": 5}]}
+    out = run_sweep(spec, tmp_path / "out", jobs=1, progress=False)
+    counts = dict(out.table.select("workload", "requests.count").iter_rows())
+    assert counts == {"all": 20, "five": 5}
 
 
 def test_zero_jobs_is_refused(real_core, tmp_path):

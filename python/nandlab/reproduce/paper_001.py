@@ -85,6 +85,13 @@ CLAIMS: dict[str, tuple[str, PaperValue, str]] = {
         "Derived: §5.5's +35.2 % progressive decode energy at §5's P_hd-fail 28.8 % gives "
         "Σ_i Π_j P_sd-fail(j) = 0.222, so P_sd-fail(1) ≈ 0.21 (Fig. 10: \"graceful "
         "trade-off\")"),
+    "sense_seven_levels": (
+        "§2.2: seven-level (hard + six soft) sensing time (µs)",
+        point("125"), "§2.2: \"about 125us\" to sense seven levels"),
+    "soft_transfer": (
+        "§2.2: transfer of the seven-level sensing results of 4 KB (µs)",
+        point("80"), "§2.2: \"about 80us to transfer the seven-level soft-decision sensing "
+        "results of 4KB data to the controller\""),
     "bake_recovery": (
         "§4.1 Eq. 5: bake time emulating wear-out recovery (min)",
         point("11"), "§4.1: \"11 minutes\" (A = 0.022, t_cyc = 400 days, 25 → 105 °C)"),

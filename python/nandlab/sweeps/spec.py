@@ -20,6 +20,7 @@ tags = { reference = "baseline" }  # extra columns of the results table
 [[trace]]                          # the workloads: traces ...
 path = "hm_0.csv"
 format = "msr"
+max_requests = 5000                # optional: this trace's `workload.max_requests`
 
 [[workload]]                       # ... and/or synthetic workloads (keys of [workload])
 name = "read_mostly"
@@ -42,7 +43,7 @@ from ..errors import ConfigError
 
 TOP_KEYS = ("name", "config", "seeds", "repeat", "trace_identity", "set", "grid", "case",
             "trace", "workload")
-TRACE_KEYS = ("path", "format", "name")
+TRACE_KEYS = ("path", "format", "name", "max_requests")
 TRACE_IDENTITIES = ("stat", "content")
 #: Columns of the results table that tags may not take.
 RESERVED_COLUMNS = ("run_id", "workload", "seed", "version")
@@ -242,7 +243,14 @@ def _trace(e: Mapping[str, Any], i: int, base_dir: Path, fail: Any) -> Workload:
     fmt = e.get("format", "auto")
     if not isinstance(fmt, str):
         raise fail(f"`trace[{i}].format` must be a string")
-    return Workload(name=str(e.get("name", p.stem)), trace=p.resolve(), trace_format=fmt)
+    over = {}
+    if "max_requests" in e:
+        n = e["max_requests"]
+        if not _uint(n) or n < 1:
+            raise fail(f"`trace[{i}].max_requests` must be a positive integer, not {n!r}")
+        over["workload.max_requests"] = n
+    return Workload(name=str(e.get("name", p.stem)), overrides=over, trace=p.resolve(),
+                    trace_format=fmt)
 
 
 def _synthetic(e: Mapping[str, Any], i: int, fail: Any) -> Workload:

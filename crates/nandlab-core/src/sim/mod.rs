@@ -284,6 +284,8 @@ pub struct Simulator {
     merges: Slab<u64>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
+    /// Each host page read, from its request's arrival to its data decoded (`read_page`).
+    page_reads: LatencyStats,
     /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
     flow_latency: Vec<[LatencyStats; 3]>,
     records: Option<Recorder>,
@@ -422,6 +424,7 @@ impl Simulator {
             tsu,
             background: background::Work::new(hot_moves),
             latency: Default::default(),
+            page_reads: LatencyStats::default(),
             flow_latency,
             records,
             counters: Counters::default(),
@@ -1249,6 +1252,9 @@ impl Simulator {
     #[inline]
     fn finish_page(&mut self, slot: u32, end_ns: u64) {
         let st = &mut self.reqs[slot];
+        if st.req.op == Op::Read {
+            self.page_reads.record(end_ns - st.req.arrival_ns, self.page_bytes);
+        }
         st.end_ns = st.end_ns.max(end_ns);
         st.remaining -= 1;
         if st.remaining == 0 {

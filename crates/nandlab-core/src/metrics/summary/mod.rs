@@ -35,6 +35,10 @@ pub struct Summary {
     pub config: Value,
     pub requests: RequestCounts,
     pub read: LatencySummary,
+    /// Each host page read, from its request's arrival to its data decoded (before the
+    /// host interface): a page's own response time, where a request of several pages
+    /// completes with its slowest. `bytes` counts whole pages.
+    pub read_page: LatencySummary,
     pub write: LatencySummary,
     /// Every request (reads, writes and trims).
     pub all: LatencySummary,
