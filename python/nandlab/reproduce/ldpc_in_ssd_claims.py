@@ -48,9 +48,10 @@ UNIT = {"fig5_proportional": "×", "fig14_combined": "pt", "fig15_4way_vs_2way":
         "sense_seven_levels": "µs", "soft_transfer": "µs"}
 WHY = {
     "fig5_proportional":
-        "A request of k pages waits for soft sensing when any page fails, with "
-        "probability 1 − (1 − P_hd-fail)^k, which saturates: multi-page requests make the "
-        "delay grow less than in proportion.",
+        "Each page read pays the soft step with probability P_hd-fail, plus the queueing "
+        "behind others' soft steps; per request (the report's Fig. 5 table) a request of k "
+        "pages waits when any page fails, with probability 1 − (1 − P_hd-fail)^k, which "
+        "saturates: its delay grows less than in proportion.",
     "fig5_write":
         "Writes share the dies and channels with the extra soft sensing and transfers, and "
         "a partial-page write's read-modify-write read pays the soft step itself when its "

@@ -20,7 +20,8 @@ FIG5_P_HD = (0.01, 0.10, 0.30)
 #: said in its text.
 CLAIMS: dict[str, tuple[str, PaperValue, str]] = {
     "fig5_proportional": (
-        "Fig. 5: read delay grows in proportion to P_hd-fail (delay at 30 % / delay at 10 %)",
+        "Fig. 5: read delay per page grows in proportion to P_hd-fail (delay at 30 % / delay "
+        "at 10 %, each page read's own time)",
         point("3", tolerance=0.3, why="\"proportionally\": 30 % / 10 % = 3, our reading "
               "± 10 %"),
         "§2.3, Fig. 5: \"proportionally increases as the failure rate increases\""),
