@@ -29,7 +29,7 @@ from . import paper_001
 from .bitflip import default_traces_dir
 from .claims import seeds_for
 from .framework import Analysis, Context, column
-from .ldpc_in_ssd_claims import claims
+from .ldpc_in_ssd_claims import claims, delay_ratio
 
 TITLE = "LDPC-in-SSD (seed 001)"
 #: Claims use :mod:`.claims`' kinds and rules (checked by the framework).
@@ -198,7 +198,8 @@ def cases(channels: list[int]) -> list[dict[str, Any]]:
 #: difference's 95 % interval over three seeds crosses 0 on these two (Financial1 −15.7 …
 #: +0.3 pt: the excerpt's first 3,000 requests; Synthetic1 −15.1 … +2.8). Financial1
 #: replays its whole excerpt (10,000 requests, as in full mode: −16.9 … −8.1), Synthetic1
-#: 6,000 (−8.7 … −6.8). Each adds about 2 s of simulation to the quick run.
+#: 6,000 (−8.7 … −6.8). The quick run's wall time did not measurably change (56 s with,
+#: 59 s without, back to back on the shared machine; docs/ldpc_in_ssd.md).
 QUICK_REQUESTS = {"Financial1": 10_000, "Synthetic1": 6_000}
 
 
@@ -438,12 +439,6 @@ def figures(out: Path, m: dict[str, Any], workloads: list[str], channels: list[i
 
 
 # --------------------------------------------------------------------------- report
-
-
-def delay_ratio(norm: dict[str, float]) -> float:
-    """Fig. 5's delay at P_hd-fail 30 % over that at 10 % (normalised read times)."""
-    d10 = norm["p_hd=10%"] - 1
-    return (norm["p_hd=30%"] - 1) / d10 if d10 else math.nan
 
 
 def body_md(m: dict[str, Any], workloads: list[str], origin: dict[str, str],
