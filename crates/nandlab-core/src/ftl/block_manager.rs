@@ -79,7 +79,12 @@ impl Ftl {
     }
 
     /// The block of `plane` that `policy` picks from a view of the plane's blocks.
-    pub(super) fn choose(&self, plane: u32, now_ns: i64, policy: impl Fn(&PlaneView) -> Option<usize>) -> Option<u32> {
+    pub(super) fn choose(
+        &self,
+        plane: u32,
+        now_ns: i64,
+        policy: impl FnOnce(&PlaneView) -> Option<usize>,
+    ) -> Option<u32> {
         let first = plane * self.geo.cfg.blocks_per_plane;
         let range = first as usize..(first + self.geo.cfg.blocks_per_plane) as usize;
         // Policies age blocks on the run's clock: preconditioned data count as programmed

@@ -69,7 +69,7 @@ impl Ftl {
             if fruitless > self.geo.cfg.blocks_per_plane {
                 break;
             }
-            let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+            let Some(victim) = self.choose_victim(plane, now_ns) else {
                 break;
             };
             let free_before = self.planes[plane as usize].free.len();
@@ -91,7 +91,7 @@ impl Ftl {
     /// was a victim (a block with a page to reclaim: the pool gains at least a page's
     /// worth, so repeated calls end above any threshold).
     pub fn collect_idle(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<bool> {
-        let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+        let Some(victim) = self.choose_victim(plane, now_ns) else {
             return Ok(false);
         };
         let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
@@ -99,6 +99,15 @@ impl Ftl {
         self.stats.gc_erases += 1;
         self.level_wear(plane, now_ns, ops)?;
         Ok(true)
+    }
+
+    /// The `[ftl.gc]` policy's victim in `plane` (its instance for the plane, built with
+    /// the FTL).
+    fn choose_victim(&mut self, plane: u32, now_ns: i64) -> Option<u32> {
+        let mut victims = std::mem::take(&mut self.victims);
+        let victim = self.choose(plane, now_ns, |v| victims[plane as usize].select(v));
+        self.victims = victims;
+        victim
     }
 
     /// Static wear leveling after a GC victim: the policy's cold block, if any, is moved.

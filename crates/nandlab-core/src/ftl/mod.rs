@@ -35,6 +35,7 @@ use crate::error::{NandError, Result};
 use crate::flash::block::{BlockState, BlockStatus, PageMeta, WriteAttrs};
 use crate::flash::cell::PageType;
 use crate::flash::{Geometry, Ppa};
+use crate::registry::BuildCtx;
 use aging::AgingConfig;
 use allocator::{PlaneAlloc, Striper};
 pub use cause::Cause;
@@ -48,6 +49,7 @@ use plane_view::PlaneView;
 use refresh_targets::{ReadWindow, TargetBlock};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+use victim::VictimPolicy;
 
 /// Flash work the FTL does on its own (GC, wear leveling, read refresh), to be timed by
 /// the back end.
@@ -186,6 +188,8 @@ pub struct Ftl {
     gc_floor_blocks: u32,
     /// The last write ran GC to the threshold from the floor (urgent GC).
     urgent_gc: bool,
+    /// The GC victim policy's instance for each plane (`[ftl.gc]`, built with the FTL).
+    victims: Vec<Box<dyn VictimPolicy>>,
     /// Counters.
     pub stats: FtlStats,
 }
@@ -222,6 +226,16 @@ impl Ftl {
         let read_window = heat_window
             .or(cfg.refresh_targets.policy().window_requests())
             .map(ReadWindow::new);
+        let victims = (0..geo.planes)
+            .map(|plane| {
+                cfg.gc.build(&BuildCtx {
+                    table: "ftl.gc",
+                    seed,
+                    plane: Some(plane),
+                    geometry: geo,
+                })
+            })
+            .collect();
         let mut ftl = Ftl {
             geo: geo.clone(),
             gc_floor_blocks: cfg.gc_threshold_blocks,
@@ -248,6 +262,7 @@ impl Ftl {
             hot_reads,
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),
+            victims,
             stats: FtlStats::default(),
         };
         precondition::apply(&mut ftl, aging, seed)?;
