@@ -757,7 +757,10 @@ impl Simulator {
         let t_prog = self.program_ns(ppa)?;
         let l = self.geo.loc_of_block(ppa.block);
         let xfer = self.timing.transfer_page_ns;
-        let at_die = self.backend.program_data(l.channel, l.die, l.plane_in_die, tag, now, xfer).end;
+        let at_die = self
+            .backend
+            .program_data(l.channel, l.die, l.plane_in_die, tag, now, xfer)
+            .end;
         if req != NO_REQUEST {
             self.reqs[req].remaining += 1;
         }
@@ -789,7 +792,9 @@ impl Simulator {
         let t_prog = self.program_ns(ppa)?;
         let l = self.geo.loc_of_block(ppa.block);
         let xfer = self.timing.transfer_page_ns;
-        let s = self.backend.program_data(l.channel, l.die, l.plane_in_die, tag, ready, xfer);
+        let s = self
+            .backend
+            .program_data(l.channel, l.die, l.plane_in_die, tag, ready, xfer);
         Ok((ppa, s.end, t_prog))
     }
 
