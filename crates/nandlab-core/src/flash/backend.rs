@@ -10,6 +10,14 @@
 //! started before the operation was ready, and its plane is not in the batch yet.
 //! A die is free again as soon as its array operation ends (data waits in the cache
 //! register for the bus), so sensing overlaps the previous page's transfer.
+//!
+//! Program data is sent with [`Backend::program_data`] and programmed with
+//! [`Backend::program`]: a program waits for the data of its own write request that is
+//! already on its way to the die's other planes (the next page due on each), so that the
+//! pages of one write bound for one die are transferred and then programmed as one
+//! multi-plane operation — what a controller's transaction scheduler does when it issues a
+//! request's queued page programs of one die as one command (MQSim's TSU). It waits only
+//! while that data arrives before the program would end if it started alone.
 
 use crate::metrics::timeline::{Busy, BusyWindows};
 
@@ -42,10 +50,22 @@ pub struct Slot {
     pub end: u64,
 }
 
+/// Program data sent towards a die whose program is not reserved yet.
+#[derive(Debug, Clone, Copy)]
+struct Incoming {
+    plane: u32,
+    /// The write request it belongs to.
+    group: u64,
+    /// When it is in the die's page register.
+    at_ns: u64,
+}
+
 /// The timed resources of the device.
 #[derive(Debug, Clone)]
 pub struct Backend {
     dies: Vec<Die>,
+    /// Per die, its incoming program data in arrival order (a die's data share one channel).
+    incoming: Vec<Vec<Incoming>>,
     channels: Vec<u64>,
     channel_busy_ns: Vec<u64>,
     decoders: Vec<u64>,
@@ -60,6 +80,7 @@ impl Backend {
     pub fn new(dies: u32, channels: u32, decoders_per_channel: u32, multi_plane: bool) -> Self {
         Backend {
             dies: vec![Die::default(); dies as usize],
+            incoming: vec![Vec::new(); dies as usize],
             channels: vec![0; channels as usize],
             channel_busy_ns: vec![0; channels as usize],
             decoders: vec![0; (channels * decoders_per_channel) as usize],
@@ -103,6 +124,56 @@ impl Backend {
             b.add(Busy::Die, start, end);
         }
         Slot { start, end }
+    }
+
+    /// Sends a page of write request `group` over channel `ch` towards plane `plane` of
+    /// `die` (a transfer of `dur_ns` from `ready_ns`); its program is reserved with
+    /// [`Backend::program`] when it arrives.
+    pub fn program_data(&mut self, ch: u32, die: u32, plane: u32, group: u64, ready_ns: u64, dur_ns: u64) -> Slot {
+        let s = self.channel(ch, ready_ns, dur_ns);
+        if self.multi_plane {
+            self.incoming[die as usize].push(Incoming {
+                plane,
+                group,
+                at_ns: s.end,
+            });
+        }
+        s
+    }
+
+    /// Reserves the program of the earliest data sent to plane `plane` of `die` with
+    /// [`Backend::program_data`], ready at `ready_ns` (its arrival, or later once encoded).
+    /// Unless it joins the die's batch, it starts a batch that waits for its request's
+    /// data due next on the die's other planes, each arriving before the program would
+    /// end if it started alone; that data's programs then join the batch.
+    pub fn program(&mut self, die: u32, plane: u32, ready_ns: u64, dur_ns: u64) -> Slot {
+        let list = &mut self.incoming[die as usize];
+        let Some(k) = list.iter().position(|i| i.plane == plane) else {
+            return self.array(die, plane, ArrayOp::Program, ready_ns, dur_ns);
+        };
+        let own = list.remove(k);
+        let d = &self.dies[die as usize];
+        let bit = 1u64 << (plane & 63);
+        if d.batch_op == Some(ArrayOp::Program) && d.batch_start >= ready_ns && d.batch_planes & bit == 0 {
+            return self.array(die, plane, ArrayOp::Program, ready_ns, dur_ns);
+        }
+        let alone = ready_ns.max(d.free_ns);
+        // Whatever delays this page after its arrival (encoding) delays the others alike.
+        let lag = ready_ns.saturating_sub(own.at_ns);
+        let mut start = alone;
+        let mut seen = bit;
+        for i in list.iter() {
+            let b = 1u64 << (i.plane & 63);
+            if seen & b != 0 {
+                continue;
+            }
+            seen |= b;
+            let at = i.at_ns + lag;
+            if i.group == own.group && at < alone + dur_ns {
+                start = start.max(at);
+            }
+        }
+        self.array(die, plane, ArrayOp::Program, start, dur_ns)
     }
 
     /// True when `die` has no array work reserved at or after `t_ns` (used by look-ahead
@@ -217,6 +288,41 @@ mod tests {
         let mut s = Backend::new(1, 1, 1, false);
         s.array(0, 0, ArrayOp::Read, 0, 50);
         assert_eq!(s.array(0, 1, ArrayOp::Read, 0, 50).start, 50);
+    }
+
+    #[test]
+    fn a_writes_pages_for_one_die_program_together() {
+        // Request 7's two pages for planes 0 and 1 of die 0 cross channel 0 (20 ns each):
+        // in at 20 and 40. Plane 0's program waits for plane 1's data; both run 40..140.
+        let mut b = Backend::new(1, 1, 1, true);
+        assert_eq!(b.program_data(0, 0, 0, 7, 0, 20).end, 20);
+        assert_eq!(b.program_data(0, 0, 1, 7, 0, 20).end, 40);
+        assert_eq!(b.program(0, 0, 20, 100), Slot { start: 40, end: 140 });
+        assert_eq!(b.program(0, 1, 40, 100), Slot { start: 40, end: 140 });
+        // Request 8's pages are in at 160 and 180; encoding takes 5 ns after each arrival,
+        // so plane 0 is ready at 165 and waits for plane 1's 185: both run 185..285.
+        b.program_data(0, 0, 0, 8, 140, 20);
+        b.program_data(0, 0, 1, 8, 140, 20);
+        assert_eq!(b.program(0, 0, 165, 100), Slot { start: 185, end: 285 });
+        assert_eq!(b.program(0, 1, 185, 100), Slot { start: 185, end: 285 });
+        // Another request's data is not waited for: plane 0 starts on arrival.
+        let mut o = Backend::new(1, 1, 1, true);
+        o.program_data(0, 0, 0, 1, 0, 20);
+        o.program_data(0, 0, 1, 2, 0, 20);
+        assert_eq!(o.program(0, 0, 20, 100), Slot { start: 20, end: 120 });
+        assert_eq!(o.program(0, 1, 40, 100), Slot { start: 120, end: 220 });
+        // Nor data that arrives after the program would have ended alone (10 ns program).
+        let mut l = Backend::new(1, 1, 1, true);
+        l.program_data(0, 0, 0, 1, 0, 20);
+        l.program_data(0, 0, 1, 1, 0, 20);
+        assert_eq!(l.program(0, 0, 20, 10), Slot { start: 20, end: 30 });
+        assert_eq!(l.program(0, 1, 40, 10), Slot { start: 40, end: 50 });
+        // Without multi-plane commands the planes' programs serialise.
+        let mut s = Backend::new(1, 1, 1, false);
+        s.program_data(0, 0, 0, 7, 0, 20);
+        s.program_data(0, 0, 1, 7, 0, 20);
+        assert_eq!(s.program(0, 0, 20, 100), Slot { start: 20, end: 120 });
+        assert_eq!(s.program(0, 1, 40, 100), Slot { start: 120, end: 220 });
     }
 
     #[test]

@@ -31,7 +31,7 @@ use crate::cache::{DataCache, Evicted, WritebackWindow};
 use crate::config::SimConfig;
 use crate::engine::{EventQueue, Slab};
 use crate::error::{NandError, Result};
-use crate::flash::backend::{ArrayOp, Backend};
+use crate::flash::backend::Backend;
 use crate::flash::block::WriteAttrs;
 use crate::flash::cell::PageType;
 use crate::flash::geometry::PlaneLoc;

@@ -54,13 +54,13 @@ impl Simulator {
         let attrs = WriteAttrs::new(req.stream, self.cfg.host.critical.classifies(lpn, req.critical));
         let (ppa, at_die, t_prog) = self.send_to_flash(now, lpn, id, attrs)?;
         self.events.push(at_die, Event::ProgramStart { req: slot, ppa, t_prog });
-        self.send_backup(now, lpn, slot)
+        self.send_backup(now, lpn, id, slot)
     }
 
     /// Sends the backup copy of page `lpn`, if placement just made one, to its die at `now`
     /// (the data is in the controller: it crosses the copy's channel); request `req` (or
     /// [`NO_REQUEST`]) waits for its program too.
-    pub(super) fn send_backup(&mut self, now: u64, lpn: u64, req: u32) -> Result<()> {
+    pub(super) fn send_backup(&mut self, now: u64, lpn: u64, tag: u64, req: u32) -> Result<()> {
         let Some(ppa) = self.ftl.backup_of(lpn) else {
             return Ok(());
         };
@@ -68,8 +68,12 @@ impl Simulator {
             self.erase_before_use(now, ppa.block)?;
         }
         let t_prog = self.program_ns(ppa)?;
-        let channel = self.geo.loc_of_block(ppa.block).channel;
-        let at_die = self.backend.channel(channel, now, self.timing.transfer_page_ns).end;
+        let l = self.geo.loc_of_block(ppa.block);
+        let xfer = self.timing.transfer_page_ns;
+        let at_die = self
+            .backend
+            .program_data(l.channel, l.die, l.plane_in_die, tag, now, xfer)
+            .end;
         if req != NO_REQUEST {
             self.reqs[req].remaining += 1;
         }
@@ -100,8 +104,11 @@ impl Simulator {
             self.erase_before_use(now, ppa.block)?;
         }
         let t_prog = self.program_ns(ppa)?;
-        let channel = self.geo.loc_of_block(ppa.block).channel;
-        let s = self.backend.channel(channel, ready, self.timing.transfer_page_ns);
+        let l = self.geo.loc_of_block(ppa.block);
+        let xfer = self.timing.transfer_page_ns;
+        let s = self
+            .backend
+            .program_data(l.channel, l.die, l.plane_in_die, tag, ready, xfer);
         Ok((ppa, s.end, t_prog))
     }
 
@@ -156,7 +163,7 @@ impl Simulator {
         let (ppa, at_die, t_prog) = self.send_to_flash(now, ev.lpn, ev.tag, ev.attrs)?;
         let req = if wait { slot } else { NO_REQUEST };
         self.events.push(at_die, Event::WritebackStart { req, ppa, t_prog });
-        self.send_backup(now, ev.lpn, req)
+        self.send_backup(now, ev.lpn, ev.tag, req)
     }
 
     /// A page sent to flash reached its die; returns when its program ends. A data codec's
@@ -168,9 +175,7 @@ impl Simulator {
     pub(super) fn program_start(&mut self, now: u64, ppa: Ppa, t_prog: u64) -> u64 {
         let loc = self.geo.loc_of_block(ppa.block);
         let ready = now + self.read_path.encode_ns_per_page();
-        let s = self
-            .backend
-            .array(loc.die, loc.plane_in_die, ArrayOp::Program, ready, t_prog);
+        let s = self.backend.program(loc.die, loc.plane_in_die, ready, t_prog);
         self.counters.page_programs += 1;
         s.end
     }

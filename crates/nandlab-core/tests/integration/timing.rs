@@ -147,3 +147,23 @@ fn read_first_is_honoured_in_open_loop_replay_with_a_queue() {
     assert_eq!(run("fifo"), vec![hard, hard + write - 1, hard + write + hard - 2]);
     assert_eq!(run("read_first"), vec![hard, 2 * hard + write - 1, 2 * hard - 2]);
 }
+
+/// One channel, one die of two planes: the pages of a write alternate between the planes.
+const ONE_DIE: &str = "[device]\nchannels = 1\nchips_per_channel = 1\ndies_per_chip = 1\nplanes_per_die = 2\n";
+
+#[test]
+fn a_writes_two_pages_on_one_die_are_one_two_plane_program() {
+    // An 8 KiB write on an empty device: page 0 of plane 0's and plane 1's first blocks
+    // (LSB pages). Both cross the one channel (in at XFER and 2 XFER), then one
+    // two-plane program: 2 XFER + t_PROG = 161.96 µs.
+    let write = Request::new(0, 0, 8192, Op::Write, 0);
+    assert_eq!(latencies(ONE_DIE, vec![write]), vec![2 * XFER + T_PROG_LSB]);
+    // Four pages: pages 0 and 1 of each plane's block (both LSB pages). The second
+    // pair's data is in (at 3 and 4 XFER) while the first program runs; their two-plane
+    // program follows it: 2 XFER + 2 t_PROG = 282.96 µs.
+    let four = Request::new(0, 0, 4 * 4096, Op::Write, 0);
+    assert_eq!(latencies(ONE_DIE, vec![four]), vec![2 * XFER + 2 * T_PROG_LSB]);
+    // Without multi-plane commands the second program waits for the first: XFER + 2 t_PROG.
+    let single = format!("{ONE_DIE}multi_plane = false\n");
+    assert_eq!(latencies(&single, vec![write]), vec![XFER + 2 * T_PROG_LSB]);
+}
