@@ -3,11 +3,38 @@
 //! `module::Type` from which the config enum is generated. A policy's name in the config
 //! (`[ftl.gc] victim = "..."`) is its type name in snake_case; its parameters are the fields
 //! of its type, written beside the tag (unknown ones are errors naming the key).
+//!
+//! A family whose policies may keep state is declared `built;`: its config then also
+//! builds each policy's run-time instance from a [`BuildCtx`] (the policy's own seed
+//! stream, its plane, the geometry). A policy that keeps state returns a fresh instance
+//! from its trait's `build(ctx)`; one that keeps none (the trait's default, `None`) runs
+//! as a copy of its parameters.
+
+use crate::engine::rng::{component, mix64, stream_rng, SimRng};
+use crate::flash::Geometry;
 
 /// `policies!(Config, Trait, "tag", Default; module::Type, ...)` declares the modules, a
 /// `Config` enum tagged by `tag` with one variant per policy, `Config::policy()` returning
 /// the configured policy as `&dyn Trait`, and `Default` for the named variant.
+///
+/// `policies!(built; Config, Trait, ...)` adds `Config::build(ctx) -> Box<dyn Trait>`:
+/// the trait has `fn build(&self, ctx: &BuildCtx) -> Option<Box<dyn Trait>>` (default
+/// `None`: the policy is its own instance) and its methods may take `&mut self`.
 macro_rules! policies {
+    (built; $(#[$doc:meta])* $config:ident, $trait:ident, $tag:literal, $default:ident;
+     $($module:ident :: $policy:ident),* $(,)?) => {
+        $crate::registry::policies!($(#[$doc])* $config, $trait, $tag, $default; $($module::$policy),*);
+
+        impl $config {
+            /// The configured policy's run-time instance for `ctx`: what a stateful
+            /// policy's `build` returns, or a copy of a stateless one.
+            pub fn build(&self, ctx: &$crate::registry::BuildCtx) -> Box<dyn $trait> {
+                match self {
+                    $($config::$policy(p) => p.build(ctx).unwrap_or_else(|| Box::new(p.clone())),)*
+                }
+            }
+        }
+    };
     ($(#[$doc:meta])* $config:ident, $trait:ident, $tag:literal, $default:ident;
      $($module:ident :: $policy:ident),* $(,)?) => {
         $(mod $module; pub use $module::$policy;)*
@@ -37,3 +64,28 @@ macro_rules! policies {
 }
 
 pub(crate) use policies;
+
+/// What a policy's run-time instance is built with, beside its parameters: where it sits in
+/// the config, the run seed, the plane it serves and the geometry.
+#[derive(Clone, Copy)]
+pub struct BuildCtx<'a> {
+    /// Where the policy's parameters sit (`ftl.gc`): errors name keys under it, and its
+    /// seed stream is told apart from other policies' by it.
+    pub table: &'a str,
+    /// The run seed.
+    pub seed: u64,
+    /// The plane the instance serves (`None`: one instance for the device).
+    pub plane: Option<u32>,
+    /// The device.
+    pub geometry: &'a Geometry,
+}
+
+impl BuildCtx<'_> {
+    /// The policy's own random stream: from the run seed, its table and its plane, so its
+    /// draws never shift another policy's, another plane's, or the error draws.
+    pub fn rng(&self) -> SimRng {
+        let table = self.table.bytes().fold(0, |h, b| mix64(h ^ u64::from(b)));
+        let plane = self.plane.map_or(u64::MAX, u64::from);
+        stream_rng(self.seed, component::POLICIES ^ mix64(table ^ mix64(plane)))
+    }
+}

@@ -1,11 +1,13 @@
-//! Garbage collection's triggers: the GC loop a host write runs in a plane whose free pool
-//! fell to the threshold (`ftl.gc_threshold_blocks`; the scheduler's soft threshold), with
-//! wear leveling after each victim; one victim per trigger while paced (preemptible GC,
-//! above the hard threshold) and for idle-time GC (`sim/tsu/`). Victims are picked by the `[ftl.gc]` policy and moved by
-//! [`Ftl::relocate_and_erase`].
+//! The GC / WL unit (MQSim's `GC_and_WL_Unit`). Garbage collection's triggers: the GC
+//! loop a host write runs in a plane whose free pool fell to the threshold
+//! (`ftl.gc_threshold_blocks`; the scheduler's soft threshold), with wear leveling after
+//! each victim; one victim per trigger while paced (preemptible GC, above the hard
+//! threshold) and for idle-time GC (`sim/tsu/`). Victims are picked by the `[ftl.gc]`
+//! policy and moved by [`Ftl::relocate_and_erase`] (refresh's mover too).
 
-use super::{BgOp, BlockStatus, Cause, Ftl};
+use super::{BgOp, BlockStatus, Cause, Ftl, MovedPage, PageMeta, Ppa};
 use crate::error::Result;
+use std::cmp::Reverse;
 
 impl Ftl {
     /// Free blocks in `plane`'s pool (blocks GC emptied count, whether or not the flash
@@ -67,7 +69,7 @@ impl Ftl {
             if fruitless > self.geo.cfg.blocks_per_plane {
                 break;
             }
-            let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+            let Some(victim) = self.choose_victim(plane, now_ns) else {
                 break;
             };
             let free_before = self.planes[plane as usize].free.len();
@@ -89,7 +91,7 @@ impl Ftl {
     /// was a victim (a block with a page to reclaim: the pool gains at least a page's
     /// worth, so repeated calls end above any threshold).
     pub fn collect_idle(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<bool> {
-        let Some(victim) = self.choose(plane, now_ns, |v| self.cfg.gc.policy().select(v)) else {
+        let Some(victim) = self.choose_victim(plane, now_ns) else {
             return Ok(false);
         };
         let moved = self.relocate_and_erase(victim, plane, Cause::Gc, now_ns, ops)?;
@@ -97,6 +99,15 @@ impl Ftl {
         self.stats.gc_erases += 1;
         self.level_wear(plane, now_ns, ops)?;
         Ok(true)
+    }
+
+    /// The `[ftl.gc]` policy's victim in `plane` (its instance for the plane, built with
+    /// the FTL).
+    fn choose_victim(&mut self, plane: u32, now_ns: i64) -> Option<u32> {
+        let mut victims = std::mem::take(&mut self.victims);
+        let victim = self.choose(plane, now_ns, |v| victims[plane as usize].select(v));
+        self.victims = victims;
+        victim
     }
 
     /// Static wear leveling after a GC victim: the policy's cold block, if any, is moved.
@@ -109,5 +120,93 @@ impl Ftl {
             }
         }
         Ok(())
+    }
+
+    /// Moves every valid page of `victim` (attributes and all) within `plane`, in the order
+    /// the relocation policy picks, to where placement puts pages moved for `cause`; erases
+    /// the block and returns it to the free pool. Returns the pages moved.
+    pub(super) fn relocate_and_erase(
+        &mut self,
+        victim: u32,
+        plane: u32,
+        cause: Cause,
+        now_ns: i64,
+        ops: &mut Vec<BgOp>,
+    ) -> Result<u64> {
+        let ppb = self.geo.cfg.pages_per_block;
+        let (mut waiting, mut from) = (std::mem::take(&mut self.moving), std::mem::take(&mut self.moving_from));
+        for page in 0..ppb {
+            if let Some(meta) = self.live_meta(Ppa { block: victim, page }) {
+                // A moved copy leaves its pair where it is.
+                if meta.attrs.backup() {
+                    self.detach_backup(meta.lpn);
+                } else {
+                    self.unmap_primary(meta.lpn);
+                }
+                waiting.push_back(meta);
+                from.push_back(page);
+            }
+        }
+        let moved = waiting.len() as u64;
+        let (pe_cycles, reads_since_erase) = (self.blocks[victim as usize].pe, self.block_reads(victim));
+        let path = self.cfg.move_path.of(cause);
+        let mut spread = match cause {
+            Cause::Refresh => self.refresh_destinations(plane, &waiting)?.map(Vec::into_iter),
+            _ => None,
+        };
+        while let Some(first) = waiting.front() {
+            // A spreading refresh-target policy chose every page's block (in page order),
+            // which placement programs (its page-type refusal still applies); otherwise the
+            // relocation order picks the page for placement's next page.
+            let to_block = spread.as_mut().and_then(Iterator::next);
+            let i = match to_block {
+                Some(_) => 0,
+                None => {
+                    let dest = self.next_page_type(plane, self.cfg.placement.policy().slot(cause, first.attrs));
+                    self.cfg.relocation.policy().pick(waiting.make_contiguous(), dest)
+                }
+            };
+            let (meta, page) = (
+                waiting.remove(i).expect("pick is in range"),
+                from.remove(i).expect("same length"),
+            );
+            let moved_meta = PageMeta {
+                program_ns: now_ns,
+                ..meta
+            };
+            let to = self.place(plane, cause, moved_meta, to_block)?;
+            ops.push(BgOp::Move {
+                from: Ppa { block: victim, page },
+                to,
+                cause,
+                path,
+                page: MovedPage {
+                    meta,
+                    pe_cycles,
+                    reads_since_erase,
+                },
+            });
+        }
+        (self.moving, self.moving_from) = (waiting, from);
+        let slot = self.read_slot(victim);
+        self.block_reads[slot] = 0;
+        let st = &mut self.blocks[victim as usize];
+        debug_assert_eq!(st.valid, 0);
+        st.pe += 1;
+        st.written = 0;
+        st.implicit = false;
+        st.status = BlockStatus::Free;
+        let pe = st.pe;
+        self.page_meta.release(victim);
+        let pa = &mut self.planes[plane as usize];
+        // A full block can still be a stream's active block (until its next page opens
+        // another): once erased it is only in the free pool.
+        for a in pa.active.iter_mut().filter(|a| **a == Some(victim)) {
+            *a = None;
+        }
+        self.refresh_dests[plane as usize].retain(|&b| b != victim);
+        pa.free.push(Reverse((pe, victim)));
+        ops.push(BgOp::Erase { block: victim, cause });
+        Ok(moved)
     }
 }

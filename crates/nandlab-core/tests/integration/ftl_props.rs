@@ -58,6 +58,8 @@ fn policies() -> impl Strategy<Value = (VictimConfig, WearLevelingConfig, f64)> 
             Just(VictimConfig::CostBenefit(CostBenefit {})),
             Just(VictimConfig::Weighted(Weighted { weight_valid: 0.5 })),
             Just(VictimConfig::Fifo(Fifo {})),
+            // Built per plane with its own seeded generator (`ftl.gc.d`: 2 draws).
+            Just(serde_json::from_str(r#"{"victim": "rga", "d": 2}"#).unwrap()),
         ],
         prop_oneof![
             Just(WearLevelingConfig::None(NoLeveling {})),

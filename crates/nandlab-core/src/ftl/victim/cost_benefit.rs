@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub struct CostBenefit {}
 
 impl VictimPolicy for CostBenefit {
-    fn select(&self, plane: &PlaneView) -> Option<usize> {
+    fn select(&mut self, plane: &PlaneView) -> Option<usize> {
         let ppb = f64::from(plane.pages_per_block);
         plane
             .reclaimable()

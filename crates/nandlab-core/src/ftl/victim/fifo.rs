@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub struct Fifo {}
 
 impl VictimPolicy for Fifo {
-    fn select(&self, plane: &PlaneView) -> Option<usize> {
+    fn select(&mut self, plane: &PlaneView) -> Option<usize> {
         plane
             .reclaimable()
             .min_by_key(|&(i, _)| (plane.last_program_ns)(i))

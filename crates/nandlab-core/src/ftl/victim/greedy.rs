@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub struct Greedy {}
 
 impl VictimPolicy for Greedy {
-    fn select(&self, plane: &PlaneView) -> Option<usize> {
+    fn select(&mut self, plane: &PlaneView) -> Option<usize> {
         plane.reclaimable().min_by_key(|(_, b)| b.valid).map(|(i, _)| i)
     }
 }

@@ -28,7 +28,7 @@ impl VictimPolicy for Weighted {
         Ok(())
     }
 
-    fn select(&self, plane: &PlaneView) -> Option<usize> {
+    fn select(&mut self, plane: &PlaneView) -> Option<usize> {
         let ppb = f64::from(plane.pages_per_block);
         let w = self.weight_valid;
         let max_pe = plane.reclaimable().map(|(_, b)| b.pe).max()?.max(1);
