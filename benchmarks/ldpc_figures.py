@@ -4,7 +4,8 @@ ratio at equal FER.
 Usage: python benchmarks/ldpc_figures.py [table.csv] [out_dir]
 
 Reads ``crates/nandlab-core/data/ldpc_fer.csv`` (columns
-``level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified,thin_share,thin``) and
+``level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified,thin_share,thin,
+support_failures``) and
 writes
 
 * ``ldpc_fig10.png``: FER vs RBER per number of extra soft sensing levels k = 0..6 (Fig. 10):

@@ -23,7 +23,8 @@ def test_tiny_calibration_writes_the_ladder_format(real_core, tmp_path):
     assert "extrapolated" not in r.stdout
     rows = [x for x in csv.DictReader(line for line in out.open() if not line.startswith("#"))]
     assert list(rows[0]) == ["level", "rber", "frames", "failures", "fer", "fer_lo", "fer_hi",
-                             "extrapolated", "stratified", "thin_share", "thin"]
+                             "extrapolated", "stratified", "thin_share", "thin",
+                             "support_failures"]
     assert sorted({int(x["level"]) for x in rows}) == [0, 1]
     for x in rows:
         frames, failures = int(x["frames"]), int(x["failures"])
@@ -33,6 +34,7 @@ def test_tiny_calibration_writes_the_ladder_format(real_core, tmp_path):
         # A Monte Carlo row rests wholly on its tally: thin below 5 failures (all are, at
         # 4 frames a point).
         assert (x["thin_share"], x["thin"]) == ("1.0000", "1")
+        assert int(x["support_failures"]) == failures
         assert float(x["fer_lo"]) <= float(x["fer"]) <= float(x["fer_hi"])
     # Hard decisions at RBER 3 % (twice the rate-8/9 Shannon limit of 1.48 %) always fail.
     hard_high = [x for x in rows if x["level"] == "0" and float(x["rber"]) > 0.02]

@@ -47,7 +47,8 @@ def rows() -> list[dict]:
                     "fer": float(r["fer"]), "fer_lo": float(r["fer_lo"]),
                     "fer_hi": float(r["fer_hi"]), "extrapolated": r["extrapolated"] == "1",
                     "stratified": r["stratified"] == "1", "thin_share": float(r["thin_share"]),
-                    "thin": r["thin"] == "1"})
+                    "thin": r["thin"] == "1",
+                    "support_failures": int(r["support_failures"])})
     return out
 
 
@@ -131,6 +132,7 @@ def test_rows_carry_frames_and_failures_matching_their_bounds():
         # flagged `extrapolated` instead).
         thin = x < THIN_FAILURES and not r["extrapolated"]
         assert (r["thin"], r["thin_share"]) == (thin, float(thin)), r
+        assert r["support_failures"] == (0 if r["extrapolated"] else x), r
         if x == 0:
             # Two-sided 95 % with no failure: 1 - (α/2)^(1/n) ≈ 3.69/n, above the rule of
             # three (3/n, one-sided 95 %).
@@ -254,6 +256,18 @@ def test_stratified_rows_recomputed_from_their_strata():
         assert (anchor == 0.0) == (fails[0] >= THIN_FAILURES), (row, anchor)
         breaks = max(thin, default=0.0) > MAX_THIN_SHARE or anchor > MAX_THIN_SHARE
         assert row["thin"] == breaks, (row, shares, fails, anchor)
+        # The fewest failures of a stratum the row leans on: those carrying > 10 %, and the
+        # lowest where silencing it leaves > 10 % modelled (known here when it is thin: the
+        # anchor share; otherwise it may or may not count); none such: all of them. A row
+        # breaks the rule exactly when that count is below 5.
+        leant = [f for sh, f in zip(shares, fails, strict=True) if sh > MAX_THIN_SHARE]
+        if fails[0] < THIN_FAILURES and anchor > MAX_THIN_SHARE:
+            leant.append(fails[0])
+        want = {min(leant) if leant else sum(fails)}
+        if fails[0] >= THIN_FAILURES:
+            want.add(min(leant + [fails[0]]))
+        assert row["support_failures"] in want, (row, want, shares, fails)
+        assert row["thin"] == (row["support_failures"] < THIN_FAILURES), row
 
 
 def test_stratified_levels_are_monotone_within_their_bounds():

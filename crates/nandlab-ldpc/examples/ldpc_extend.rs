@@ -50,6 +50,34 @@ fn main() {
         .unwrap_or_else(|e| fail(&format!("{}: provenance.vth: {e}", paths[0].display())));
     let model = VthModel::new(params).unwrap_or_else(|e| fail(&format!("{}: {e}", paths[0].display())));
     let cfg = table.provenance.config.clone();
+    // Each point's channel is rebuilt at the hard references it was measured at: of its
+    // recorded read voltages, the one nearest each reference the Vth model gives today.
+    // The model's reference search has changed since the table was made (Brent to 1e-8 V,
+    // was golden section to 1e-4 V), so today's references are off by up to 1e-4 V, far
+    // less than the soft reads' spacing (δ ≥ 0.01 V); a channel at today's references
+    // would be slightly different, and no recorded strata's soft law would match it.
+    let recorded_refs = |p: &nandlab_ldpc::calibrate::CalibrationPoint| -> Vec<f64> {
+        let all = model.read_refs_v(p.pe, cfg.retention_s);
+        model
+            .page_refs(cfg.page)
+            .iter()
+            .map(|&i| {
+                let now = all[i];
+                let v = p
+                    .voltages
+                    .iter()
+                    .copied()
+                    .min_by(|a, b| (a - now).abs().total_cmp(&(b - now).abs()));
+                match v {
+                    Some(v) if (v - now).abs() < 1e-3 => v,
+                    _ => fail(&format!(
+                        "point k={} rber={:e}: no recorded voltage near {now} V",
+                        p.level, p.rber
+                    )),
+                }
+            })
+            .collect()
+    };
     for run in runs {
         let level = run.level;
         let set = table.add_strata(run, |p| {
@@ -58,7 +86,7 @@ fn main() {
                 pe: p.pe,
                 retention_s: cfg.retention_s,
             };
-            let ch = MlcChannel::new(&model, point, p.level, &cfg.placement, cfg.sampling);
+            let ch = MlcChannel::with_hard_refs(&model, point, recorded_refs(p), p.level, &cfg.placement, cfg.sampling);
             ch.coset_law().expect("an MLC channel draws every bit alike")
         });
         eprintln!("level {level}: stratified FER at RBER {set:?}");

@@ -395,7 +395,11 @@ pub fn calibrate_on<E>(
 }
 
 /// Column header of the FER table.
-pub const CSV_HEADER: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified,thin_share,thin";
+pub const CSV_HEADER: &str =
+    "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified,thin_share,thin,support_failures";
+
+/// The header of tables written before `support_failures` (still read).
+const CSV_HEADER_V2: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified,thin_share,thin";
 
 /// The header of tables written before `thin_share` and `thin` (still read).
 const CSV_HEADER_V1: &str = "level,rber,frames,failures,fer,fer_lo,fer_hi,extrapolated,stratified";
@@ -444,13 +448,23 @@ impl CalibrationTable {
         let _ = writeln!(s, "{CSV_HEADER}");
         for q in &self.points {
             // A stratified row shows its strata's frames and failures, its bootstrap
-            // interval and the share on thin strata; a Monte Carlo row rests wholly on its
-            // tally, thin below THIN_FAILURES; a tail-model row on no failure (flagged
-            // `extrapolated`, not thin).
+            // interval, the share on thin strata and the fewest failures of a stratum it
+            // leans on; a Monte Carlo row rests wholly on its tally, thin below
+            // THIN_FAILURES; a tail-model row on no failure (flagged `extrapolated`, not
+            // thin, support 0).
             let thin_mc = q.failures < THIN_FAILURES && !q.extrapolated;
-            let (frames, failures, lo, hi, share, thin) = match q.stratified {
+            let support_mc = if q.extrapolated { 0 } else { q.failures };
+            let (frames, failures, lo, hi, share, thin, support) = match q.stratified {
                 Some(st) => match st.quality {
-                    Some(g) => (st.frames, st.failures, g.ci_lo, g.ci_hi, g.thin_share, !g.meets_rule()),
+                    Some(g) => (
+                        st.frames,
+                        st.failures,
+                        g.ci_lo,
+                        g.ci_hi,
+                        g.thin_share,
+                        !g.meets_rule(),
+                        g.support_failures,
+                    ),
                     None => (
                         st.frames,
                         st.failures,
@@ -458,6 +472,7 @@ impl CalibrationTable {
                         st.estimate.fer_hi,
                         0.0,
                         false,
+                        0,
                     ),
                 },
                 None => (
@@ -467,11 +482,12 @@ impl CalibrationTable {
                     q.fer_hi,
                     f64::from(u8::from(thin_mc)),
                     thin_mc,
+                    support_mc,
                 ),
             };
             let _ = writeln!(
                 s,
-                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{},{},{:.4},{}",
+                "{},{:.6e},{},{},{:.6e},{:.6e},{:.6e},{},{},{:.4},{},{}",
                 q.level,
                 q.rber,
                 frames,
@@ -482,7 +498,8 @@ impl CalibrationTable {
                 u8::from(q.extrapolated),
                 u8::from(q.stratified.is_some()),
                 share,
-                u8::from(thin)
+                u8::from(thin),
+                support
             );
         }
         s
@@ -527,13 +544,18 @@ pub struct FerRow {
     pub thin_share: f64,
     /// More than [`crate::strata_quality::MAX_THIN_SHARE`] of `fer` rests on one such tally.
     pub thin: bool,
+    /// The fewest failures of a tally `fer` leans on (a Monte Carlo row: its failures; a
+    /// tail-model row: 0; a stratified row: `strata_quality`'s support), `None` for a
+    /// stratified row of a table written before the column.
+    pub support_failures: Option<u64>,
 }
 
 /// Parses a FER table CSV (leading `#` lines are skipped; the header must be [`CSV_HEADER`]).
 pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
     let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     let fields = match lines.next() {
-        Some(h) if h.trim() == CSV_HEADER => 11,
+        Some(h) if h.trim() == CSV_HEADER => 12,
+        Some(h) if h.trim() == CSV_HEADER_V2 => 11,
         Some(h) if h.trim() == CSV_HEADER_V1 => 9,
         other => return Err(format!("bad header {other:?}")),
     };
@@ -545,18 +567,26 @@ pub fn parse_fer_csv(text: &str) -> Result<Vec<FerRow>, String> {
                 return Err(format!("row {}: {} fields", i + 1, f.len()));
             }
             let e = |x: &str| format!("row {}: bad value {x:?}", i + 1);
+            let (extrapolated, stratified) = (flag(f[7]).ok_or_else(|| e(f[7]))?, flag(f[8]).ok_or_else(|| e(f[8]))?);
+            let failures: u64 = f[3].parse().map_err(|_| e(f[3]))?;
+            let support_failures = match f.get(11) {
+                Some(x) => Some(x.parse().map_err(|_| e(x))?),
+                None if stratified => None,
+                None => Some(if extrapolated { 0 } else { failures }),
+            };
             Ok(FerRow {
                 level: f[0].parse().map_err(|_| e(f[0]))?,
                 rber: f[1].parse().map_err(|_| e(f[1]))?,
                 frames: f[2].parse().map_err(|_| e(f[2]))?,
-                failures: f[3].parse().map_err(|_| e(f[3]))?,
+                failures,
                 fer: f[4].parse().map_err(|_| e(f[4]))?,
                 fer_lo: f[5].parse().map_err(|_| e(f[5]))?,
                 fer_hi: f[6].parse().map_err(|_| e(f[6]))?,
-                extrapolated: flag(f[7]).ok_or_else(|| e(f[7]))?,
-                stratified: flag(f[8]).ok_or_else(|| e(f[8]))?,
+                extrapolated,
+                stratified,
                 thin_share: f.get(9).map_or(Ok(0.0), |x| x.parse().map_err(|_| e(x)))?,
                 thin: f.get(10).map_or(Some(false), |x| flag(x)).ok_or_else(|| e(f[10]))?,
+                support_failures,
             })
         })
         .collect()
@@ -681,6 +711,15 @@ mod tests {
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].failures, 5);
         assert!(!rows[0].extrapolated && rows[0].stratified);
+        assert_eq!(rows[0].support_failures, None, "a stratified row before the column");
+        // A Monte Carlo row of an old table leans on its own tally, a tail row on none.
+        let mc = parse_fer_csv(&text.replace(",0,1\n", ",0,0\n")).unwrap();
+        assert_eq!(mc[0].support_failures, Some(5));
+        let tail = parse_fer_csv(&text.replace(",0,1\n", ",1,0\n")).unwrap();
+        assert_eq!(tail[0].support_failures, Some(0));
+        let now = format!("{CSV_HEADER}\n0,1e-2,10,5,0.5,0.2,0.8,0,1,0.3000,1,1\n");
+        assert_eq!(parse_fer_csv(&now).unwrap()[0].support_failures, Some(1));
+        assert!(parse_fer_csv(&now.replace(",1,1\n", ",1,x\n")).is_err());
         assert!(parse_fer_csv(&text.replace(",1\n", ",2\n")).is_err());
         assert!(parse_fer_csv(&text.replace(",0,1\n", ",0\n")).is_err(), "8 fields");
         assert!(parse_fer_csv("level,rber\n").is_err());

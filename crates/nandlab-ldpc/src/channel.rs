@@ -264,6 +264,21 @@ impl MlcChannel {
         assert!(point.page < model.bits_per_cell(), "page type out of range");
         let all_refs = model.read_refs_v(point.pe, point.retention_s);
         let hard_refs: Vec<f64> = model.page_refs(point.page).iter().map(|&i| all_refs[i]).collect();
+        Self::with_hard_refs(model, point, hard_refs, extra_levels, placement, sampling)
+    }
+
+    /// The channel of [`MlcChannel::new`] at given hard references (the page's read
+    /// voltages, ascending): a table's recorded channel is rebuilt from the references it
+    /// was measured at, not from whatever the Vth model's reference search gives today.
+    pub fn with_hard_refs(
+        model: &VthModel,
+        point: OperatingPoint,
+        hard_refs: Vec<f64>,
+        extra_levels: usize,
+        placement: &Placement,
+        sampling: Sampling,
+    ) -> Self {
+        assert!(point.page < model.bits_per_cell(), "page type out of range");
         let candidates: Vec<(f64, f64)> = if extra_levels == 0 {
             vec![(0.0, 1.0)]
         } else {

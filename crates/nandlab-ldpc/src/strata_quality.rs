@@ -16,6 +16,12 @@
 //!   [`crate::table::MAX_MODELLED_SHARE`] of the estimate may become modelled (the hard
 //!   rows at 6.5e-3 and 7e-3 carry ≤ 3 % on the one failure at w = 303, but without it the
 //!   line from 306 runs nearly flat and most of them is modelled).
+//! * **Support.** The strata a row leans on are those carrying more than
+//!   [`MAX_THIN_SHARE`] and the lowest failing one where its silence would leave more than
+//!   [`crate::table::MAX_MODELLED_SHARE`] modelled; the fewest failures among them is the
+//!   row's `support_failures` (1: the row rests on one failure; where no stratum is leant
+//!   on so, the failures of all of them). The rule above is exactly `support_failures ≥
+//!   THIN_FAILURES`.
 //! * **Interval.** Each stratum's failures are redrawn from `Binomial(frames, failures /
 //!   frames)` and the estimate recomputed, [`RESAMPLES`] times; the 2.5 and 97.5 %
 //!   quantiles are the interval. A stratum with no failure stays at 0 (the bootstrap
@@ -58,6 +64,10 @@ pub struct StrataQuality {
     /// The modelled share were the lowest failing stratum silent, when it is thin (0
     /// otherwise).
     pub anchor_modelled_share: f64,
+    /// The fewest failures of a stratum the estimate leans on (module docs; absent in
+    /// tables written before it, read as 0).
+    #[serde(default)]
+    pub support_failures: u64,
 }
 
 impl StrataQuality {
@@ -102,19 +112,26 @@ pub fn quality(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .unwrap_or((0, 0.0));
     let lowest = shares[0].0;
-    let anchor_modelled_share = if lowest.failures < THIN_FAILURES {
-        let silent: Vec<Stratum> = strata
-            .iter()
-            .map(|s| match s.errors == lowest.errors {
-                true => Stratum::new(s.errors, s.frames, 0),
-                false => *s,
-            })
-            .collect();
-        // Nothing left failing: all of it would be unmeasured.
-        combine(n, p, &silent, alpha).map_or(1.0, |e| e.modelled_share)
-    } else {
-        0.0
+    let silent: Vec<Stratum> = strata
+        .iter()
+        .map(|s| match s.errors == lowest.errors {
+            true => Stratum::new(s.errors, s.frames, 0),
+            false => *s,
+        })
+        .collect();
+    // Nothing left failing: all of it would be unmeasured.
+    let silenced = combine(n, p, &silent, alpha).map_or(1.0, |e| e.modelled_share);
+    let anchor_modelled_share = if lowest.failures < THIN_FAILURES { silenced } else { 0.0 };
+    let leans_on = |s: &Stratum, share: f64| {
+        share > MAX_THIN_SHARE || (s.errors == lowest.errors && silenced > MAX_MODELLED_SHARE)
     };
+    let support_failures = shares
+        .iter()
+        .filter(|(s, sh)| leans_on(s, *sh))
+        .map(|(s, _)| s.failures)
+        .min()
+        // Spread so thin that no stratum carries more than 10 %: it leans on them all.
+        .unwrap_or_else(|| shares.iter().map(|(s, _)| s.failures).sum());
     let pmf = binomial_pmf(n, p)?;
     let mut rng = stream_rng(BOOTSTRAP_SEED, mix64(p.to_bits()));
     let mut fers: Vec<f64> = (0..RESAMPLES)
@@ -144,6 +161,7 @@ pub fn quality(n: usize, p: f64, strata: &[Stratum], alpha: f64) -> Option<Strat
         thin_max_share,
         thin_max_errors,
         anchor_modelled_share,
+        support_failures,
     })
 }
 
@@ -177,14 +195,21 @@ mod tests {
         let strata = [S::new(10, 1000, 3), S::new(20, 1000, 100)];
         let q = quality(13, 1.0, &strata, 0.05).unwrap();
         assert!((q.thin_share - 0.7).abs() < 1e-12 && q.thin_max_errors == 10, "{q:?}");
-        assert!(!q.meets_rule());
+        assert!(!q.meets_rule() && q.support_failures == 3, "{q:?}");
         // With 5 failures at 10 nothing is thin.
         let strata = [S::new(10, 1000, 5), S::new(20, 1000, 100)];
         let q = quality(13, 1.0, &strata, 0.05).unwrap();
         assert!(
-            q.thin_share == 0.0 && q.anchor_modelled_share == 0.0 && q.meets_rule(),
+            q.thin_share == 0.0 && q.anchor_modelled_share == 0.0 && q.meets_rule() && q.support_failures == 5,
             "{q:?}"
         );
+        // Strata at every w = 1…200, each 2 failures in 1,000 (f flat), frames of n = 200 at
+        // p = 1/2: a stratum carries its own Binomial(200, 1/2) mass, at most 0.056, so none
+        // is leant on alone (silencing w = 1 models only P(W ≤ 1) ≈ 1e-58): the row leans on
+        // all 200 together, 400 failures.
+        let strata: Vec<S> = (1..=200).map(|w| S::new(w, 1000, 2)).collect();
+        let q = quality(200, 0.5, &strata, 0.05).unwrap();
+        assert!(q.support_failures == 400 && q.meets_rule(), "{q:?}");
     }
 
     #[test]
@@ -194,6 +219,8 @@ mod tests {
         let strata = [S::new(10, 1000, 1), S::new(12, 1000, 100), S::new(20, 1000, 500)];
         let q = quality(11, 1.0, &strata, 0.05).unwrap();
         assert_eq!(q.anchor_modelled_share, 1.0, "{q:?}");
+        // It carries half (t = 1/2 between 10 and 12): the row rests on one failure.
+        assert_eq!(q.support_failures, 1, "{q:?}");
         // The same as combine's on the strata with 10 silent, at a spread-out RBER.
         let silent = [S::new(10, 1000, 0), strata[1], strata[2]];
         let q = quality(20, 0.5, &strata, 0.05).unwrap();
@@ -207,6 +234,7 @@ mod tests {
             thin_max_share: 0.05,
             thin_max_errors: 10,
             anchor_modelled_share: 0.1,
+            support_failures: 5,
         };
         assert!(ok.meets_rule());
         assert!(!StrataQuality {

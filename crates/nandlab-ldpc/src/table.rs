@@ -223,7 +223,7 @@ impl CalibrationTable {
         for (i, r) in self.strata_runs.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "# strata {}: level {}, {} decoder, {} error counts, {} frames, {} failures (seeds {:?}; {:.0} s), stratified=1 at {} rows: fer = sum_w Binom(w; n, rber) f(w), fer_lo/fer_hi its monotone bounds, where <= {:.0}% of it is modelled (docs/ldpc.md)",
+                "# strata {}: level {}, {} decoder, {} error counts, {} frames, {} failures (seeds {:?}; {:.0} s), stratified=1 at {} rows: fer = sum_w Binom(w; n, rber) f(w) where <= {:.0}% of it is modelled; frames/failures = these strata's totals over all error counts (not a tally at the row's rber), fer_lo/fer_hi a 95% bootstrap interval, support_failures the fewest failures of a stratum the row leans on (docs/ldpc.md)",
                 i + 1,
                 r.level,
                 r.decoder.arithmetic.label(),

@@ -203,6 +203,23 @@ mod tests {
     }
 
     #[test]
+    fn reads_a_table_in_log_log_between_two_rows_by_hand() {
+        // Rows FER 2e-6 at RBER 7e-3 and 2e-4 at 8e-3 (slope ln 100 / ln(8/7) = 34.5). At
+        // the geometric mean RBER √(7e-3 · 8e-3) = 7.4833e-3 log-log reading gives the
+        // geometric mean FER √(2e-6 · 2e-4) = 2e-5; a third of the way in ln RBER,
+        // 7e-3^(2/3) · 8e-3^(1/3) = 7.3186e-3, it gives 2e-6 · 100^(1/3) = 9.2832e-6.
+        // The chord in RBER gave 9.77e-5 at the first (4.9× the table's curve).
+        use super::super::ldpc::FerCurves;
+        let c = FerCurves::parse("hand", "level,rber,fer\n0,7e-3,2e-6\n0,8e-3,2e-4\n0,1e-2,1\n").unwrap();
+        let mut g = FailGrid::new(1);
+        let exact = |r: f64| vec![c.fer(0, r)];
+        for (r, want) in [(7.483315e-3, 2.0e-5), (7.318611e-3, 9.283178e-6)] {
+            let got = g.probs(r, exact).at(0);
+            assert!((got / want - 1.0).abs() < 1e-5, "{r:e}: {got:e} vs {want:e}");
+        }
+    }
+
+    #[test]
     fn follows_the_shipped_table_between_and_at_its_rows() {
         // The ladder reads the table in log-log between rows, so between two rows the grid
         // must give the table's value exactly (to rounding) wherever a node interval holds
