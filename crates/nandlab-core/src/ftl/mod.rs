@@ -19,6 +19,7 @@ pub mod precondition;
 pub mod refresh;
 pub mod refresh_targets;
 pub mod relocation;
+pub mod retire;
 pub mod victim;
 pub mod wear;
 
@@ -38,7 +39,6 @@ use placement::ReadHeat;
 use plane_view::PlaneView;
 use refresh_targets::{ReadWindow, TargetBlock};
 use rustc_hash::FxHashMap;
-use std::cmp::Reverse;
 use std::collections::VecDeque;
 
 /// Flash work the FTL does on its own (GC, wear leveling, read refresh), to be timed by
@@ -988,8 +988,8 @@ impl Ftl {
             *a = None;
         }
         self.refresh_dests[plane as usize].retain(|&b| b != victim);
-        pa.free.push(Reverse((pe, victim)));
         ops.push(BgOp::Erase { block: victim, cause });
+        self.release_erased(victim, plane, pe)?;
         Ok(moved)
     }
 

@@ -104,6 +104,7 @@ impl Simulator {
             channel_utilization: chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
             by_cause: self.background.by_cause,
             interleave,
+            retirement: self.ftl.retirement_summary(),
         }
     }
 

@@ -31,6 +31,9 @@ pub struct FlashSummary {
     /// With `ecc.interleave` on.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub interleave: Option<InterleaveSummary>,
+    /// With `ftl.retire_pe_limit` set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retirement: Option<crate::ftl::retire::RetirementSummary>,
 }
 
 /// Group rewrites of interleaved codewords (`ecc.interleave`).
