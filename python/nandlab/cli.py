@@ -240,8 +240,8 @@ def endurance(
         float, typer.Option("--warranty-years", help="Period the DWPD is spread over.")
     ] = 5.0,
     max_step: Annotated[
-        float, typer.Option("--max-step", help="Largest relative change of a quantity "
-                            "(mean P/E, spare blocks, UBER) per epoch.")
+        float, typer.Option("--max-step", help="Largest step per epoch towards a requirement, "
+                            "as a fraction of the whole way (P/E, spare blocks, UBER).")
     ] = 0.1,
     retention_c: Annotated[
         float | None, typer.Option("--retention-c", help="Power-off temperature instead "

@@ -64,6 +64,10 @@ CLASSES = {
 #: to (the core's ``aging.initial_pe`` bound), so no block retires and only the UBER limits.
 NO_LIMIT_PE = 10_000_000
 TB = 1e12
+#: The most an epoch may grow over the one before (the step rule sizes it within this).
+MAX_GROWTH = 10.0
+#: Timeline windows of a run (its second half gives the steady-state write amplification).
+WINDOWS = 32
 
 
 def endurance_class(name: str) -> EnduranceClass:
@@ -158,9 +162,9 @@ def rate(
 ) -> Rating:
     """Rates the drive of ``config`` for ``class_name``; see the module docstring.
 
-    ``max_step``: the largest fraction by which the mean P/E (or the spare blocks used,
-    or the UBER, in tenths of a decade per 0.1) may change in one epoch; the epoch length
-    adapts to it. ``sensitivity``: rate again with half the step and report the change.
+    ``max_step``: the largest step one epoch may take towards a requirement, as a
+    fraction of the whole way (P/E towards the limit, spare blocks, UBER decades); the
+    epoch length adapts to it. ``sensitivity``: rate again with half the step and report the change.
     ``retention_c``: the power-off temperature instead of the class's.
     """
     cls = endurance_class(class_name)
@@ -225,12 +229,13 @@ def _rate(
     uber_at(np.zeros(1))
     pe = _initial_wear(cfg, drive)
     written = 0.0
+    window_ns: int | None = None
     epoch_bytes = 0.0  # the first epoch is the run itself
     rows: list[dict[str, Any]] = []
     limiting = ""
     rated: float | None = None
     for k in range(max_epochs):
-        epoch = _simulate_epoch(cfg, pe, epoch_bytes, drive, limit)
+        epoch = _simulate_epoch(cfg, pe, epoch_bytes, drive, limit, window_ns)
         if epoch is None:  # the run itself failed the drive
             rated, limiting = written, "capacity (spare area)"
             break
@@ -249,9 +254,14 @@ def _rate(
         if fail_f is not None:
             rated, limiting = end_written, why
             break
-        step = _largest_change(epoch.pe_start, pe_end, rows, drive, limit)
+        if window_ns is None:
+            # Later runs keep a timeline of about WINDOWS windows for their second half.
+            span = int(epoch.summary["sim"]["simulated_ns"])
+            window_ns = max(span // WINDOWS, 1)
+        step = _largest_change(rows, limit, cls.uber)
         written, pe = end_written, pe_end
-        epoch_bytes = max(epoch.bytes * min(2.0, max(0.25, max_step / max(step, 1e-12))), 1.0)
+        grow = min(MAX_GROWTH, max(0.25, max_step / max(step, 1e-12)))
+        epoch_bytes = max(epoch.bytes * grow, 1.0)
     else:
         limiting = f"none within {max_epochs} epochs ({written / TB:.3f} TB written)"
     tbw = None if rated is None else rated / TB
@@ -283,22 +293,31 @@ def _initial_wear(cfg: Mapping[str, Any], drive: Drive) -> np.ndarray | None:
 
 
 def _simulate_epoch(
-    cfg: dict[str, Any], pe: np.ndarray | None, epoch_bytes: float, drive: Drive, limit: int
+    cfg: dict[str, Any],
+    pe: np.ndarray | None,
+    epoch_bytes: float,
+    drive: Drive,
+    limit: int,
+    window_ns: int | None,
 ) -> _Epoch | None:
     """Runs the workload on the drive with wear ``pe`` (the config's own aging at first)
-    and fast-forwards it to ``epoch_bytes`` of host writes (at least the run's)."""
+    and fast-forwards it to ``epoch_bytes`` of host writes (at least the run's). With
+    ``window_ns``, the run's timeline gives the write amplification of its second half."""
     c = copy.deepcopy(cfg)
     if pe is not None:
         c.setdefault("aging", {})["initial_pe"] = pe.tolist()
+    if window_ns is not None:
+        c.setdefault("output", {})["timeline_ns"] = window_ns
     try:
-        summary = run(c, progress=False).summary
+        result = run(c, progress=False)
     except NandlabError as e:
         if "the drive failed" in str(e):
             return None
         raise
+    summary = result.summary
     flash = summary["flash"]
-    host = flash["host_page_programs"] * drive.page_bytes
-    if host == 0:
+    host_pages = flash["host_page_programs"]
+    if host_pages == 0:
         raise ConfigError(
             "the workload writes nothing: an endurance rating needs host writes "
             "(workload.read_fraction < 1, or a trace with writes)"
@@ -314,14 +333,38 @@ def _simulate_epoch(
     delta = np.maximum(end - start, 0)
     alive = start < limit
     spread = delta - (delta[alive].mean() if alive.any() else 0.0)
-    # The mean wear per block is the blocks programmed (each is erased before it is
-    # programmed again), not the run's erases: a run starts from the aging fill with its
-    # over-provisioned blocks already erased, which a drive in use does not have.
-    mean = flash["page_programs"] / drive.pages_per_block / max(int(alive.sum()), 1)
-    scale = max(epoch_bytes / host, 1.0)
+    waf = _steady_waf(flash, result.timeline if window_ns is not None else None)
+    summary["steady_write_amplification"] = waf
+    # The mean wear per block is the blocks programmed at the steady-state write
+    # amplification (each is erased before it is programmed again), not the run's
+    # erases: a run starts from the aging fill, its over-provisioned blocks erased and its
+    # data laid out in order, which a drive in use does not have.
+    mean = waf * host_pages / drive.pages_per_block / max(int(alive.sum()), 1)
+    scale = max(epoch_bytes / (host_pages * drive.page_bytes), 1.0)
     # The mean rate for the whole epoch, the run's own spread once.
     slope = np.where(alive, mean * scale + spread, 0.0)
-    return _Epoch(pe_start=start, slope=np.maximum(slope, 0.0), bytes=host * scale, summary=summary)
+    host = host_pages * drive.page_bytes * scale
+    return _Epoch(pe_start=start, slope=np.maximum(slope, 0.0), bytes=host, summary=summary)
+
+
+#: Timeline columns of pages moved (programmed again) by the FTL.
+_MOVES = ("gc_page_moves", "wl_page_moves", "refresh_page_moves", "hot_page_moves")
+
+
+def _steady_waf(flash: Mapping[str, Any], timeline: Any) -> float:
+    """(host + moved pages) / host pages over the second half of the run's timeline
+    windows (host pages in proportion to the write requests completed there); the whole
+    run's without a timeline of at least 4 windows with writes."""
+    whole = flash["write_amplification"]
+    if timeline is None or timeline.height < 4:
+        return whole
+    half = timeline.tail(timeline.height // 2)
+    writes, all_writes = half["writes"].sum(), timeline["writes"].sum()
+    if not writes or not all_writes:
+        return whole
+    host = flash["host_page_programs"] * writes / all_writes
+    moved = sum(half[c].sum() for c in _MOVES)
+    return float((host + moved) / host)
 
 
 def _first_failure(
@@ -375,20 +418,22 @@ def _capacity_failure(epoch: _Epoch, drive: Drive, limit: int) -> float | None:
     return first if first <= 1.0 else None
 
 
-def _largest_change(
-    pe_start: np.ndarray, pe_end: np.ndarray, rows: list[dict[str, Any]], drive: Drive, limit: int
-) -> float:
-    """The largest relative change of the epoch: mean P/E, spare blocks used, UBER (a
-    tenth of a decade counted as 0.01, so 0.1 allows a decade)."""
-    m0, m1 = pe_start.mean(), pe_end.mean()
-    changes = [(m1 - m0) / max(m1, 1.0)]
-    if len(rows) >= 2:
-        a, b = rows[-2], rows[-1]
-        spare0 = max(a["spare_blocks_min"], 1)
-        changes.append(abs(a["spare_blocks_min"] - b["spare_blocks_min"]) / spare0)
-        if a["uber"] > 0 and b["uber"] > 0:
-            changes.append(abs(math.log10(b["uber"]) - math.log10(a["uber"])) / 10)
-    return max(changes)
+def _largest_change(rows: list[dict[str, Any]], limit: int, uber_limit: float) -> float:
+    """The epoch's largest step towards a requirement, as a fraction of the whole way from
+    the first epoch: the most-worn block's P/E towards the retirement limit, the spare
+    blocks used, and the UBER in decades towards the class's."""
+    first, b = rows[0], rows[-1]
+    a = rows[-2] if len(rows) >= 2 else None
+    changes = []
+    if limit < NO_LIMIT_PE:
+        changes.append((b["pe_max"] - (a["pe_max"] if a else 0.0)) / limit)
+    if a is not None:
+        spare0 = max(first["spare_blocks_min"], 1)
+        changes.append((a["spare_blocks_min"] - b["spare_blocks_min"]) / spare0)
+        if a["uber"] > 0 and b["uber"] > 0 and first["uber"] < uber_limit:
+            way = max(math.log10(uber_limit) - math.log10(first["uber"]), 1.0)
+            changes.append(abs(math.log10(b["uber"]) - math.log10(a["uber"])) / way)
+    return max(changes, default=0.0)
 
 
 def _row(
@@ -404,7 +449,7 @@ def _row(
     bpp = drive.blocks_per_plane
     retired = pe >= limit
     in_service = bpp - retired.reshape(drive.planes, bpp).sum(axis=1)
-    reads = s.get("reliability", {}).get("reads", {})
+    rel = s.get("reliability") or {}
     p50, p99, p999 = np.percentile(pe, [50, 99, 99.9])
     return {
         "epoch": k,
@@ -416,12 +461,13 @@ def _row(
         "pe_p99": float(p99),
         "pe_p999": float(p999),
         "pe_max": float(pe.max()),
-        "write_amplification": s["flash"]["write_amplification"],
+        "write_amplification": s["steady_write_amplification"],
+        "run_write_amplification": s["flash"]["write_amplification"],
         "wear_leveling_efficiency": float(pe.max() / pe.mean()) if pe.mean() > 0 else 1.0,
         "retired_blocks": int(retired.sum()),
         "spare_blocks_min": int(drive.spare_at_start(in_service).min()),
-        "rber_run_mean": reads.get("rber_mean"),
-        "decode_level_mean": reads.get("mean_level"),
+        "rber_run_mean": rel.get("rber_mean"),
+        "decode_level_mean": rel.get("mean_decoding_level"),
         "read_p99_ns": (s.get("read") or {}).get("p99_ns"),
         "rber_retention": check["rber_mean"],
         "uber": check["uber"],
