@@ -240,6 +240,21 @@ def test_results_of_another_version_are_refused(real_core, tmp_path):
     assert not (tmp_path / "runs").exists()
 
 
+def test_results_of_another_core_build_are_refused(real_core, tmp_path):
+    # Same version number, another compiled core (a rebuilt working tree): its runs would
+    # carry the same run ids, so resuming into them would mix two models' results.
+    from nandlab import _package_version
+    from nandlab.sweeps.store import core_build
+
+    ours = core_build()
+    assert ours is not None and len(ours) == 16
+    meta = {"nandlab_version": _package_version(), "core_build": "0" * 16, "format": 1}
+    (tmp_path / "sweep.json").write_text(json.dumps(meta))
+    with pytest.raises(ConfigError, match=f"another build of the core .*this is {ours}"):
+        run_sweep(small_spec(), tmp_path, jobs=1, progress=False)
+    assert not (tmp_path / "runs").exists()
+
+
 def test_ray_missing_is_one_line(real_core, tmp_path, monkeypatch):
     import importlib.util
 

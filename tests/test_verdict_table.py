@@ -60,9 +60,15 @@ def test_regenerates_index_and_readme_block(tmp_path, monkeypatch):
     assert vt.main([str(out), "--readme", str(readme)]) == 0
     text = readme.read_text()
     assert text.startswith("before\n<!-- verdicts-quick: generated -->\n| paper |")
-    assert "old" not in text and text.endswith("<!-- /verdicts-quick -->\nafter\n")
+    assert "\nold\n" not in text and text.endswith("<!-- /verdicts-quick -->\nafter\n")
     assert vt.parse_table(text) == vt.parse_table((out / "index.md").read_text())
     assert "[badr](badr/report.md)" in (out / "index.md").read_text()
+    # A run with one paper of five says which four it leaves out, in both places.
+    from nandlab.reproduce.framework import PAPERS, paper_module
+
+    others = ", ".join(paper_module(n).TITLE for n in PAPERS if n != "badr")
+    assert f"Not in this run yet: {others}." in text
+    assert f"Not in this run yet: {others}." in (out / "index.md").read_text()
     with pytest.raises(ConfigError, match="no <!-- verdicts-full"):
         vt.replace_block(text, "full", "x")
 

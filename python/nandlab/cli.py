@@ -188,7 +188,8 @@ def run(
 def plot(
     runs: Annotated[
         list[Path],
-        typer.Argument(help="Run directories (--out of nandlab run); several are overlaid.",
+        typer.Argument(help="Run directories (--out of nandlab run; several are overlaid), "
+                       "or one sweep's (--out of nandlab sweep, with --y).",
                        show_default=False),
     ],
     out: Annotated[
@@ -204,14 +205,35 @@ def plot(
         typer.Option("--preset", help="Config the report compares the run's with "
                      "(default: nandlab's defaults)."),
     ] = None,
+    x: Annotated[
+        str | None, typer.Option("--x", help="A sweep's swept key for the x axis (default: "
+                                 "the one swept key, where there is one).")
+    ] = None,
+    y: Annotated[
+        str | None, typer.Option("--y", help="A sweep's metric for the y axis "
+                                 "(a results.parquet column, e.g. read.p99_ns).")
+    ] = None,
+    by: Annotated[
+        list[str] | None, typer.Option("--by", help="A sweep's columns that make the lines "
+                                       "(default: the other swept keys that vary).")
+    ] = None,
 ) -> None:
     """Draw a run's figures (latency CDF, timeline, reliability) and write its
-    self-contained report.html; several runs are overlaid in one set of figures."""
+    self-contained report.html; several runs are overlaid in one set of figures. For a
+    sweep, draw --y against --x (mean over seeds, range as bars) and its report.html."""
     with user_errors():
         formats = fmt or ["png", "svg"]
         bad = [f for f in formats if f not in ("png", "svg")]
         if bad:
             raise ConfigError(f"--format {bad[0]!r}: must be png or svg")
+        from . import sweep_plots
+
+        if len(runs) == 1 and sweep_plots.is_sweep(runs[0]):
+            _plot_sweep(runs[0], out, formats, x, y, by)
+            return
+        if x is not None or y is not None or by is not None:
+            raise ConfigError(f"--x/--y/--by draw a sweep's results: {runs[0]} is not the "
+                              "--out directory of a sweep")
         if out is None and len(runs) > 1:
             raise ConfigError("several runs: give --out for their overlaid figures")
         from .html_report import write_report
@@ -280,6 +302,24 @@ def endurance(
             typer.echo(f"half the epoch step: {r.sensitivity['rated_tbw']:.4g} TBW "
                        f"({r.sensitivity['relative_change']:+.2%})")
         typer.echo(f"wrote {out}/endurance.json, lifetime.parquet, lifetime.png", err=True)
+
+
+def _plot_sweep(sweep: Path, out: Path | None, formats: list[str], x: str | None,
+                y: str | None, by: list[str] | None) -> None:
+    from . import sweep_plots
+
+    if y is None:
+        raise ConfigError(f"{sweep} is a sweep: give --y METRIC (a column of its "
+                          f"{sweep_plots.RESULTS_FILE})")
+    if x is None:
+        s = sweep_plots.load_sweep(sweep)
+        varying = [c.removeprefix("config.") for c in s.swept if s.table[c].n_unique() > 1]
+        if len(varying) != 1:
+            raise ConfigError(f"{sweep} sweeps {', '.join(varying) or 'nothing'}: give --x KEY")
+        x = varying[0]
+    fig, agg = sweep_plots.plot_sweep(sweep, x, y, by, out=out, formats=formats)
+    typer.echo(f"wrote {len(formats)} figures to {out or sweep / 'figures'}/", err=True)
+    typer.echo(f"wrote {sweep_plots.write_sweep_report(sweep, fig, agg)}", err=True)
 
 
 @config_app.command("check")

@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from matplotlib.figure import Figure
+
 from .io import atomic_write
 from .plots import Run, config_diff, load_run, plot_runs
 from .report import fmt_ns
@@ -57,7 +59,7 @@ def headline_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
             if (v := _get(summary, key)) is not None]
 
 
-def _table(rows: Sequence[Sequence[str]], head: tuple[str, ...] | None = None) -> str:
+def table(rows: Sequence[Sequence[str]], head: tuple[str, ...] | None = None) -> str:
     h = "".join(f"<th>{html.escape(c)}</th>" for c in head) if head else ""
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
@@ -67,12 +69,26 @@ def _table(rows: Sequence[Sequence[str]], head: tuple[str, ...] | None = None) -
 
 def headline_html(result: Any) -> str:
     """A result's headline metrics as an HTML table (the notebook view of a result)."""
-    return "<b>nandlab run</b>" + _table(headline_rows(result.summary))
+    return "<b>nandlab run</b>" + table(headline_rows(result.summary))
 
 
 _STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;
 text-align:left;font-size:13px}figure{margin:1em 0}svg{max-width:100%;height:auto}"""
+
+
+def inline_svg(fig: Figure) -> str:
+    """A figure as an ``<svg>`` element (no XML prolog or doctype: it sits in a page)."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    svg = buf.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+def page(body: str) -> str:
+    """A self-contained HTML page around ``body``."""
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>nandlab report</title>"
+            f"<style>{_STYLE}</style></head><body>{body}</body></html>")
 
 
 def render(run: Run, preset: Mapping[str, Any] | None, preset_name: str) -> str:
@@ -81,20 +97,16 @@ def render(run: Run, preset: Mapping[str, Any] | None, preset_name: str) -> str:
     parts = [f"<h1>nandlab run: {html.escape(run.label)}</h1>",
              f"<p>nandlab {html.escape(str(run.summary.get('version')))}, seed "
              f"{html.escape(str(run.summary.get('seed')))}</p>",
-             "<h2>Headline metrics</h2>", _table(headline_rows(run.summary))]
+             "<h2>Headline metrics</h2>", table(headline_rows(run.summary))]
     for name, fig in plot_runs([run], out=None).items():
-        buf = io.StringIO()
-        fig.savefig(buf, format="svg")
-        svg = buf.getvalue()
-        svg = svg[svg.index("<svg"):]  # inline: drop the XML prolog and doctype
-        parts.append(f"<h2>{html.escape(name.replace('_', ' '))}</h2><figure>{svg}</figure>")
+        parts.append(f"<h2>{html.escape(name.replace('_', ' '))}</h2>"
+                     f"<figure>{inline_svg(fig)}</figure>")
     if preset is not None:
         diff = config_diff(preset, run.summary.get("config", {}))
         parts.append(f"<h2>Config: differences from {html.escape(preset_name)}</h2>")
-        parts.append(_table([(k, repr(a), repr(b)) for k, a, b in diff],
+        parts.append(table([(k, repr(a), repr(b)) for k, a, b in diff],
                             ("key", preset_name, "this run")) if diff else "<p>none</p>")
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>nandlab report</title>"
-            f"<style>{_STYLE}</style></head><body>{''.join(parts)}</body></html>")
+    return page("".join(parts))
 
 
 def write_report(

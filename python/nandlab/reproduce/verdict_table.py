@@ -83,11 +83,21 @@ def read_dir(out: Path) -> list[tuple[str, str, list[dict[str, Any]]]]:
     return found
 
 
+def missing_md(papers: list[tuple[str, str, list[dict[str, Any]]]]) -> str:
+    """A line naming the papers ``DIR`` has no reproduction of (none: empty), so that a
+    table of a run still under way says what it leaves out."""
+    from .framework import PAPERS, paper_module
+
+    have = {n for n, _t, _c in papers}
+    missing = [paper_module(n).TITLE for n in PAPERS if n not in have]
+    return f"\nNot in this run yet: {', '.join(missing)}.\n" if missing else ""
+
+
 def index_md(papers: list[tuple[str, str, list[dict[str, Any]]]], quick: bool) -> str:
     pairs = [(t, c) for _n, t, c in papers]
     links = " · ".join(f"[{n}]({n}/report.md)" for n, _t, _c in papers)
     return (f"# nandlab reproductions\n\nMode: {'quick' if quick else 'full'}. Reports: "
-            f"{links}.\n\n{table_md(pairs)}\n## Claims not reproduced\n\n"
+            f"{links}.\n\n{table_md(pairs)}{missing_md(papers)}\n## Claims not reproduced\n\n"
             f"{differs_md(pairs)}")
 
 
@@ -121,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         with atomic_write(a.out / "index.md") as f:
             f.write(index_md(papers, mode == "quick"))
         pairs = [(t, c) for _n, t, c in papers]
-        blocks = [(a.readme, table_md(pairs)), (a.list, differs_md(pairs))]
+        blocks = [(a.readme, table_md(pairs) + missing_md(papers)), (a.list, differs_md(pairs))]
         # Both pages are checked before either is written.
         texts = [(page, replace_block(page.read_text(encoding="utf-8"), mode, body, str(page)))
                  for page, body in blocks if page is not None]

@@ -32,7 +32,7 @@ from ..errors import ConfigError
 from .executors import EXECUTORS, check_executor, default_jobs, outcomes, pool_map
 from .identity import Run, plan
 from .spec import SweepSpec, load_spec
-from .store import RESULTS_FILE, Store
+from .store import RESULTS_FILE, Store, core_build
 
 __all__ = ["EXECUTORS", "RESULTS_FILE", "SweepFailed", "SweepOutcome", "load_spec", "run_sweep",
            "sweep"]
@@ -77,7 +77,7 @@ def run_sweep(
     check_executor(executor, address)  # before the results folder is written
     version = _package_version()
     spec = spec if isinstance(spec, SweepSpec) else load_spec(spec)
-    store = Store(Path(out), version)
+    store = Store(Path(out), version, core_build())
     fresh = not store.root.exists()
     store.open()
     try:

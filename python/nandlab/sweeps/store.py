@@ -1,7 +1,9 @@
 """The result store of a sweep, a folder:
 
 ```
-DIR/sweep.json              the nandlab version that wrote it (another version is refused)
+DIR/sweep.json              the nandlab version and compiled core that wrote it (another
+                            version or core build is refused: the run ids name the config and
+                            version, not the core's code, so a rebuilt core would mix results)
 DIR/runs/<id>/run.json      what the run sweeps (workload, columns) and its config
 DIR/runs/<id>/summary.json  the run's summary, written atomically when it ends: finished
 DIR/runs/<id>/error.json    the one-line error of a failed run
@@ -15,6 +17,7 @@ killed worker or driver leaves finished runs complete and nothing else.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -30,13 +33,26 @@ RESULTS_FILE = "results.parquet"
 STORE_FORMAT = 1
 
 
+def core_build() -> str | None:
+    """A digest of the compiled core's file (None for a core without one, e.g. a test's
+    double): the same version number covers every build made from a working tree."""
+    from .._native import core
+
+    path = getattr(core(), "__file__", None)
+    if path is None or not Path(path).is_file():
+        return None
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
 class Store:
-    def __init__(self, root: str | Path, version: str):
+    def __init__(self, root: str | Path, version: str, build: str | None = None):
         self.root = Path(root)
         self.version = version
+        self.build = build
 
     def open(self) -> None:
-        """Creates the folder, or checks that an existing one was written by this version."""
+        """Creates the folder, or checks that an existing one was written by this version
+        and core build."""
         meta_path = self.root / "sweep.json"
         if meta_path.is_file():
             meta = json.loads(meta_path.read_text())
@@ -45,10 +61,17 @@ class Store:
                     f"{self.root} holds results of nandlab {meta.get('nandlab_version')}, "
                     f"this is nandlab {self.version}: refusing to mix them (use another --out)"
                 )
+            if meta.get("core_build") != self.build:
+                theirs = meta.get("core_build") or "not recorded"
+                raise ConfigError(
+                    f"{self.root} holds results of another build of the core ({theirs}, "
+                    f"this is {self.build}): refusing to mix them (use another --out)"
+                )
             return
         if self.root.exists() and any(self.root.iterdir()):
             raise ConfigError(f"{self.root} exists and is not a sweep's results folder")
-        write_json(meta_path, {"nandlab_version": self.version, "format": STORE_FORMAT})
+        write_json(meta_path, {"nandlab_version": self.version, "core_build": self.build,
+                               "format": STORE_FORMAT})
 
     def known_ids(self) -> dict[str, list[str | None]]:
         """The plan cache (:func:`~.identity.plan`'s ``known``): empty when absent."""
