@@ -9,23 +9,7 @@
 
 use super::{BlockStatus, Ftl};
 use crate::error::{NandError, Result};
-use serde::Serialize;
 use std::cmp::Reverse;
-
-/// Retired blocks and the wear every block has, in the summary (`flash.retirement`) when
-/// `ftl.retire_pe_limit` is set.
-#[derive(Debug, Clone, Serialize)]
-pub struct RetirementSummary {
-    /// The limit (P/E cycles).
-    pub retire_pe_limit: u32,
-    /// Blocks out of service at the end of the run (those retired before it included).
-    pub retired_blocks: u64,
-    /// Fewest spare blocks of any plane: blocks in service beyond its share of the logical
-    /// space and GC's free blocks (the drive fails below 0).
-    pub spare_blocks_min: i64,
-    /// P/E cycles of every block, in block order (what `aging.initial_pe` takes back).
-    pub pe_by_block: Vec<u32>,
-}
 
 impl Ftl {
     /// Whether a block with `pe` cycles is past the retirement limit.
@@ -77,19 +61,21 @@ impl Ftl {
         ))
     }
 
-    /// The summary's `flash.retirement` (`None` without a limit).
-    pub fn retirement_summary(&self) -> Option<RetirementSummary> {
-        let limit = self.cfg.retire_pe_limit?;
-        let retired = self.blocks.iter().filter(|b| b.status == BlockStatus::Retired).count();
-        let spare = (0..self.geo.planes)
+    /// The retirement limit, if blocks are retired.
+    pub fn retire_pe_limit(&self) -> Option<u32> {
+        self.cfg.retire_pe_limit
+    }
+
+    /// Blocks out of service.
+    pub fn retired_blocks(&self) -> u64 {
+        self.blocks.iter().filter(|b| b.status == BlockStatus::Retired).count() as u64
+    }
+
+    /// Fewest spare blocks of any plane (negative: the drive has failed).
+    pub fn spare_blocks_min(&self) -> i64 {
+        (0..self.geo.planes)
             .map(|p| self.spare_blocks(self.in_service(p)))
             .min()
-            .unwrap_or(0);
-        Some(RetirementSummary {
-            retire_pe_limit: limit,
-            retired_blocks: retired as u64,
-            spare_blocks_min: spare,
-            pe_by_block: self.blocks.iter().map(|b| b.pe).collect(),
-        })
+            .unwrap_or(0)
     }
 }

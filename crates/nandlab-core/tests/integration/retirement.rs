@@ -86,10 +86,9 @@ fn carried_wear_retires_empty_worn_blocks_before_the_run() {
         };
         assert_eq!(st.status, want, "block {b}");
     }
-    let s = f.retirement_summary().unwrap();
-    assert_eq!(s.retired_blocks, 4);
+    assert_eq!(f.retired_blocks(), 4);
     // 23 blocks in service - 18 of data - GC's 4 = 1 spare.
-    assert_eq!(s.spare_blocks_min, 1);
+    assert_eq!(f.spare_blocks_min(), 1);
     f.check_invariants().unwrap();
     // Three worn empty blocks per plane leave -1 spare: the drive has failed before it runs.
     let pe: Vec<f64> = (0..96)
