@@ -331,9 +331,9 @@ fn bch_page_fail(t: u64, n_bits: u64, codewords: u32, rber: f64) -> PyResult<f64
 fn retention_uber(config_json: &str, pe_by_block: Vec<f64>, retention_days: f64, storage_c: f64) -> PyResult<String> {
     guard(|| {
         let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
-        let check =
-            nandlab_core::reliability::retention_uber::check_config(&cfg, &pe_by_block, retention_days, storage_c)
-                .map_err(err)?;
+        let check = cfg
+            .retention_uber(&pe_by_block, retention_days, storage_c)
+            .map_err(err)?;
         Ok(serde_json::to_string(&check).expect("plain numbers serialise"))
     })
 }

@@ -71,6 +71,11 @@ impl Ftl {
         self.blocks.iter().filter(|b| b.status == BlockStatus::Retired).count() as u64
     }
 
+    /// P/E cycles of every block, in block order.
+    pub fn pe_by_block(&self) -> Vec<u32> {
+        self.blocks.iter().map(|b| b.pe).collect()
+    }
+
     /// Fewest spare blocks of any plane (negative: the drive has failed).
     pub fn spare_blocks_min(&self) -> i64 {
         (0..self.geo.planes)

@@ -7,15 +7,9 @@
 //! the model's temperature) with no read disturb and no chip/block variation.
 
 use super::model::{ErrorContext, ErrorModel};
-use crate::config::SimConfig;
 use crate::ecc::binomial::binomial_sf;
 use crate::ecc::{EccCode, ReadPlanner};
-use crate::error::{NandError, Result};
 use serde::Serialize;
-
-/// Storage temperatures the Arrhenius scaling is used over, °C (the `aging` keys' range:
-/// JEDEC's storage range for NAND parts up to the top of bake temperatures).
-pub const STORAGE_C: std::ops::RangeInclusive<f64> = -55.0..=150.0;
 
 /// What the check finds.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -82,36 +76,6 @@ pub fn retention_uber(
         uber: uber_sum / pages,
         uber_worst_block: worst,
     }
-}
-
-/// [`retention_uber`] for the device, error model and ECC of `cfg`: data stored
-/// `retention_days` powered off at `storage_c` (scaled by Arrhenius to the model's
-/// `aging.model_temperature_c`).
-pub fn check_config(
-    cfg: &SimConfig,
-    pe_by_block: &[f64],
-    retention_days: f64,
-    storage_c: f64,
-) -> Result<RetentionCheck> {
-    if !STORAGE_C.contains(&storage_c) {
-        return Err(NandError::Invalid(format!(
-            "retention temperature {storage_c} °C is outside the Arrhenius model's range (-55 to 150 °C)"
-        )));
-    }
-    if !(0.0..=super::super::ftl::aging::MAX_DAYS).contains(&retention_days) {
-        return Err(NandError::Invalid(format!(
-            "retention time {retention_days} days is outside 0 to {} days",
-            super::super::ftl::aging::MAX_DAYS
-        )));
-    }
-    let bits = cfg.device.cell_type.bits() as u8;
-    let (model, _) = cfg.tvr.error_models(&cfg.reliability, bits)?;
-    let planner = cfg
-        .ecc
-        .build(cfg.device.page_size_bytes, cfg.reliability.error_draw, None)?;
-    let retention_s =
-        super::equivalent_retention_s(retention_days * 86_400.0, storage_c, cfg.aging.model_temperature_c);
-    Ok(retention_uber(model.as_ref(), &planner, bits, pe_by_block, retention_s))
 }
 
 #[cfg(test)]

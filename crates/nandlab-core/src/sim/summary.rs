@@ -109,7 +109,7 @@ impl Simulator {
                 retire_pe_limit: limit,
                 retired_blocks: self.ftl.retired_blocks(),
                 spare_blocks_min: self.ftl.spare_blocks_min(),
-                pe_by_block: self.ftl.blocks.iter().map(|b| b.pe).collect(),
+                pe_by_block: self.ftl.pe_by_block(),
             }),
         }
     }

@@ -35,7 +35,7 @@ fn worn_blocks_retire_at_the_limit_and_the_drive_fails_when_a_plane_runs_short()
     let mut written = 0u64;
     let err = loop {
         // A hot tenth and a cold rest, so GC and retirement meet partly valid blocks.
-        let lpn = if written % 4 == 0 {
+        let lpn = if written.is_multiple_of(4) {
             (written * 7919) % 576
         } else {
             (written * 13) % 57
@@ -51,7 +51,7 @@ fn worn_blocks_retire_at_the_limit_and_the_drive_fails_when_a_plane_runs_short()
                 assert_eq!(b.pe, LIMIT);
             }
         }
-        if written % 512 == 0 {
+        if written.is_multiple_of(512) {
             f.check_invariants().unwrap();
         }
     };
