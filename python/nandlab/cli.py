@@ -246,6 +246,64 @@ def plot(
             typer.echo(f"wrote {write_report(runs[0], preset)}", err=True)
 
 
+@app.command()
+def endurance(
+    config: ConfigArg,
+    class_: Annotated[
+        str, typer.Option("--class", "-c", help="JESD218 class: enterprise or client.")
+    ] = "enterprise",
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for endurance.json, lifetime.parquet "
+                           "and lifetime.png.")
+    ] = Path("endurance"),
+    trace: TraceOpt = None,
+    set_: SetOpt = None,
+    warranty_years: Annotated[
+        float, typer.Option("--warranty-years", help="Period the DWPD is spread over.")
+    ] = 5.0,
+    max_step: Annotated[
+        float, typer.Option("--max-step", help="Largest step per epoch towards a requirement, "
+                            "as a fraction of the whole way (P/E, spare blocks, UBER).")
+    ] = 0.1,
+    retention_c: Annotated[
+        float | None, typer.Option("--retention-c", help="Power-off temperature instead "
+                                   "of the class's (°C).")
+    ] = None,
+    sensitivity: Annotated[
+        bool, typer.Option(help="Rate again with half the step and report the change.")
+    ] = True,
+) -> None:
+    """Rate the drive's endurance (TBW, DWPD) as JEDEC JESD218 does, ageing it in epochs
+    of the workload (docs/endurance.md)."""
+    with user_errors():
+        from . import endurance as rating_of
+        from . import endurance_out
+        from .io import check_writable_dir
+
+        cls = rating_of.endurance_class(class_)
+        overrides = parse_overrides(set_ or [])
+        if trace is not None:
+            overrides = {"workload.kind": "trace", "workload.path": str(trace), **overrides}
+        check_writable_dir(out)
+        r = rating_of.rate(
+            config, cls.name, overrides=overrides, warranty_years=warranty_years,
+            max_step=max_step, retention_c=retention_c, sensitivity=sensitivity,
+            log=lambda line: typer.echo(line, err=True),
+        )
+        endurance_out.write(r, out)
+        if r.rated_tbw is None:
+            typer.echo(f"{cls.name}: not rated: no requirement failed ({r.limiting})")
+        else:
+            typer.echo(
+                f"{cls.name}: rated {r.rated_tbw:.4g} TBW, {r.dwpd:.3g} DWPD over "
+                f"{r.warranty_years:g} years; limited by {r.limiting} after {r.epochs} epochs"
+            )
+        if r.sensitivity is not None and r.sensitivity["relative_change"] is not None:
+            typer.echo(f"half the epoch step: {r.sensitivity['rated_tbw']:.4g} TBW "
+                       f"({r.sensitivity['relative_change']:+.2%})")
+        typer.echo(f"wrote {out}/endurance.json, lifetime.parquet, lifetime.png", err=True)
+
+
 def _plot_sweep(sweep: Path, out: Path | None, formats: list[str], x: str | None,
                 y: str | None, by: list[str] | None) -> None:
     from . import sweep_plots

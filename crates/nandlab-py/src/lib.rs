@@ -324,6 +324,20 @@ fn bch_page_fail(t: u64, n_bits: u64, codewords: u32, rber: f64) -> PyResult<f64
     Ok(nandlab_core::ecc::Bch { n_bits, t }.page_fail_prob(rber, codewords))
 }
 
+/// The UBER (and RBER) of a drive's data after `retention_days` powered off at
+/// `storage_c`, on blocks with the P/E cycles `pe_by_block`, for the device, error model
+/// and ECC of `config_json` (`nandlab endurance`).
+#[pyfunction]
+fn retention_uber(config_json: &str, pe_by_block: Vec<f64>, retention_days: f64, storage_c: f64) -> PyResult<String> {
+    guard(|| {
+        let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
+        let check = cfg
+            .retention_uber(&pe_by_block, retention_days, storage_c)
+            .map_err(err)?;
+        Ok(serde_json::to_string(&check).expect("plain numbers serialise"))
+    })
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", nandlab_core::VERSION)?;
@@ -346,5 +360,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ldpc::ldpc_measure_stratum, m)?)?;
     m.add_function(wrap_pyfunction!(ldpc::ldpc_strata_json, m)?)?;
     m.add_function(wrap_pyfunction!(bch_page_fail, m)?)?;
+    m.add_function(wrap_pyfunction!(retention_uber, m)?)?;
     Ok(())
 }

@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::ftl::aging::{AgingConfig, Distribution};
 
+mod retention;
+pub use retention::STORAGE_C;
+
 /// The `[output]` section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -12,6 +12,8 @@ pub enum BlockStatus {
     Open,
     /// Every page programmed.
     Full,
+    /// Worn out and out of service (`ftl.retire_pe_limit`; ftl/retire.rs).
+    Retired,
 }
 
 /// What the FTL records for a page it programmed (the page's OOB view).

@@ -12,6 +12,9 @@ pub enum Distribution {
     Constant(f64),
     /// A named distribution.
     Dist(DistSpec),
+    /// One value per block, in block order (the wear a previous run left: `nandlab
+    /// endurance` carries it from epoch to epoch). Its length must be the device's blocks.
+    PerBlock(Vec<f64>),
 }
 
 /// A named distribution.
@@ -43,6 +46,7 @@ impl Distribution {
                 low.is_finite() && high.is_finite() && *low >= 0.0 && low <= high
             }
             Distribution::Dist(DistSpec::Normal { mean, sd }) => mean.is_finite() && sd.is_finite() && *sd >= 0.0,
+            Distribution::PerBlock(v) => !v.is_empty() && v.iter().all(|x| x.is_finite() && *x >= 0.0),
         };
         if ok {
             Ok(())
@@ -55,10 +59,12 @@ impl Distribution {
     }
 
     /// The value at quantile `u` in [0, 1) (inverse CDF), so values can be drawn lazily
-    /// from a hash instead of being stored for every block.
+    /// from a hash instead of being stored for every block (per-block values: their
+    /// largest, whatever `u`; preconditioning reads them by block).
     pub fn quantile(&self, u: f64) -> f64 {
         match self {
             Distribution::Constant(v) => *v,
+            Distribution::PerBlock(v) => v.iter().copied().fold(0.0, f64::max),
             Distribution::Dist(DistSpec::Uniform { low, high }) => low + (high - low) * u,
             Distribution::Dist(DistSpec::Normal { mean, sd }) => {
                 use statrs::distribution::ContinuousCDF;
@@ -172,5 +178,8 @@ mod tests {
         assert!((n.quantile(0.5) - 100.0).abs() < 1e-9);
         // Φ^-1(0.975) = 1.959964
         assert!((n.quantile(0.975) - 119.59964).abs() < 1e-3);
+        let w: W = toml::from_str("a = [1, 5.5, 2]\nb = 0").unwrap();
+        assert_eq!(w.a, Distribution::PerBlock(vec![1.0, 5.5, 2.0]));
+        assert_eq!(w.a.quantile(0.0), 5.5);
     }
 }

@@ -47,6 +47,10 @@ pub struct FtlConfig {
     pub move_path: MovePaths,
     /// The cached mapping table (`[ftl.mapping_cache]`; off: the whole table in DRAM).
     pub mapping_cache: MappingCacheConfig,
+    /// Bad-block management: a block erased to this many P/E cycles is retired (taken out
+    /// of service; ftl/retire.rs). `None`: blocks are never retired.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retire_pe_limit: Option<u32>,
     /// Old spelling of `ftl.gc.victim`; folded into `gc` by [`FtlConfig::resolve_old_keys`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_policy: Option<String>,
@@ -73,6 +77,7 @@ impl Default for FtlConfig {
             relocation: RelocationConfig::default(),
             move_path: MovePaths::default(),
             mapping_cache: MappingCacheConfig::default(),
+            retire_pe_limit: None,
             gc_policy: None,
             gc_weight_valid: None,
             wear_leveling_threshold: None,
@@ -115,6 +120,9 @@ impl FtlConfig {
                 "ftl.gc_threshold_blocks",
                 format!("must be between 1 and {max} (blocks per plane - 2)"),
             ));
+        }
+        if self.retire_pe_limit == Some(0) {
+            return Err(NandError::config("ftl.retire_pe_limit", "must be at least 1 P/E cycle"));
         }
         self.gc.policy().validate("ftl.gc")?;
         self.wear_leveling.policy().validate("ftl.wear_leveling")?;

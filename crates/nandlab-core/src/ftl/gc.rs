@@ -7,7 +7,6 @@
 
 use super::{BgOp, BlockStatus, Cause, Ftl, MovedPage, PageMeta, Ppa};
 use crate::error::Result;
-use std::cmp::Reverse;
 
 impl Ftl {
     /// Free blocks in `plane`'s pool (blocks GC emptied count, whether or not the flash
@@ -205,8 +204,8 @@ impl Ftl {
             *a = None;
         }
         self.refresh_dests[plane as usize].retain(|&b| b != victim);
-        pa.free.push(Reverse((pe, victim)));
         ops.push(BgOp::Erase { block: victim, cause });
+        self.release_erased(victim, plane, pe)?;
         Ok(moved)
     }
 }

@@ -28,6 +28,7 @@ pub mod refresh;
 pub mod refresh_targets;
 mod refresh_unit;
 pub mod relocation;
+pub mod retire;
 pub mod victim;
 pub mod wear;
 

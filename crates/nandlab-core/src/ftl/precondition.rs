@@ -25,8 +25,22 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
         Distribution::Constant(pe) => Some(pe.round() as u32),
         _ => None,
     };
-    let initial_pe = |b: u32| {
-        constant_pe.unwrap_or_else(|| aging.initial_pe.quantile(hash_unit(pe_seed, u64::from(b))).round() as u32)
+    if let Distribution::PerBlock(v) = &aging.initial_pe {
+        if v.len() != ftl.geo.blocks as usize {
+            return Err(NandError::config(
+                "aging.initial_pe",
+                format!(
+                    "lists {} blocks' P/E cycles; the device has {}",
+                    v.len(),
+                    ftl.geo.blocks
+                ),
+            ));
+        }
+    }
+    let initial_pe = |b: u32| match (&aging.initial_pe, constant_pe) {
+        (Distribution::PerBlock(v), _) => v[b as usize].round() as u32,
+        (_, Some(pe)) => pe,
+        (d, None) => d.quantile(hash_unit(pe_seed, u64::from(b))).round() as u32,
     };
     let fill_pages = (ftl.logical_pages as f64 * aging.fill_fraction).floor() as u64;
     // The fill is laid out as the configured striping would have written it in logical
@@ -49,8 +63,16 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
         let h = held(k as u64);
         fill[p as usize] = (h, h.div_ceil(u64::from(ppb)) as u32);
     }
-    for &(_, used) in &fill {
-        let free = bpp - used;
+    for (plane, &(_, used)) in fill.iter().enumerate() {
+        // Worn blocks the fill leaves empty are retired before the run (ftl/retire.rs).
+        let first_block = plane as u32 * bpp;
+        let worn = (used..bpp)
+            .filter(|&i| ftl.worn_out(initial_pe(first_block + i)))
+            .count() as u32;
+        let free = bpp - used - worn;
+        if worn > 0 && (free < ftl.cfg.gc_threshold_blocks + 2 || ftl.spare_blocks(bpp - worn) < 0) {
+            return Err(ftl.drive_failed(plane as u32, bpp - worn));
+        }
         if free < ftl.cfg.gc_threshold_blocks + 2 {
             return Err(NandError::config(
                 "aging.fill_fraction",
@@ -69,7 +91,9 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
         let first_block = plane as u32 * bpp;
         for i in 0..bpp {
             let mut st = BlockState::new_free(initial_pe(first_block + i));
-            if i < used {
+            if i >= used && ftl.worn_out(st.pe) {
+                st.status = BlockStatus::Retired;
+            } else if i < used {
                 let start = u64::from(i) * u64::from(ppb);
                 st.valid = (held - start).min(u64::from(ppb)) as u16;
                 st.written = ppb as u16;
@@ -83,6 +107,7 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
     for (plane, &(_, used)) in fill.iter().enumerate() {
         let first_block = plane as u32 * bpp;
         ftl.planes[plane].free = (used..bpp)
+            .filter(|&i| ftl.blocks[(first_block + i) as usize].status == BlockStatus::Free)
             .map(|i| Reverse((ftl.blocks[(first_block + i) as usize].pe, first_block + i)))
             .collect();
     }

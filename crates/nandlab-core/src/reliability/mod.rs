@@ -12,6 +12,7 @@ pub mod interference;
 pub mod ispp;
 pub mod model;
 pub mod nominal;
+pub mod retention_uber;
 pub mod tlc_3d;
 pub mod tvr;
 pub mod tvr_data;

@@ -4,7 +4,8 @@ use super::Simulator;
 use crate::error::Result;
 use crate::metrics::summary::{
     CacheSummary, CriticalBackup, CriticalSummary, Endurance, EnergySummary, FlashSummary, FlowSummary,
-    InterleaveSummary, ReliabilitySummary, RequestCounts, SimSummary, Summary, SuspendSummary, TvrSummary,
+    InterleaveSummary, ReliabilitySummary, RequestCounts, RetirementSummary, SimSummary, Summary, SuspendSummary,
+    TvrSummary,
 };
 use crate::metrics::LatencyStats;
 use crate::reliability::{model_endurance_pe, ErrorContext};
@@ -105,6 +106,12 @@ impl Simulator {
             channel_utilization: chan_busy as f64 / (span as f64 * f64::from(self.cfg.device.channels)),
             by_cause: self.background.by_cause,
             interleave,
+            retirement: self.ftl.retire_pe_limit().map(|limit| RetirementSummary {
+                retire_pe_limit: limit,
+                retired_blocks: self.ftl.retired_blocks(),
+                spare_blocks_min: self.ftl.spare_blocks_min(),
+                pe_by_block: self.ftl.pe_by_block(),
+            }),
         }
     }
 

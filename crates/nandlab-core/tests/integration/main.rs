@@ -33,6 +33,7 @@ mod read_leveling;
 mod read_path;
 mod refresh_destinations;
 mod refresh_props;
+mod retirement;
 mod scheduler;
 mod sectors;
 mod suspend;

@@ -31,6 +31,23 @@ pub struct FlashSummary {
     /// With `ecc.interleave` on.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub interleave: Option<InterleaveSummary>,
+    /// With `ftl.retire_pe_limit` set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retirement: Option<RetirementSummary>,
+}
+
+/// Retired blocks and every block's wear (`ftl.retire_pe_limit`, ftl/retire.rs).
+#[derive(Debug, Clone, Serialize)]
+pub struct RetirementSummary {
+    /// The limit (P/E cycles).
+    pub retire_pe_limit: u32,
+    /// Blocks out of service at the end of the run (those retired before it included).
+    pub retired_blocks: u64,
+    /// Fewest spare blocks of any plane: blocks in service beyond its share of the logical
+    /// space and GC's free blocks (the drive fails below 0).
+    pub spare_blocks_min: i64,
+    /// P/E cycles of every block, in block order (what `aging.initial_pe` takes back).
+    pub pe_by_block: Vec<u32>,
 }
 
 /// Group rewrites of interleaved codewords (`ecc.interleave`).

@@ -11,7 +11,7 @@ mod reliability;
 mod requests;
 mod tvr;
 
-pub use device::{ByCause, CauseWork, EnergySummary, FlashSummary, InterleaveSummary, SimSummary};
+pub use device::{ByCause, CauseWork, EnergySummary, FlashSummary, InterleaveSummary, RetirementSummary, SimSummary};
 pub use optional::{
     CacheSummary, CodecSummary, CriticalBackup, CriticalSummary, MappingCacheSummary, PeTimeSummary, SchedulerSummary,
     SuspendSummary,

@@ -1,0 +1,475 @@
+"""Endurance rating as JEDEC JESD218 defines it (``nandlab endurance``; docs/endurance.md).
+
+The drive is aged in epochs of host writes. Each epoch simulates the configured workload
+at full fidelity on the drive as it is (every block's P/E cycles and the retired blocks
+carried in through ``aging.initial_pe`` and ``ftl.retire_pe_limit``), then fast-forwards
+the wear to the epoch's end: every block in service gains the run's mean erases per host
+byte times the epoch's bytes, plus the run's own deviation from that mean once (the spread
+the FTL's wear leveling sustains; scaling it too would assume no leveling at all). At the
+epoch's end the class's requirements are checked:
+
+- capacity: every plane keeps enough blocks in service for its share of the logical space
+  and GC's free blocks (ftl/retire.rs), or the drive has failed;
+- UBER after the class's power-off retention (time and temperature, scaled by Arrhenius
+  to the error model's temperature), computed exactly from each codeword's failure
+  probability at the strongest ECC level (``_core.retention_uber``; not sampled).
+
+Within the first failing epoch wear grows linearly, so the failure point is found there
+(the plane's k-th retirement in closed form, the UBER crossing by bisection). The rated
+TBW is the host bytes written by then; DWPD spreads it over the warranty period.
+
+Not modelled: JESD218's functional failure requirement (FFR ≤ 3 %) is a population rate,
+and one simulated drive has none; it is reported as not evaluated. The valid-page layout
+is not carried between epochs (each run starts from the ``aging`` fill).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import _native
+from .api import run
+from .config import ConfigSource, load_config
+from .errors import ConfigError, NandlabError
+
+
+@dataclass(frozen=True)
+class EnduranceClass:
+    """A JESD218 application class (JESD218B Table 1; docs/endurance.md cites it)."""
+
+    name: str
+    active_c: float  #: temperature in active use (power on), °C
+    hours_per_day: float  #: active use per day
+    retention_days: float  #: power-off retention time
+    retention_c: float  #: power-off retention temperature, °C
+    ffr: float  #: functional failure requirement (population fraction)
+    uber: float  #: uncorrectable bit error rate requirement
+
+
+#: The two classes: client 40 °C active 8 h/day, 1 year at 30 °C off, UBER ≤ 1e-15;
+#: enterprise 55 °C active 24 h/day, 3 months at 40 °C off, UBER ≤ 1e-16; FFR ≤ 3 % both.
+CLASSES = {
+    "client": EnduranceClass("client", 40.0, 8.0, 365.0, 30.0, 0.03, 1e-15),
+    "enterprise": EnduranceClass("enterprise", 55.0, 24.0, 365.0 / 4, 40.0, 0.03, 1e-16),
+}
+
+#: P/E limit used when the config sets none: past any wear the seed models are fitted
+#: to (the core's ``aging.initial_pe`` bound), so no block retires and only the UBER limits.
+NO_LIMIT_PE = 10_000_000
+TB = 1e12
+#: The most an epoch may grow over the one before (the step rule sizes it within this).
+MAX_GROWTH = 10.0
+#: Timeline windows of a run (its second half gives the steady-state write amplification).
+WINDOWS = 32
+
+
+def endurance_class(name: str) -> EnduranceClass:
+    """The class called ``name``, or a one-line error listing the classes."""
+    try:
+        return CLASSES[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown endurance class {name!r}: use one of {', '.join(sorted(CLASSES))}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Drive:
+    """What the spare-area check needs of the device (the core's own rule, ftl/retire.rs)."""
+
+    planes: int
+    blocks_per_plane: int
+    pages_per_block: int
+    page_bytes: int
+    logical_pages: int
+    gc_threshold_blocks: int
+
+    @classmethod
+    def of(cls, cfg: Mapping[str, Any]) -> Drive:
+        d, f = cfg["device"], cfg["ftl"]
+        planes = d["channels"] * d["chips_per_channel"] * d["dies_per_chip"] * d["planes_per_die"]
+        pages = planes * d["blocks_per_plane"] * d["pages_per_block"]
+        return cls(
+            planes=planes,
+            blocks_per_plane=d["blocks_per_plane"],
+            pages_per_block=d["pages_per_block"],
+            page_bytes=d["page_size_bytes"],
+            logical_pages=math.floor(pages * (1.0 - f["overprovisioning"])),
+            gc_threshold_blocks=f["gc_threshold_blocks"],
+        )
+
+    @property
+    def capacity_bytes(self) -> int:
+        return self.logical_pages * self.page_bytes
+
+    def spare_at_start(self, in_service: np.ndarray) -> np.ndarray:
+        """Spare blocks of each plane with ``in_service`` blocks (negative: failed)."""
+        share = -(-self.logical_pages // self.planes)
+        data = -(-share // self.pages_per_block)
+        return in_service - data - self.gc_threshold_blocks - 2
+
+
+@dataclass
+class Rating:
+    """What ``nandlab endurance`` reports (``endurance.json``)."""
+
+    endurance_class: str
+    rated_tbw: float | None
+    dwpd: float | None
+    warranty_years: float
+    limiting: str
+    capacity_bytes: int
+    retire_pe_limit: int | None
+    epochs: int
+    requirements: dict[str, Any]
+    sensitivity: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("rows")
+        return d
+
+
+@dataclass
+class _Epoch:
+    """One epoch's measurements: the run's and the fast-forwarded wear."""
+
+    pe_start: np.ndarray
+    slope: np.ndarray  #: P/E gained per unit of the epoch's length (f from 0 to 1)
+    bytes: float
+    summary: dict[str, Any]
+
+
+def rate(
+    config: ConfigSource,
+    class_name: str,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    warranty_years: float = 5.0,
+    max_step: float = 0.1,
+    max_epochs: int = 200,
+    retention_c: float | None = None,
+    sensitivity: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> Rating:
+    """Rates the drive of ``config`` for ``class_name``; see the module docstring.
+
+    ``max_step``: the largest step one epoch may take towards a requirement, as a
+    fraction of the whole way (P/E towards the limit, spare blocks, UBER decades); the
+    epoch length adapts to it. ``sensitivity``: rate again with half the step and report the change.
+    ``retention_c``: the power-off temperature instead of the class's.
+    """
+    cls = endurance_class(class_name)
+    if not (0 < max_step <= 1):
+        raise ConfigError(f"max step {max_step} must be in (0, 1]")
+    if warranty_years <= 0:
+        raise ConfigError(f"warranty period {warranty_years} years must be positive")
+    cfg = load_config(config, overrides)
+    rating = _rate(cfg, cls, warranty_years, max_step, max_epochs, retention_c, log)
+    if sensitivity and rating.rated_tbw is not None:
+        half = _rate(cfg, cls, warranty_years, max_step / 2, max_epochs * 2, retention_c, log)
+        rating.sensitivity = {
+            "max_step": max_step / 2,
+            "rated_tbw": half.rated_tbw,
+            "epochs": half.epochs,
+            "relative_change": None
+            if half.rated_tbw is None or rating.rated_tbw == 0
+            else (half.rated_tbw - rating.rated_tbw) / rating.rated_tbw,
+        }
+    return rating
+
+
+def _rate(
+    cfg0: dict[str, Any],
+    cls: EnduranceClass,
+    warranty_years: float,
+    max_step: float,
+    max_epochs: int,
+    retention_c: float | None,
+    log: Callable[[str], None] | None,
+) -> Rating:
+    core = _native.core()
+    cfg = copy.deepcopy(cfg0)
+    cfg.setdefault("output", {})["record_requests"] = False
+    configured = cfg.setdefault("ftl", {}).get("retire_pe_limit")
+    limit = int(configured) if configured is not None else NO_LIMIT_PE
+    cfg["ftl"]["retire_pe_limit"] = limit
+    # Resolved without the initial wear, which may already fail the drive (the first
+    # epoch reports that).
+    probe = copy.deepcopy(cfg)
+    probe.get("aging", {}).pop("initial_pe", None)
+    resolved = json.loads(core.validate_config(json.dumps(probe)))
+    drive = Drive.of(resolved)
+    off_c = cls.retention_c if retention_c is None else retention_c
+    requirements = {
+        "uber": cls.uber,
+        "retention_days": cls.retention_days,
+        "retention_c": off_c,
+        "active_c": cls.active_c,
+        "hours_per_day": cls.hours_per_day,
+        "ffr": cls.ffr,
+        "ffr_evaluated": False,
+    }
+    config_json = json.dumps(resolved)
+
+    def uber_at(pe: np.ndarray) -> dict[str, float]:
+        alive = pe[pe < limit]
+        days = cls.retention_days
+        return json.loads(core.retention_uber(config_json, alive.tolist(), days, off_c))
+
+    # Failing at once (a retention temperature out of range, say) fails before any run.
+    uber_at(np.zeros(1))
+    pe = _initial_wear(cfg, drive)
+    written = 0.0
+    window_ns: int | None = None
+    epoch_bytes = 0.0  # the first epoch is the run itself
+    rows: list[dict[str, Any]] = []
+    limiting = ""
+    rated: float | None = None
+    for k in range(max_epochs):
+        epoch = _simulate_epoch(cfg, pe, epoch_bytes, drive, limit, window_ns)
+        if epoch is None:  # the run itself failed the drive
+            rated, limiting = written, "capacity (spare area)"
+            break
+        fail_f, why = _first_failure(epoch, drive, limit, cls, uber_at)
+        f = 1.0 if fail_f is None else fail_f
+        pe_end = np.minimum(epoch.pe_start + f * epoch.slope, limit)
+        end_written = written + f * epoch.bytes
+        check = uber_at(pe_end)
+        rows.append(_row(k, end_written, pe_end, epoch, check, limit, drive))
+        if log:
+            log(
+                f"epoch {k}: {end_written / TB:.3f} TB written, P/E mean {pe_end.mean():.1f} "
+                f"max {pe_end.max():.0f}, WAF {rows[-1]['write_amplification']:.3f}, "
+                f"UBER {check['uber']:.3g}"
+            )
+        if fail_f is not None:
+            rated, limiting = end_written, why
+            break
+        if window_ns is None:
+            # Later runs keep a timeline of about WINDOWS windows for their second half.
+            span = int(epoch.summary["sim"]["simulated_ns"])
+            window_ns = max(span // WINDOWS, 1)
+        step = _largest_change(rows, limit, cls.uber)
+        written, pe = end_written, pe_end
+        grow = min(MAX_GROWTH, max(0.25, max_step / max(step, 1e-12)))
+        epoch_bytes = max(epoch.bytes * grow, 1.0)
+    else:
+        limiting = f"none within {max_epochs} epochs ({written / TB:.3f} TB written)"
+    tbw = None if rated is None else rated / TB
+    years_days = warranty_years * 365.0
+    return Rating(
+        endurance_class=cls.name,
+        rated_tbw=tbw,
+        dwpd=None if rated is None else rated / drive.capacity_bytes / years_days,
+        warranty_years=warranty_years,
+        limiting=limiting,
+        capacity_bytes=drive.capacity_bytes,
+        retire_pe_limit=configured,
+        epochs=len(rows),
+        requirements=requirements,
+        rows=rows,
+    )
+
+
+def _initial_wear(cfg: Mapping[str, Any], drive: Drive) -> np.ndarray | None:
+    """Every block's wear before the first epoch when the config states it (a constant
+    or a list), else ``None`` (drawn by the core from a distribution)."""
+    v = cfg.get("aging", {}).get("initial_pe", 0.0)
+    blocks = drive.planes * drive.blocks_per_plane
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return np.full(blocks, float(round(v)))
+    if isinstance(v, list):
+        return np.asarray(v, dtype=float).round()
+    return None
+
+
+def _simulate_epoch(
+    cfg: dict[str, Any],
+    pe: np.ndarray | None,
+    epoch_bytes: float,
+    drive: Drive,
+    limit: int,
+    window_ns: int | None,
+) -> _Epoch | None:
+    """Runs the workload on the drive with wear ``pe`` (the config's own aging at first)
+    and fast-forwards it to ``epoch_bytes`` of host writes (at least the run's). With
+    ``window_ns``, the run's timeline gives the write amplification of its second half."""
+    c = copy.deepcopy(cfg)
+    if pe is not None:
+        c.setdefault("aging", {})["initial_pe"] = pe.tolist()
+    if window_ns is not None:
+        c.setdefault("output", {})["timeline_ns"] = window_ns
+    try:
+        result = run(c, progress=False)
+    except NandlabError as e:
+        if "the drive failed" in str(e):
+            return None
+        raise
+    summary = result.summary
+    flash = summary["flash"]
+    host_pages = flash["host_page_programs"]
+    if host_pages == 0:
+        raise ConfigError(
+            "the workload writes nothing: an endurance rating needs host writes "
+            "(workload.read_fraction < 1, or a trace with writes)"
+        )
+    end = np.asarray(flash["retirement"]["pe_by_block"], dtype=float)
+    if pe is None:
+        # Initial wear drawn from a distribution by the core: the run's start is its
+        # end less its erases, spread evenly (the core reports wear, not each block's
+        # erases in the run).
+        start = np.maximum(end - flash["erases"] / len(end), 0)
+    else:
+        start = pe
+    delta = np.maximum(end - start, 0)
+    alive = start < limit
+    spread = delta - (delta[alive].mean() if alive.any() else 0.0)
+    waf = _steady_waf(flash, result.timeline if window_ns is not None else None)
+    summary["steady_write_amplification"] = waf
+    # The mean wear per block is the blocks programmed at the steady-state write
+    # amplification (each is erased before it is programmed again), not the run's
+    # erases: a run starts from the aging fill, its over-provisioned blocks erased and its
+    # data laid out in order, which a drive in use does not have.
+    mean = waf * host_pages / drive.pages_per_block / max(int(alive.sum()), 1)
+    scale = max(epoch_bytes / (host_pages * drive.page_bytes), 1.0)
+    # The mean rate for the whole epoch, the run's own spread once.
+    slope = np.where(alive, mean * scale + spread, 0.0)
+    host = host_pages * drive.page_bytes * scale
+    return _Epoch(pe_start=start, slope=np.maximum(slope, 0.0), bytes=host, summary=summary)
+
+
+#: Timeline columns of pages moved (programmed again) by the FTL.
+_MOVES = ("gc_page_moves", "wl_page_moves", "refresh_page_moves", "hot_page_moves")
+
+
+def _steady_waf(flash: Mapping[str, Any], timeline: Any) -> float:
+    """(host + moved pages) / host pages over the second half of the run's timeline
+    windows (host pages in proportion to the write requests completed there); the whole
+    run's without a timeline of at least 4 windows with writes."""
+    whole = flash["write_amplification"]
+    if timeline is None or timeline.height < 4:
+        return whole
+    half = timeline.tail(timeline.height // 2)
+    writes, all_writes = half["writes"].sum(), timeline["writes"].sum()
+    if not writes or not all_writes:
+        return whole
+    host = flash["host_page_programs"] * writes / all_writes
+    moved = sum(half[c].sum() for c in _MOVES)
+    return float((host + moved) / host)
+
+
+def _first_failure(
+    epoch: _Epoch,
+    drive: Drive,
+    limit: int,
+    cls: EnduranceClass,
+    uber_at: Callable[[np.ndarray], dict[str, float]],
+) -> tuple[float | None, str]:
+    """The fraction of the epoch at which a requirement first fails, and which."""
+    candidates: list[tuple[float, str]] = []
+    f_cap = _capacity_failure(epoch, drive, limit)
+    if f_cap is not None:
+        candidates.append((f_cap, "capacity (spare area)"))
+
+    def pe_at(f: float) -> np.ndarray:
+        return np.minimum(epoch.pe_start + f * epoch.slope, limit)
+
+    if uber_at(pe_at(0.0))["uber"] > cls.uber:
+        candidates.append((0.0, "UBER after power-off retention"))
+    elif uber_at(pe_at(1.0))["uber"] > cls.uber:
+        lo, hi = 0.0, 1.0
+        for _ in range(30):
+            mid = 0.5 * (lo + hi)
+            if uber_at(pe_at(mid))["uber"] > cls.uber:
+                hi = mid
+            else:
+                lo = mid
+        candidates.append((hi, "UBER after power-off retention"))
+    if not candidates:
+        return None, ""
+    return min(candidates)
+
+
+def _capacity_failure(epoch: _Epoch, drive: Drive, limit: int) -> float | None:
+    """Fraction of the epoch at which some plane retires one block more than it has spare
+    (blocks reach the limit one by one as wear grows linearly), or ``None``."""
+    bpp = drive.blocks_per_plane
+    start = epoch.pe_start.reshape(drive.planes, bpp)
+    slope = epoch.slope.reshape(drive.planes, bpp)
+    retired = start >= limit
+    spare = drive.spare_at_start(bpp - retired.sum(axis=1))
+    if (spare < 0).any():
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(retired, np.inf, np.where(slope > 0, (limit - start) / slope, np.inf))
+    t.sort(axis=1)
+    # The (spare + 1)-th retirement of each plane fails it.
+    f = t[np.arange(drive.planes), np.minimum(spare, bpp - 1)]
+    first = float(f.min())
+    return first if first <= 1.0 else None
+
+
+def _largest_change(rows: list[dict[str, Any]], limit: int, uber_limit: float) -> float:
+    """The epoch's largest step towards a requirement, as a fraction of the whole way from
+    the first epoch: the most-worn block's P/E towards the retirement limit, the spare
+    blocks used, and the UBER in decades towards the class's."""
+    first, b = rows[0], rows[-1]
+    a = rows[-2] if len(rows) >= 2 else None
+    changes = []
+    if limit < NO_LIMIT_PE:
+        changes.append((b["pe_max"] - (a["pe_max"] if a else 0.0)) / limit)
+    if a is not None:
+        spare0 = max(first["spare_blocks_min"], 1)
+        changes.append((a["spare_blocks_min"] - b["spare_blocks_min"]) / spare0)
+        if a["uber"] > 0 and b["uber"] > 0 and first["uber"] < uber_limit:
+            way = max(math.log10(uber_limit) - math.log10(first["uber"]), 1.0)
+            changes.append(abs(math.log10(b["uber"]) - math.log10(a["uber"])) / way)
+    return max(changes, default=0.0)
+
+
+def _row(
+    k: int,
+    written: float,
+    pe: np.ndarray,
+    epoch: _Epoch,
+    check: Mapping[str, float],
+    limit: int,
+    drive: Drive,
+) -> dict[str, Any]:
+    s = epoch.summary
+    bpp = drive.blocks_per_plane
+    retired = pe >= limit
+    in_service = bpp - retired.reshape(drive.planes, bpp).sum(axis=1)
+    rel = s.get("reliability") or {}
+    p50, p99, p999 = np.percentile(pe, [50, 99, 99.9])
+    return {
+        "epoch": k,
+        "tb_written": written / TB,
+        "drive_writes": written / drive.capacity_bytes,
+        "epoch_tb": epoch.bytes / TB,
+        "pe_mean": float(pe.mean()),
+        "pe_p50": float(p50),
+        "pe_p99": float(p99),
+        "pe_p999": float(p999),
+        "pe_max": float(pe.max()),
+        "write_amplification": s["steady_write_amplification"],
+        "run_write_amplification": s["flash"]["write_amplification"],
+        "wear_leveling_efficiency": float(pe.max() / pe.mean()) if pe.mean() > 0 else 1.0,
+        "retired_blocks": int(retired.sum()),
+        "spare_blocks_min": int(drive.spare_at_start(in_service).min()),
+        "rber_run_mean": rel.get("rber_mean"),
+        "decode_level_mean": rel.get("mean_decoding_level"),
+        "read_p99_ns": (s.get("read") or {}).get("p99_ns"),
+        "rber_retention": check["rber_mean"],
+        "uber": check["uber"],
+        "uber_worst_block": check["uber_worst_block"],
+    }

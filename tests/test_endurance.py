@@ -1,0 +1,125 @@
+"""``nandlab endurance`` (docs/endurance.md): the validation case worked out by hand and the
+bad inputs, on a 4 MiB drive so each epoch's run takes milliseconds."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+import nandlab
+from cli_errors import cli, one_line_error
+from nandlab import endurance
+from nandlab.errors import ConfigError, NandlabError
+
+LIMIT = 2000
+PLANES, BLOCKS, PAGES, PAGE = 2, 32, 16, 4096
+
+
+def tiny(**over) -> dict:
+    """2 planes x 32 blocks x 16 pages of 4 KiB (4 MiB raw, 25 % over-provisioning), no
+    error model and no ECC, blocks retired at LIMIT P/E cycles; one sequential pass of
+    64 KiB writes over the logical space per run (3 MiB: 48 requests)."""
+    cfg = {
+        "seed": 1,
+        "device": {
+            "channels": 1, "chips_per_channel": 1, "dies_per_chip": 1, "planes_per_die": PLANES,
+            "blocks_per_plane": BLOCKS, "pages_per_block": PAGES, "page_size_bytes": PAGE,
+        },
+        "ftl": {"overprovisioning": 0.25, "retire_pe_limit": LIMIT},
+        "reliability": {"model": "none"},
+        "ecc": {"scheme": "none"},
+        "workload": {
+            "kind": "synthetic", "requests": 96, "read_fraction": 0.0, "random_fraction": 0.0,
+            "size_bytes": 65536, "alignment_bytes": 65536,
+        },
+    }
+    for k, v in over.items():
+        node = cfg
+        *parents, leaf = k.split(".")
+        for p in parents:
+            node = node.setdefault(p, {})
+        node[leaf] = v
+    return cfg
+
+
+def test_pe_limit_only_rates_limit_times_capacity_over_waf_and_wear_leveling():
+    # Sequential overwrites invalidate whole blocks: GC moves nothing (WAF = 1) and every
+    # block cycles in turn (wear-leveling efficiency max/mean = 1). So the drive writes
+    # LIMIT times its raw capacity before its blocks reach the limit together:
+    # 2000 x 2 x 32 x 16 x 4096 B = 8.388608 GB = 0.008388608 TB.
+    raw_bytes = PLANES * BLOCKS * PAGES * PAGE
+    expected_tb = LIMIT * raw_bytes / (1.0 * 1.0) / 1e12
+    assert expected_tb == pytest.approx(0.008388608)
+    r = endurance.rate(tiny(), "enterprise", sensitivity=False)
+    assert r.limiting == "capacity (spare area)"
+    assert r.rated_tbw == pytest.approx(expected_tb, rel=0.02)
+    rows = pl.DataFrame(r.rows)
+    assert rows["write_amplification"].max() == pytest.approx(1.0, abs=1e-9)
+    wle = rows["wear_leveling_efficiency"][-1]
+    assert wle == pytest.approx(1.0, rel=0.02)
+    # The formula holds with the efficiency the carried wear reached, too (max/mean P/E).
+    assert r.rated_tbw == pytest.approx(expected_tb / wle, rel=0.005)
+    # DWPD: over 5 years of the logical capacity (3/4 of the raw).
+    assert r.dwpd == pytest.approx(r.rated_tbw * 1e12 / (0.75 * raw_bytes) / (5 * 365))
+    # No error model: the UBER after retention is 0 throughout.
+    assert rows["uber"].max() == 0.0
+
+
+def test_the_epoch_length_barely_moves_the_rating():
+    r = endurance.rate(tiny(), "enterprise", sensitivity=True)
+    s = r.sensitivity
+    assert s is not None and s["epochs"] > r.epochs
+    assert abs(s["relative_change"]) < 0.02
+
+
+def test_cli_writes_the_three_outputs(tmp_path):
+    import tomli_w
+
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(tomli_w.dumps(tiny()))
+    out = tmp_path / "rating"
+    res = cli("endurance", cfg, "--class", "client", "--out", out, "--no-sensitivity")
+    assert res.exit_code == 0, res.stderr
+    assert "rated" in res.stdout and "capacity (spare area)" in res.stdout
+    rating = json.loads((out / "endurance.json").read_text())
+    assert rating["endurance_class"] == "client"
+    assert rating["requirements"]["uber"] == 1e-15
+    assert rating["requirements"]["retention_days"] == 365.0
+    assert pl.read_parquet(out / "lifetime.parquet").height == rating["epochs"]
+    assert (out / "lifetime.png").stat().st_size > 0
+
+
+def test_bad_inputs_end_in_one_line(tmp_path):
+    import tomli_w
+
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(tomli_w.dumps(tiny()))
+    one_line_error(cli("endurance", cfg, "--class", "consumer", "--out", tmp_path / "a"),
+                   "unknown endurance class 'consumer'", "client, enterprise")
+    one_line_error(cli("endurance", cfg, "--set", "workload.read_fraction=1.0",
+                       "--out", tmp_path / "b"), "writes nothing")
+    one_line_error(cli("endurance", cfg, "--retention-c", "200", "--out", tmp_path / "c"),
+                   "retention temperature 200", "-55 to 150")
+    with pytest.raises(ConfigError, match="max step"):
+        endurance.rate(tiny(), "client", max_step=0)
+
+
+def test_a_drive_worn_out_at_the_start_is_rated_zero_with_its_reason():
+    # Every block at the limit: the empty ones retire before the first run, leaving no
+    # plane its spare blocks.
+    r = endurance.rate(tiny(**{"aging.initial_pe": LIMIT}), "enterprise", sensitivity=True)
+    assert (r.rated_tbw, r.limiting, r.epochs) == (0.0, "capacity (spare area)", 0)
+    assert r.sensitivity is not None  # rated (at 0), so the sensitivity ran too
+
+
+def test_no_limit_within_the_epoch_budget_is_said_not_hung():
+    r = endurance.rate(tiny(**{"ftl.retire_pe_limit": None}), "enterprise",
+                       max_epochs=3, sensitivity=False)
+    assert r.rated_tbw is None and r.limiting.startswith("none within 3 epochs")
+
+
+def test_the_drive_failing_inside_a_run_is_the_capacity_requirement():
+    with pytest.raises(NandlabError, match="the drive failed"):
+        nandlab.run(tiny(**{"aging.initial_pe": LIMIT - 1}), progress=False)
