@@ -5,13 +5,11 @@
 //! of its type, written beside the tag (unknown ones are errors naming the key).
 //!
 //! A family whose policies may keep state is declared `built;`: its config then also
-//! builds each policy's run-time instance from a [`BuildCtx`] (the policy's own seed
-//! stream, its plane, the geometry). A policy that keeps state returns a fresh instance
+//! builds each policy's run-time instance from a `BuildCtx` (the policy's own seed
+//! stream, its plane, the geometry; `flash::BuildCtx`, which the family's module
+//! imports). A policy that keeps state returns a fresh instance
 //! from its trait's `build(ctx)`; one that keeps none (the trait's default, `None`) runs
 //! as a copy of its parameters.
-
-use crate::engine::rng::{component, mix64, stream_rng, SimRng};
-use crate::flash::Geometry;
 
 /// `policies!(Config, Trait, "tag", Default; module::Type, ...)` declares the modules, a
 /// `Config` enum tagged by `tag` with one variant per policy, `Config::policy()` returning
@@ -28,7 +26,7 @@ macro_rules! policies {
         impl $config {
             /// The configured policy's run-time instance for `ctx`: what a stateful
             /// policy's `build` returns, or a copy of a stateless one.
-            pub fn build(&self, ctx: &$crate::registry::BuildCtx) -> Box<dyn $trait> {
+            pub fn build(&self, ctx: &BuildCtx) -> Box<dyn $trait> {
                 match self {
                     $($config::$policy(p) => p.build(ctx).unwrap_or_else(|| Box::new(p.clone())),)*
                 }
@@ -64,28 +62,3 @@ macro_rules! policies {
 }
 
 pub(crate) use policies;
-
-/// What a policy's run-time instance is built with, beside its parameters: where it sits in
-/// the config, the run seed, the plane it serves and the geometry.
-#[derive(Clone, Copy)]
-pub struct BuildCtx<'a> {
-    /// Where the policy's parameters sit (`ftl.gc`): errors name keys under it, and its
-    /// seed stream is told apart from other policies' by it.
-    pub table: &'a str,
-    /// The run seed.
-    pub seed: u64,
-    /// The plane the instance serves (`None`: one instance for the device).
-    pub plane: Option<u32>,
-    /// The device.
-    pub geometry: &'a Geometry,
-}
-
-impl BuildCtx<'_> {
-    /// The policy's own random stream: from the run seed, its table and its plane, so its
-    /// draws never shift another policy's, another plane's, or the error draws.
-    pub fn rng(&self) -> SimRng {
-        let table = self.table.bytes().fold(0, |h, b| mix64(h ^ u64::from(b)));
-        let plane = self.plane.map_or(u64::MAX, u64::from);
-        stream_rng(self.seed, component::POLICIES ^ mix64(table ^ mix64(plane)))
-    }
-}

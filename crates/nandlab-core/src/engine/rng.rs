@@ -41,7 +41,7 @@ pub mod component {
     pub const CONTENT: u64 = 4;
     /// Positions of the random requests in the IOMeter generator's segments.
     pub const WORKLOAD_SEGMENTS: u64 = 5;
-    /// Policies built with their own stream (`registry::BuildCtx::rng`).
+    /// Policies built with their own stream (`flash::BuildCtx::rng`).
     pub const POLICIES: u64 = 6;
 }
 

@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod block;
+mod build_ctx;
 pub mod cell;
 pub mod geometry;
 pub mod page_map;
@@ -10,6 +11,7 @@ pub mod pe_time;
 pub mod scheduler;
 pub mod timing;
 
+pub use build_ctx::BuildCtx;
 pub use cell::{CellType, PageType};
 pub use geometry::{DeviceConfig, Geometry, Ppa};
 pub use timing::{Timing, TimingConfig};

@@ -3,7 +3,7 @@
 
 use super::plane_view::PlaneView;
 use crate::error::Result;
-use crate::registry::BuildCtx;
+use crate::flash::BuildCtx;
 
 /// A victim-selection policy. The FTL builds one instance per plane
 /// ([`VictimConfig::build`]) and keeps it for the run.

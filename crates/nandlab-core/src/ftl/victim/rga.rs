@@ -12,7 +12,7 @@ use super::VictimPolicy;
 use crate::engine::rng::SimRng;
 use crate::error::{NandError, Result};
 use crate::ftl::plane_view::PlaneView;
-use crate::registry::BuildCtx;
+use crate::flash::BuildCtx;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
