@@ -70,6 +70,7 @@ impl Ftl {
 
     /// Marks a block just taken from the free pool open and empty.
     pub(super) fn mark_open(&mut self, block: u32) -> u32 {
+        self.min_free.set(None); // it left its free pool
         let st = &mut self.blocks[block as usize];
         st.status = BlockStatus::Open;
         st.written = 0;

@@ -49,6 +49,7 @@ use placement::ReadHeat;
 use plane_view::PlaneView;
 use refresh_targets::{ReadWindow, TargetBlock};
 use rustc_hash::FxHashMap;
+use std::cell::Cell;
 use std::collections::VecDeque;
 use victim::VictimPolicy;
 
@@ -191,6 +192,9 @@ pub struct Ftl {
     urgent_gc: bool,
     /// The GC victim policy's instance for each plane (`[ftl.gc]`, built with the FTL).
     victims: Vec<Box<dyn VictimPolicy>>,
+    /// [`Ftl::min_free_blocks`] since a free pool last changed (`None`: to be recounted);
+    /// the timeline asks at every window's close and a scan visits every plane.
+    min_free: Cell<Option<u64>>,
     /// Counters.
     pub stats: FtlStats,
 }
@@ -241,6 +245,7 @@ impl Ftl {
             geo: geo.clone(),
             gc_floor_blocks: cfg.gc_threshold_blocks,
             urgent_gc: false,
+            min_free: Cell::new(None),
             cfg,
             blocks: Vec::new(),
             block_reads: vec![0; geo.blocks as usize],
@@ -285,7 +290,11 @@ impl Ftl {
 
     /// Free blocks of the plane that has fewest (the timeline's `free_blocks_min`).
     pub fn min_free_blocks(&self) -> u64 {
-        self.planes.iter().map(|p| p.free.len() as u64).min().unwrap_or(0)
+        let count = || self.planes.iter().map(|p| p.free.len() as u64).min().unwrap_or(0);
+        let min = self.min_free.get().unwrap_or_else(count);
+        debug_assert_eq!(min, count(), "a free pool changed without resetting min_free");
+        self.min_free.set(Some(min));
+        min
     }
 
     /// The planes a run of consecutive writes visits, in the striping order.
@@ -329,6 +338,10 @@ impl Ftl {
                 Some(m) if m.lpn == lpn && !m.attrs.backup() => {}
                 other => return Err(format!("lpn {lpn} maps to {ppa:?} whose OOB says {other:?}")),
             }
+        }
+        let counted = self.planes.iter().map(|p| p.free.len() as u64).min().unwrap_or(0);
+        if self.min_free.get().is_some_and(|m| m != counted) {
+            return Err(format!("min_free says {:?}, the pools {counted}", self.min_free.get()));
         }
         for (&lpn, &ppn) in &self.backups {
             let ppa = self.ppa(ppn);

@@ -111,6 +111,7 @@ pub(super) fn apply(ftl: &mut Ftl, aging: &AgingConfig, seed: u64) -> Result<()>
             .map(|i| Reverse((ftl.blocks[(first_block + i) as usize].pe, first_block + i)))
             .collect();
     }
+    ftl.min_free.set(None);
     ftl.mapping = Mapping::new(ftl.logical_pages, fill_pages, slot_plane, ppb, bpp);
     ftl.preconditioned_ns = -(aging.retention_days * NS_PER_DAY) as i64;
     Ok(())

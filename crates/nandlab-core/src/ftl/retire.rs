@@ -21,6 +21,7 @@ impl Ftl {
     /// Puts a block just erased (to `pe` cycles) back into `plane`'s free pool, or retires
     /// it when it is worn out; fails the drive when the plane has too few blocks left.
     pub(super) fn release_erased(&mut self, block: u32, plane: u32, pe: u32) -> Result<()> {
+        self.min_free.set(None);
         if !self.worn_out(pe) {
             self.planes[plane as usize].free.push(Reverse((pe, block)));
             return Ok(());

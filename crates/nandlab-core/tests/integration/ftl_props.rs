@@ -143,6 +143,9 @@ proptest! {
                 }
             }
             ops.clear();
+            // The timeline's remembered smallest free pool is a recount's after every step.
+            let recount = (0..geo.planes).map(|p| ftl.free_blocks(p) as u64).min().unwrap();
+            prop_assert_eq!(ftl.min_free_blocks(), recount);
             let pe_now: Vec<u32> = ftl.blocks.iter().map(|b| b.pe).collect();
             prop_assert!(pe_now.iter().zip(&pe_before).all(|(a, b)| a >= b), "erase counts only grow");
             pe_before = pe_now;
