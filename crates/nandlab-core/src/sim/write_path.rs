@@ -64,16 +64,7 @@ impl Simulator {
         let Some(ppa) = self.ftl.backup_of(lpn) else {
             return Ok(());
         };
-        if self.tsu.is_some() {
-            self.erase_before_use(now, ppa.block)?;
-        }
-        let t_prog = self.program_ns(ppa)?;
-        let l = self.geo.loc_of_block(ppa.block);
-        let xfer = self.timing.transfer_page_ns;
-        let at_die = self
-            .backend
-            .program_data(l.channel, l.die, l.plane_in_die, tag, now, xfer)
-            .end;
+        let (at_die, t_prog) = self.data_to_die(ppa, tag, now, now)?;
         if req != NO_REQUEST {
             self.reqs[req].remaining += 1;
         }
@@ -100,6 +91,14 @@ impl Simulator {
             self.counters.critical_programs[usize::from(self.geo.page_map.page_type(ppa.page))] += 1;
         }
         self.run_background(now)?;
+        let (at_die, t_prog) = self.data_to_die(ppa, tag, now, ready)?;
+        Ok((ppa, at_die, t_prog))
+    }
+
+    /// The data of the page placed at `ppa` (write group `tag`) crosses its channel from
+    /// `ready`, once an erase queued for its block at `now` is in order; returns when it is
+    /// at the die and the page's program time.
+    fn data_to_die(&mut self, ppa: Ppa, tag: u64, now: u64, ready: u64) -> Result<(u64, u64)> {
         if self.tsu.is_some() {
             self.erase_before_use(now, ppa.block)?;
         }
@@ -109,7 +108,7 @@ impl Simulator {
         let s = self
             .backend
             .program_data(l.channel, l.die, l.plane_in_die, tag, ready, xfer);
-        Ok((ppa, s.end, t_prog))
+        Ok((s.end, t_prog))
     }
 
     /// Program time of the page just placed at `ppa`: the timing model's, which reads the
