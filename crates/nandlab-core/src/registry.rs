@@ -15,6 +15,9 @@
 /// `Config` enum tagged by `tag` with one variant per policy, `Config::policy()` returning
 /// the configured policy as `&dyn Trait`, and `Default` for the named variant.
 ///
+/// `policies!(list; Config, Trait, "tag"; ...)` is the same without a default: for a
+/// family configured as a list (`[[reliability.terms]]`).
+///
 /// `policies!(built; Config, Trait, ...)` adds `Config::build(ctx) -> Box<dyn Trait>`:
 /// the trait has `fn build(&self, ctx: &BuildCtx) -> Option<Box<dyn Trait>>` (default
 /// `None`: the policy is its own instance) and its methods may take `&mut self`.
@@ -33,7 +36,7 @@ macro_rules! policies {
             }
         }
     };
-    ($(#[$doc:meta])* $config:ident, $trait:ident, $tag:literal, $default:ident;
+    (list; $(#[$doc:meta])* $config:ident, $trait:ident, $tag:literal;
      $($module:ident :: $policy:ident),* $(,)?) => {
         $(mod $module; pub use $module::$policy;)*
 
@@ -51,7 +54,19 @@ macro_rules! policies {
                     $($config::$policy(p) => p,)*
                 }
             }
+
+            /// The configured policy, for a trait whose methods take `&mut self`.
+            #[allow(dead_code)]
+            pub fn policy_mut(&mut self) -> &mut dyn $trait {
+                match self {
+                    $($config::$policy(p) => p,)*
+                }
+            }
         }
+    };
+    ($(#[$doc:meta])* $config:ident, $trait:ident, $tag:literal, $default:ident;
+     $($module:ident :: $policy:ident),* $(,)?) => {
+        $crate::registry::policies!(list; $(#[$doc])* $config, $trait, $tag; $($module::$policy),*);
 
         impl Default for $config {
             fn default() -> Self {

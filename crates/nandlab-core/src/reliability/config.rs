@@ -6,10 +6,12 @@ use super::chip_profile::ChipProfile;
 
 /// Largest log-normal chip or block spread accepted (see `validate`).
 pub const MAX_SIGMA: f64 = 3.0;
-use super::empirical::{EmpiricalModel, EmpiricalParams};
+use super::empirical::EmpiricalParams;
 use super::interference::{Coupling, ReadDisturb};
 use super::model::{ErrorModel, NoErrors};
 use super::nominal::{NominalModel, BITFLIP_MLC_WEIGHTS};
+use super::term_stack::TermStack;
+use super::terms::TermConfig;
 use super::variation::Variation;
 use super::vth::{VthModel, VthParams};
 use super::vth_errors::VthErrorModel;
@@ -31,8 +33,10 @@ pub enum ModelKind {
     Nominal,
     /// Threshold-voltage distributions.
     Vth,
-    /// Power-law fit in P/E, retention and reads.
+    /// Power-law fit in P/E, retention and reads: its four terms, then `terms`.
     Empirical,
+    /// The `terms` listed, summed.
+    Terms,
 }
 
 /// Order of the bit patterns by threshold voltage (lowest first).
@@ -60,17 +64,17 @@ impl LevelOrder {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ReliabilityConfig {
-    /// `none` | `nominal` | `vth` | `empirical`.
+    /// `none` | `nominal` | `vth` | `empirical` | `terms`.
     pub model: ModelKind,
     /// `stochastic` (Binomial errors per codeword) | `expected` (mean errors).
     pub error_draw: ErrorDraw,
     /// `nominal`: RBER of a page of uniformly random data.
     pub nominal_rber: f64,
-    /// `nominal`/`empirical`: relative error-proneness of each state by bit pattern
+    /// `nominal`/`empirical`/`terms`: relative error-proneness of each state by bit pattern
     /// (MLC '00','01','10','11'); empty = seed 000's 0.46/0.44/0.05/0.05 for
-    /// `nominal` (MLC only) and equal weights for `empirical`.
+    /// `nominal` (MLC only) and equal weights for `empirical` and `terms`.
     pub state_weights: Vec<f64>,
-    /// `nominal`/`empirical`: RBER multiplier per page type, LSB first (last repeats).
+    /// `nominal`/`empirical`/`terms`: RBER multiplier per page type, LSB first (last repeats).
     pub page_type_scale: Vec<f64>,
     /// `vth`: preset (`dong-mlc` | `wang-retention-free-mlc` | `wang-standard-mlc`).
     pub vth_preset: String,
@@ -98,6 +102,10 @@ pub struct ReliabilityConfig {
     pub empirical_preset: String,
     /// `empirical`: full constants replacing the preset.
     pub empirical: Option<EmpiricalParams>,
+    /// `empirical` (added to its law) or `terms` (the whole model): error terms by name
+    /// (`[[reliability.terms]]`, `term = "..."` and its parameters; `reliability/terms/`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<TermConfig>,
     /// σ of ln(RBER factor) across chips (0 = no variation).
     pub chip_sigma: f64,
     /// σ of ln(RBER factor) across blocks.
@@ -125,6 +133,7 @@ impl Default for ReliabilityConfig {
             vth_read_disturb: None,
             empirical_preset: "mlc-2y".into(),
             empirical: None,
+            terms: Vec::new(),
             chip_sigma: 0.0,
             block_sigma: 0.0,
             chip_profile: None,
@@ -237,9 +246,21 @@ impl ReliabilityConfig {
                 }
             }
             ModelKind::Empirical => {
-                self.empirical_params()?;
+                self.empirical_params()?.validate(&key("empirical"))?;
+            }
+            ModelKind::Terms if self.terms.is_empty() => {
+                return Err(NandError::config(key("terms"), "the `terms` model needs at least one term"));
             }
             _ => {}
+        }
+        if !self.terms.is_empty() && !matches!(self.model, ModelKind::Empirical | ModelKind::Terms) {
+            return Err(NandError::config(
+                key("terms"),
+                "terms add to the `empirical` or `terms` model: set reliability.model to one of them",
+            ));
+        }
+        for (i, t) in self.terms.iter().enumerate() {
+            t.policy().validate(&key(&format!("terms[{i}]")))?;
         }
         Ok(())
     }
@@ -312,8 +333,15 @@ impl ReliabilityConfig {
                 &weights(&BITFLIP_MLC_WEIGHTS),
                 self.page_type_scale.clone(),
             )),
-            ModelKind::Empirical => Box::new(EmpiricalModel::new(
-                self.empirical_params()?,
+            ModelKind::Empirical => Box::new(TermStack::new(
+                "empirical",
+                [self.empirical_params()?.terms(), self.terms.clone()].concat(),
+                self.page_type_scale.clone(),
+                &weights(&vec![1.0; n]),
+            )),
+            ModelKind::Terms => Box::new(TermStack::new(
+                "terms",
+                self.terms.clone(),
                 self.page_type_scale.clone(),
                 &weights(&vec![1.0; n]),
             )),

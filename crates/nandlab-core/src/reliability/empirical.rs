@@ -1,14 +1,14 @@
-//! The `empirical` error model: the nine-parameter power law
+//! The `empirical` error model's constants: the nine-parameter power law
 //! `RBER = ε + α·PE^k + β·PE^m·t^n + γ·PE^p·R^q` (wear, retention, read disturb) with the
 //! two public constant sets of research/models.md §2.1 and the `tlc-3d` set of tlc_3d.rs,
-//! inputs clamped to the range the fits are usable in, and a per-page-type scale.
+//! inputs clamped to the range the fits are usable in. The model is these four terms in a
+//! [`TermStack`] (with a per-page-type scale and state weights).
 
 use serde::{Deserialize, Serialize};
-use std::cell::{Cell, OnceCell};
 
-use super::model::{weighted_page_rber, ErrorContext, ErrorModel, RBER_CAP};
-use super::nominal::scale_of;
-use crate::content::MAX_STATES;
+use super::model::ErrorContext;
+use super::term_stack::TermStack;
+use super::terms::{Constant, ReadDisturb, Retention, TermConfig, Wear};
 use crate::error::{NandError, Result};
 
 /// Constants of the power law and the range they are used in.
@@ -100,160 +100,47 @@ impl EmpiricalParams {
         }
     }
 
-    /// The power law at clamped inputs (`t` in seconds).
+    /// The law as a stack of terms (`reliability/terms/`): `constant` ε, `wear` α·PE^k,
+    /// `retention` β·PE^m·t^n and `read_disturb` γ·PE^p·R^q, each clamped to the fit's
+    /// range.
+    pub fn terms(&self) -> Vec<TermConfig> {
+        vec![
+            TermConfig::Constant(Constant { eps: self.eps }),
+            TermConfig::Wear(Wear::new(self.alpha, self.k, self.max_pe)),
+            TermConfig::Retention(Retention::new(
+                self.beta,
+                self.m,
+                self.n,
+                self.time_unit_s,
+                self.max_pe,
+                self.max_time,
+            )),
+            TermConfig::ReadDisturb(ReadDisturb::new(self.gamma, self.p, self.q, self.max_pe, self.max_reads)),
+        ]
+    }
+
+    /// Checks the constants as the terms they make; errors name `{table}.{constant}`.
+    pub fn validate(&self, table: &str) -> Result<()> {
+        self.terms().iter().try_for_each(|t| t.policy().validate(table))
+    }
+
+    /// The power law at P/E `pe`, `retention_s` seconds and `reads` block reads (inputs
+    /// clamped to the fit's range).
     pub fn rber(&self, pe: f64, retention_s: f64, reads: f64) -> f64 {
-        let (pe, t, r) = self.clamp_inputs(pe, retention_s, reads);
-        let (wear_age, disturb) = self.terms(pe, t);
-        self.combine(wear_age, disturb, r.powf(self.q))
-    }
-
-    /// `(PE, t in the fit's unit, R)` clamped to the fitted range (`max`/`min`:
-    /// `f64::clamp` checks its bounds on every call, 3 % of a judged read here).
-    fn clamp_inputs(&self, pe: f64, retention_s: f64, reads: f64) -> (f64, f64, f64) {
-        (
-            pe.max(0.0).min(self.max_pe),
-            // The reciprocal does not wait for `retention_s`: one multiply on the read's path.
-            (retention_s * self.time_unit_s.recip()).max(0.0).min(self.max_time),
-            reads.max(0.0).min(self.max_reads),
-        )
-    }
-
-    /// The parts of the law fixed by wear and age: `ε + α·PE^k + β·PE^m·t^n` and the
-    /// read-disturb coefficient `γ·PE^p`.
-    fn terms(&self, pe: f64, t: f64) -> (f64, f64) {
-        (
-            self.eps + self.alpha * pe.powf(self.k) + self.beta * pe.powf(self.m) * t.powf(self.n),
-            self.gamma * pe.powf(self.p),
-        )
-    }
-
-    /// The law from its wear-and-age part, read-disturb coefficient and `R^q`.
-    fn combine(&self, wear_age: f64, disturb: f64, r_q: f64) -> f64 {
-        (wear_age + disturb * r_q).clamp(0.0, RBER_CAP)
-    }
-}
-
-/// Whole read counts whose `R^q` the model tabulates (larger counts are computed).
-const READ_POWERS: usize = 1 << 16;
-
-/// The law's parts for the last inputs: consecutive reads mostly share their block's wear
-/// (it changes only at an erase) and, for data older than the fit's time range, their
-/// clamped age, so they skip the `powf`s.
-#[derive(Debug, Clone)]
-struct PowerMemo {
-    /// `((PE, t), (wear-and-age part, read-disturb coefficient))` of the last read.
-    terms: Cell<((f64, f64), (f64, f64))>,
-    /// `R^q` for `R < READ_POWERS`, NaN until first needed.
-    reads: OnceCell<Box<[Cell<f64>]>>,
-}
-
-/// `empirical` model: the power law per page (times a page-type scale), equal for every
-/// state unless state weights are given (then split like the `nominal` model).
-#[derive(Debug, Clone)]
-pub struct EmpiricalModel {
-    /// Constants.
-    pub params: EmpiricalParams,
-    /// Per page type multiplier (LSB first; last repeats).
-    pub page_type_scale: Vec<f64>,
-    rel: Vec<f64>,
-    /// Largest relative weight.
-    max_rel: f64,
-    memo: PowerMemo,
-}
-
-impl EmpiricalModel {
-    /// A model; `state_weights` by bit pattern (all equal = content-blind).
-    pub fn new(params: EmpiricalParams, page_type_scale: Vec<f64>, state_weights: &[f64]) -> Self {
-        let n = state_weights.len() as f64;
-        let total: f64 = state_weights.iter().sum();
-        EmpiricalModel {
-            params,
-            page_type_scale,
-            rel: state_weights.iter().map(|w| n * w / total).collect(),
-            max_rel: state_weights.iter().fold(0.0, |m: f64, w| m.max(n * w / total)),
-            memo: PowerMemo {
-                terms: Cell::new(((f64::NAN, f64::NAN), (0.0, 0.0))),
-                reads: OnceCell::new(),
-            },
-        }
-    }
-
-    /// The law times the page type's scale: every state's error probability for uniform
-    /// state weights.
-    #[inline]
-    fn base_rber(&self, ctx: &ErrorContext) -> f64 {
-        self.law(ctx.pe_cycles, ctx.retention_s, ctx.reads_since_erase) * scale_of(&self.page_type_scale, ctx.page_type)
-    }
-
-    /// The power law (as [`EmpiricalParams::rber`], with memoised powers). Takes numbers,
-    /// not the context: the read path has just stored the context field by field, and a
-    /// wide load of two fields at once would wait for those stores to retire.
-    fn law(&self, pe_cycles: f64, retention_s: f64, reads_since_erase: f64) -> f64 {
-        let p = &self.params;
-        let (pe, t, r) = p.clamp_inputs(pe_cycles, retention_s, reads_since_erase);
-        let (wear_age, disturb) = match self.memo.terms.get() {
-            (k, v) if k == (pe, t) => v,
-            _ => {
-                let v = p.terms(pe, t);
-                self.memo.terms.set(((pe, t), v));
-                v
-            }
+        let ctx = ErrorContext {
+            pe_cycles: pe,
+            retention_s,
+            reads_since_erase: reads,
+            ..Default::default()
         };
-        // Whole counts (the simulator's) come from the table; `as` truncates without a
-        // libm call.
-        let whole = r as u32;
-        let r_q = if f64::from(whole) == r && (whole as usize) < READ_POWERS {
-            let table = self
-                .memo
-                .reads
-                .get_or_init(|| (0..READ_POWERS).map(|_| Cell::new(f64::NAN)).collect());
-            let v = &table[whole as usize];
-            if v.get().is_nan() {
-                v.set(r.powf(p.q));
-            }
-            v.get()
-        } else {
-            r.powf(p.q)
-        };
-        p.combine(wear_age, disturb, r_q)
-    }
-}
-
-impl ErrorModel for EmpiricalModel {
-    fn name(&self) -> &'static str {
-        "empirical"
-    }
-
-    fn n_states(&self) -> usize {
-        self.rel.len()
-    }
-
-    fn state_error_probs_into(&self, ctx: &ErrorContext, out: &mut [f64]) {
-        let base = self.base_rber(ctx);
-        for (o, r) in out.iter_mut().zip(&self.rel) {
-            *o = (base * r).min(1.0);
-        }
-    }
-
-    fn page_rber(&self, ctx: &ErrorContext) -> f64 {
-        let base = self.base_rber(ctx);
-        if ctx.hist.is_none() && base * self.max_rel <= 1.0 {
-            // Uniform data: no state probability is capped, so they average to `base`
-            // (the relative weights have mean 1).
-            return (base * ctx.variation).clamp(0.0, RBER_CAP);
-        }
-        let mut probs = [0.0; MAX_STATES];
-        let p = &mut probs[..self.rel.len()];
-        for (o, r) in p.iter_mut().zip(&self.rel) {
-            *o = (base * r).min(1.0);
-        }
-        weighted_page_rber(p, ctx)
+        TermStack::new("empirical", self.terms(), vec![1.0], &[1.0]).law(&ctx)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reliability::model::ErrorModel;
 
     #[test]
     fn power_law_by_hand() {
@@ -273,7 +160,7 @@ mod tests {
         // Table: 72L TLC, PE 1000, 24 h → 3.0e-3; 720 h → 7.8e-3.
         assert!((t.rber(1000.0, 24.0 * 3600.0, 0.0) - 3.0e-3).abs() < 0.1e-3);
         assert!((t.rber(1000.0, 720.0 * 3600.0, 0.0) - 7.8e-3).abs() < 0.1e-3);
-        let m = EmpiricalModel::new(t.clone(), vec![1.0, 1.2, 1.5], &[1.0; 8]);
+        let m = TermStack::new("empirical", t.terms(), vec![1.0, 1.2, 1.5], &[1.0; 8]);
         let ctx = ErrorContext {
             pe_cycles: 1000.0,
             retention_s: 24.0 * 3600.0,
@@ -283,7 +170,7 @@ mod tests {
         assert!((m.page_rber(&ctx) - 1.5 * t.rber(1000.0, 86400.0, 0.0)).abs() < 1e-15);
         // The model's memoised powers give the sanity table's 1.8e-4 (PE 3000, 1e4 reads)
         // on a second read too, and read counts past the table agree with the law.
-        let m = EmpiricalModel::new(p.clone(), vec![1.0], &[1.0; 4]);
+        let m = TermStack::new("empirical", p.terms(), vec![1.0], &[1.0; 4]);
         for reads in [1e4, 1e4, 1e5] {
             let ctx = ErrorContext {
                 pe_cycles: 3000.0,

@@ -1,5 +1,6 @@
 //! The [`ErrorModel`] trait and the per-page context it is evaluated in.
 
+use super::terms::Needs;
 use crate::content::{StateHist, MAX_STATES};
 
 /// What an error model needs to know about one page read.
@@ -54,6 +55,17 @@ pub trait ErrorModel: Send + std::fmt::Debug {
     /// page type and content), so the read path may reuse it across reads.
     fn wear_and_age_blind(&self) -> bool {
         false
+    }
+
+    /// The page history the model reads: the read path gathers only that, passes 0 for
+    /// the rest and reuses an RBER while the declared inputs repeat. By default all of
+    /// wear, age and reads, or none for a model blind to them.
+    fn needs(&self) -> Needs {
+        if self.wear_and_age_blind() {
+            Needs::NONE
+        } else {
+            Needs::ALL
+        }
     }
 
     /// The per-state error probabilities as a vector.

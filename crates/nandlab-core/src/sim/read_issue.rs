@@ -240,8 +240,9 @@ impl Simulator {
     }
 
     /// What the read path needs to judge a read of `ppa` on `chip`, whose block has been
-    /// read `reads` times since erase (`None` when reads are not judged). Wear and age cost
-    /// a cache miss per page; models blind to them skip it.
+    /// read `reads` times since erase (`None` when reads are not judged): the page history
+    /// its error model declares (`ReadPath::gathers`; wear and age cost a cache miss per
+    /// page, so models blind to them skip it).
     pub(super) fn page_state(&self, ppa: Ppa, chip: u32, reads: u32) -> Option<PageState> {
         if !self.read_path.enabled {
             return None;
@@ -250,12 +251,12 @@ impl Simulator {
             let m = self.ftl.page_meta(ppa).expect("a mapped page has metadata");
             (m.lpn, m.tag, m.oob_tags)
         });
-        let aged = self.read_path.needs_wear_and_age();
+        let gather = self.read_path.gathers();
         Some(PageState {
             content,
-            program_ns: if aged { self.ftl.program_ns(ppa) } else { 0 },
-            pe_cycles: if aged { self.ftl.pe_cycles(ppa.block) } else { 0 },
-            reads_since_erase: if aged { reads } else { 0 },
+            program_ns: if gather.retention { self.ftl.program_ns(ppa) } else { 0 },
+            pe_cycles: if gather.pe { self.ftl.pe_cycles(ppa.block) } else { 0 },
+            reads_since_erase: if gather.reads { reads } else { 0 },
             page_type: self.geo.page_map.page_type(ppa.page),
             chip,
             block: ppa.block,

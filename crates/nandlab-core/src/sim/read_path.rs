@@ -20,7 +20,7 @@ use crate::engine::SimRng;
 use crate::error::Result;
 use crate::metrics::summary::CodecSummary;
 use crate::metrics::ReliabilityStats;
-use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Variation};
+use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Needs, Variation};
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
@@ -131,11 +131,12 @@ pub struct ReadPath {
     idle_s: f64,
     /// Arrhenius factor from the storage temperature to the model's.
     age_factor: f64,
-    /// The model ignores wear, age and read count.
-    blind: bool,
-    /// RBER per page type of a model blind to wear and age, for random content and no
-    /// variation (NaN until first computed).
-    blind_rber: [f64; MAX_STATES],
+    /// The page history the error models read (the others are passed as 0).
+    needs: Needs,
+    /// Per page type, the last `(P/E, reads, RBER)` of random content with no variation,
+    /// for a model that does not read the page's age: its RBER while the inputs it reads
+    /// repeat (NaN until first computed).
+    memo: [(f64, f64, f64); MAX_STATES],
     /// Page failure probabilities per level, tabulated over RBER.
     fail_grid: FailGrid,
     /// The data codec, when it changes the stored states (`None` for `codec.kind = "none"`,
@@ -222,8 +223,10 @@ impl ReadPath {
             plans,
             outcomes,
             fail_grid: FailGrid::new(usize::from(planner.max_level()) + 1),
-            blind: model.wear_and_age_blind() && tvr_model.as_ref().is_none_or(|m| m.wear_and_age_blind()),
-            blind_rber: [f64::NAN; MAX_STATES],
+            needs: tvr_model
+                .as_ref()
+                .map_or(model.needs(), |m| m.needs().union(model.needs())),
+            memo: [(f64::NAN, f64::NAN, f64::NAN); MAX_STATES],
             codec,
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
             chip_factors: (0..chips).map(|c| variation.chip_factor(u64::from(c))).collect(),
@@ -269,21 +272,33 @@ impl ReadPath {
             self.codeword_factor(page.chip, page.block)
         };
         let tvr_model = self.tvr_model.as_ref().filter(|_| page.tvr);
-        let memo = hist.is_none() && variation == 1.0 && self.blind && tvr_model.is_none();
-        if memo && !self.blind_rber[page.page_type as usize].is_nan() {
-            return self.blind_rber[page.page_type as usize];
-        }
+        let n = self.needs;
         let ctx = ErrorContext {
-            pe_cycles: f64::from(page.pe_cycles),
-            retention_s: self.retention_s(page.program_ns, now_ns),
-            reads_since_erase: f64::from(page.reads_since_erase),
+            pe_cycles: if n.pe { f64::from(page.pe_cycles) } else { 0.0 },
+            retention_s: if n.retention {
+                self.retention_s(page.program_ns, now_ns)
+            } else {
+                0.0
+            },
+            reads_since_erase: if n.reads {
+                f64::from(page.reads_since_erase)
+            } else {
+                0.0
+            },
             page_type: page.page_type,
             hist: hist.as_ref(),
             variation,
         };
+        // The memo's key is every input the model reads (age never repeats, so a model
+        // reading it is not memoised).
+        let memo = hist.is_none() && variation == 1.0 && !n.retention && tvr_model.is_none();
+        let slot = &mut self.memo[page.page_type as usize];
+        if memo && (slot.0, slot.1) == (ctx.pe_cycles, ctx.reads_since_erase) {
+            return slot.2;
+        }
         let rber = tvr_model.unwrap_or(&self.model).page_rber(&ctx);
         if memo {
-            self.blind_rber[page.page_type as usize] = rber;
+            *slot = (ctx.pe_cycles, ctx.reads_since_erase, rber);
         }
         rber
     }
@@ -381,10 +396,13 @@ impl ReadPath {
         !self.random_content || self.codec.is_some()
     }
 
-    /// Whether the error model reads a page's wear, age and read count, or the read
-    /// strategy its block's wear (to tell an erase).
-    pub fn needs_wear_and_age(&self) -> bool {
-        !self.blind || self.history
+    /// The page history a read must gather: what the error models read, and the block's
+    /// wear for a read strategy with history (to tell an erase).
+    pub fn gathers(&self) -> Needs {
+        Needs {
+            pe: self.needs.pe || self.history,
+            ..self.needs
+        }
     }
 
     /// Encoder time added to each host page program (ns).
@@ -436,5 +454,67 @@ impl ReadPath {
     /// The error model.
     pub fn model(&self) -> &dyn ErrorModel {
         self.model.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(pe_cycles: u32, reads_since_erase: u32) -> PageState {
+        PageState {
+            content: None,
+            program_ns: 0,
+            pe_cycles,
+            reads_since_erase,
+            page_type: 0,
+            chip: 0,
+            block: 0,
+            tvr: false,
+        }
+    }
+
+    /// A model of terms reading only the block's reads: the read path keys its RBER memo
+    /// on them (never stale) and hands the terms 0 P/E cycles whatever the block's wear.
+    /// By hand: 1e-4 + 2e-9 · reads.
+    #[test]
+    fn the_memo_is_keyed_on_the_inputs_the_terms_declare() {
+        let cfg = SimConfig::from_toml_str(
+            "[reliability]\nmodel = \"terms\"\n\
+             [[reliability.terms]]\nterm = \"constant\"\neps = 1e-4\n\
+             [[reliability.terms]]\nterm = \"linear_read_disturb\"\nrber_per_read = 2e-9\n",
+        )
+        .unwrap();
+        let mut rp = ReadPath::new(&cfg, 4, None).unwrap();
+        assert_eq!(
+            rp.gathers(),
+            Needs {
+                reads: true,
+                ..Needs::NONE
+            }
+        );
+        let by_hand = |reads: f64| 1e-4 + 2e-9 * reads;
+        for (pe, reads) in [(0, 0), (0, 50_000), (0, 50_000), (3000, 50_000), (3000, 10)] {
+            let rber = rp.rber_of(None, &page(pe, reads), 1_000_000_000);
+            assert!((rber - by_hand(f64::from(reads))).abs() < 1e-18, "{pe} {reads}: {rber}");
+        }
+    }
+
+    /// The `empirical` model reads wear, age and reads; its RBER moves with each.
+    #[test]
+    fn empirical_reads_its_whole_history() {
+        let cfg = SimConfig::from_toml_str("[reliability]\nmodel = \"empirical\"\n").unwrap();
+        let mut rp = ReadPath::new(&cfg, 4, None).unwrap();
+        assert_eq!(rp.gathers(), Needs::ALL);
+        let law = crate::reliability::EmpiricalParams::mlc_2y();
+        let day_ns = 86_400_000_000_000;
+        let mut seen = Vec::new();
+        for (pe, reads, days) in [(0, 0, 0), (3000, 0, 0), (3000, 10_000, 0), (3000, 10_000, 10)] {
+            let rber = rp.rber_of(None, &page(pe, reads), days * day_ns);
+            let want = law.rber(f64::from(pe), days as f64 * 86_400.0, f64::from(reads));
+            assert!((rber / want - 1.0).abs() < 1e-12, "{pe} {reads} {days}: {rber} {want}");
+            assert!(!seen.contains(&rber), "each input moves it: {seen:?} {rber}");
+            seen.push(rber);
+        }
     }
 }
