@@ -1,6 +1,7 @@
-"""docs/extending.md's worked examples are the code: each Rust block of the FIFO example and
-of the stateful RGA example is in the file it names, word for word, and each runs by name
-from a config (`ftl.gc.victim = "fifo"`, `"rga"` with `d`)."""
+"""docs/extending.md's worked examples are the code: each Rust block of the FIFO example, of
+the stateful RGA example and of the error-model term example is in the file it names, word
+for word, and each runs by name from a config (`ftl.gc.victim = "fifo"`, `"rga"` with `d`,
+`[[reliability.terms]]` with `term = "linear_read_disturb"`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import textwrap
 from pathlib import Path
 
 import nandlab
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "extending.md"
 VICTIM = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "victim"
+TERMS = ROOT / "crates" / "nandlab-core" / "src" / "reliability" / "terms"
 
 
 def _example_blocks(start: str, end: str) -> list[str]:
@@ -37,7 +40,7 @@ def test_each_block_of_the_worked_example_is_in_its_file():
 
 
 def test_the_stateful_example_is_its_file():
-    (policy,) = _example_blocks("## Worked example: a stateful", "## Checklist")
+    (policy,) = _example_blocks("## Worked example: a stateful", "## Worked example: an error")
     assert _normalise(policy) in _normalise((VICTIM / "rga.rs").read_text())
 
 
@@ -63,3 +66,32 @@ def test_the_stateful_example_runs_by_name_and_repeats_with_its_seed(real_core):
     assert a["config"]["ftl"]["gc"] == {"victim": "rga", "d": 2}
     assert a["flash"]["gc_erases"] > 0
     assert a["flash"] == run()["flash"]
+
+
+def test_the_term_example_is_its_file_plus_one_registry_line():
+    term, registry = _example_blocks("## Worked example: an error", "## Checklist")
+    assert _normalise(term) in _normalise((TERMS / "linear_read_disturb.rs").read_text())
+    assert _normalise(registry) in _normalise((TERMS / "mod.rs").read_text())
+    assert re.search(r"linear_read_disturb::LinearReadDisturb,\s*// <- the line", registry)
+
+
+def _term_demo(rber_per_read: float) -> dict:
+    """The demo judged by the doc's term stack: a constant 1e-4 plus the linear term."""
+    terms = [{"term": "constant", "eps": 1e-4},
+             {"term": "linear_read_disturb", "rber_per_read": rber_per_read}]
+    overrides = {"workload.requests": 2000, "reliability.model": "terms",
+                 "reliability.terms": terms}
+    return nandlab.run(ROOT / "configs" / "demo.toml", progress=False,
+                       overrides=overrides).summary
+
+
+def test_the_term_example_runs_by_name(real_core):
+    flat = _term_demo(0.0)
+    assert flat["config"]["reliability"]["terms"][1] == {
+        "term": "linear_read_disturb", "rber_per_read": 0.0}
+    rel = flat["reliability"]
+    assert rel["model"] == "terms" and rel["page_reads"] > 0
+    # No slope: every judged read has exactly the constant (random data, no variation).
+    assert rel["rber_mean"] == pytest.approx(1e-4, rel=1e-12)
+    # A slope: each read adds 2e-9 per earlier read of its block, so the mean rises.
+    assert _term_demo(2e-9)["reliability"]["rber_mean"] > 1e-4 * (1 + 1e-9)

@@ -249,7 +249,10 @@ impl ReliabilityConfig {
                 self.empirical_params()?.validate(&key("empirical"))?;
             }
             ModelKind::Terms if self.terms.is_empty() => {
-                return Err(NandError::config(key("terms"), "the `terms` model needs at least one term"));
+                return Err(NandError::config(
+                    key("terms"),
+                    "the `terms` model needs at least one term",
+                ));
             }
             _ => {}
         }
@@ -416,6 +419,46 @@ mod tests {
             .to_string()
             .contains("reliability.chip_profile"));
         assert!(toml::from_str::<ReliabilityConfig>("[chip_profile]\nrber_factor = [1.0]\nsigma = [0.0]").is_err());
+    }
+
+    /// `[[reliability.terms]]`: added to the `empirical` law (by hand: the `mlc-2y` law at
+    /// 3000 P/E and 10,000 reads plus 1e-9 · 10,000 = 1e-5), the whole `terms` model,
+    /// refused for other models and when empty; a term's bad value names its index.
+    #[test]
+    fn terms_keys() {
+        let linear = "[[terms]]\nterm = \"linear_read_disturb\"\nrber_per_read = 1e-9\n";
+        let c: ReliabilityConfig = toml::from_str(&format!("model = \"empirical\"\n{linear}")).unwrap();
+        let ctx = crate::reliability::ErrorContext {
+            pe_cycles: 3000.0,
+            reads_since_erase: 1e4,
+            ..Default::default()
+        };
+        let law = EmpiricalParams::mlc_2y().rber(3000.0, 0.0, 1e4);
+        assert!((c.build(2).unwrap().page_rber(&ctx) - (law + 1e-5)).abs() < 1e-18);
+        let e = toml::from_str::<ReliabilityConfig>(&format!("model = \"nominal\"\n{linear}"))
+            .unwrap()
+            .validate(2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("reliability.terms"), "{e}");
+        let e = toml::from_str::<ReliabilityConfig>("model = \"terms\"")
+            .unwrap()
+            .validate(2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("reliability.terms"), "{e}");
+        let bad = "model = \"terms\"\n[[terms]]\nterm = \"wear\"\nalpha = 1e-9\nk = 2.0\nmax_pe = 0.0\n";
+        let e = toml::from_str::<ReliabilityConfig>(bad)
+            .unwrap()
+            .validate(2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("reliability.terms[0].max_pe"), "{e}");
+        assert!(toml::from_str::<ReliabilityConfig>("model = \"terms\"\n[[terms]]\nterm = \"heat\"").is_err());
+        // Absent from the resolved config unless given.
+        assert!(!toml::to_string(&ReliabilityConfig::default())
+            .unwrap()
+            .contains("terms"));
     }
 
     /// The Eq. 3/5 terms: parsed into the Vth parameters, validated under their own keys,

@@ -115,7 +115,13 @@ impl EmpiricalParams {
                 self.max_pe,
                 self.max_time,
             )),
-            TermConfig::ReadDisturb(ReadDisturb::new(self.gamma, self.p, self.q, self.max_pe, self.max_reads)),
+            TermConfig::ReadDisturb(ReadDisturb::new(
+                self.gamma,
+                self.p,
+                self.q,
+                self.max_pe,
+                self.max_reads,
+            )),
         ]
     }
 

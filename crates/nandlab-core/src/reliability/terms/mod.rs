@@ -78,7 +78,10 @@ pub fn non_negative(table: &str, name: &str, v: f64) -> Result<()> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
-        Err(NandError::config(format!("{table}.{name}"), "must be a finite number >= 0"))
+        Err(NandError::config(
+            format!("{table}.{name}"),
+            "must be a finite number >= 0",
+        ))
     }
 }
 
@@ -87,7 +90,10 @@ pub fn positive(table: &str, name: &str, v: f64) -> Result<()> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(NandError::config(format!("{table}.{name}"), "must be a finite number > 0"))
+        Err(NandError::config(
+            format!("{table}.{name}"),
+            "must be a finite number > 0",
+        ))
     }
 }
 
