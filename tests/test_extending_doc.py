@@ -9,8 +9,9 @@ import re
 import textwrap
 from pathlib import Path
 
-import nandlab
 import pytest
+
+import nandlab
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "extending.md"
