@@ -16,7 +16,9 @@
 /// the configured policy as `&dyn Trait`, and `Default` for the named variant.
 ///
 /// `policies!(list; Config, Trait, "tag"; ...)` is the same without a default: for a
-/// family configured as a list (`[[reliability.terms]]`).
+/// family configured as a list (`[[reliability.terms]]`); with a line
+/// `dispatch fn method(&mut self, arg: Type) -> Out;` after the tag it also gives
+/// `Config::method`, calling the trait's method on the policy without a virtual call.
 ///
 /// `policies!(built; Config, Trait, ...)` adds `Config::build(ctx) -> Box<dyn Trait>`:
 /// the trait has `fn build(&self, ctx: &BuildCtx) -> Option<Box<dyn Trait>>` (default
@@ -37,6 +39,22 @@ macro_rules! policies {
         }
     };
     (list; $(#[$doc:meta])* $config:ident, $trait:ident, $tag:literal;
+     dispatch fn $method:ident(&mut self, $arg:ident: $argty:ty) -> $ret:ty;
+     $($module:ident :: $policy:ident),* $(,)?) => {
+        $crate::registry::policies!(list; $(#[$doc])* $config, $trait, $tag; $($module::$policy),*);
+
+        impl $config {
+            /// The trait's method on the configured policy, dispatched statically (a hot
+            /// call: no virtual call per policy).
+            #[inline]
+            pub fn $method(&mut self, $arg: $argty) -> $ret {
+                match self {
+                    $($config::$policy(p) => p.$method($arg),)*
+                }
+            }
+        }
+    };
+    (list; $(#[$doc:meta])* $config:ident, $trait:ident, $tag:literal;
      $($module:ident :: $policy:ident),* $(,)?) => {
         $(mod $module; pub use $module::$policy;)*
 
@@ -50,14 +68,6 @@ macro_rules! policies {
         impl $config {
             /// The configured policy.
             pub fn policy(&self) -> &dyn $trait {
-                match self {
-                    $($config::$policy(p) => p,)*
-                }
-            }
-
-            /// The configured policy, for a trait whose methods take `&mut self`.
-            #[allow(dead_code)]
-            pub fn policy_mut(&mut self) -> &mut dyn $trait {
                 match self {
                     $($config::$policy(p) => p,)*
                 }

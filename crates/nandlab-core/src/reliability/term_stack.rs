@@ -15,8 +15,8 @@ use crate::content::MAX_STATES;
 #[derive(Debug)]
 pub struct TermStack {
     name: &'static str,
-    /// The terms, each with what it reads; `RefCell`: a term may remember its powers.
-    terms: RefCell<Vec<(TermConfig, Needs)>>,
+    /// The terms; `RefCell`: a term may remember its powers.
+    terms: RefCell<Vec<TermConfig>>,
     /// What any term reads.
     needs: Needs,
     /// Per page type multiplier (LSB first; last repeats).
@@ -33,16 +33,9 @@ impl TermStack {
     pub fn new(name: &'static str, terms: Vec<TermConfig>, page_type_scale: Vec<f64>, state_weights: &[f64]) -> Self {
         let n = state_weights.len() as f64;
         let total: f64 = state_weights.iter().sum();
-        let terms: Vec<(TermConfig, Needs)> = terms
-            .into_iter()
-            .map(|t| {
-                let needs = t.policy().needs();
-                (t, needs)
-            })
-            .collect();
         TermStack {
             name,
-            needs: terms.iter().fold(Needs::NONE, |a, (_, n)| a.union(*n)),
+            needs: terms.iter().fold(Needs::NONE, |a, t| a.union(t.policy().needs())),
             terms: RefCell::new(terms),
             page_type_scale,
             rel: state_weights.iter().map(|w| n * w / total).collect(),
@@ -50,12 +43,11 @@ impl TermStack {
         }
     }
 
-    /// The terms' sum in `ctx`, each term seeing only the inputs it declares (in list
-    /// order), capped to `[0, 0.5]`.
+    /// The terms' sum in `ctx` (in list order), capped to `[0, 0.5]`.
     pub fn law(&self, ctx: &ErrorContext) -> f64 {
         let mut s = 0.0;
-        for (t, needs) in self.terms.borrow_mut().iter_mut() {
-            s += t.policy_mut().rber(&needs.mask(*ctx));
+        for t in self.terms.borrow_mut().iter_mut() {
+            s += t.rber(ctx);
         }
         s.clamp(0.0, RBER_CAP)
     }

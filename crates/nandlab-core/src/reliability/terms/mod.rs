@@ -1,9 +1,11 @@
 //! Error-model terms: the additive parts of a page's raw bit error rate, one file each,
 //! composed into a [`TermStack`](super::term_stack::TermStack) by the `empirical` and
 //! `terms` models (`[[reliability.terms]]`, docs/extending.md). Each term declares the page
-//! history it reads ([`Needs`]) as data: the simulator gathers exactly that for each read,
-//! hands the term zeros for everything else, and keys the read path's RBER memo on it, so
-//! a term cannot see stale or undeclared inputs. The list at the bottom is the registry.
+//! history it reads ([`Needs`]) as data: the simulator gathers exactly what the model's
+//! terms declare for each read, passes 0 for everything else, and keys the read path's
+//! RBER memo on it, so a model never sees stale or undeclared inputs (a term alone in a
+//! model, as in its own test, sees 0 for an input it forgot to declare). The list at the
+//! bottom is the registry.
 
 use super::model::ErrorContext;
 use crate::error::{NandError, Result};
@@ -42,17 +44,6 @@ impl Needs {
             reads: self.reads || other.reads,
         }
     }
-
-    /// `ctx` with every input not needed set to 0: what the model is evaluated on.
-    #[inline]
-    pub fn mask<'a>(self, ctx: ErrorContext<'a>) -> ErrorContext<'a> {
-        ErrorContext {
-            pe_cycles: if self.pe { ctx.pe_cycles } else { 0.0 },
-            retention_s: if self.retention { ctx.retention_s } else { 0.0 },
-            reads_since_erase: if self.reads { ctx.reads_since_erase } else { 0.0 },
-            ..ctx
-        }
-    }
 }
 
 /// One additive term of a page's RBER. Its parameters are the fields of its type (serde,
@@ -63,8 +54,8 @@ pub trait ErrorTerm: Send + std::fmt::Debug {
         Ok(())
     }
 
-    /// The page history the term reads. The read path passes 0 for every input not
-    /// declared here and reuses an RBER while the declared inputs repeat.
+    /// The page history the term reads. The read path passes 0 for every input no term
+    /// of the model declares and reuses an RBER while the declared inputs repeat.
     fn needs(&self) -> Needs;
 
     /// The term's share of the page RBER for a read in `ctx` (before the model's page-type
@@ -108,6 +99,7 @@ crate::registry::policies! {
     list;
     /// One entry of `[[reliability.terms]]`: the term by name, its parameters beside it.
     TermConfig, ErrorTerm, "term";
+    dispatch fn rber(&mut self, ctx: &ErrorContext) -> f64;
     constant::Constant,
     wear::Wear,
     retention::Retention,
