@@ -4,7 +4,7 @@
 //! read_disturb` of its preset's constants (then any `[[reliability.terms]]`); the `terms`
 //! model is the listed terms alone.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::model::{weighted_page_rber, ErrorContext, ErrorModel, RBER_CAP};
 use super::nominal::scale_of;
@@ -17,6 +17,11 @@ pub struct TermStack {
     name: &'static str,
     /// The terms; `RefCell`: a term may remember its powers.
     terms: RefCell<Vec<TermConfig>>,
+    /// How many leading terms read neither the block's reads: their sum depends on
+    /// `(P/E, age)` alone, which consecutive reads of a block mostly share.
+    fixed: usize,
+    /// `((P/E, age, page type), sum of the leading terms)` of the last read.
+    fixed_memo: Cell<((f64, f64, u8), f64)>,
     /// What any term reads.
     needs: Needs,
     /// Per page type multiplier (LSB first; last repeats).
@@ -35,6 +40,8 @@ impl TermStack {
         let total: f64 = state_weights.iter().sum();
         TermStack {
             name,
+            fixed: terms.iter().take_while(|t| !t.policy().needs().reads).count(),
+            fixed_memo: Cell::new(((f64::NAN, f64::NAN, 0), 0.0)),
             needs: terms.iter().fold(Needs::NONE, |a, t| a.union(t.policy().needs())),
             terms: RefCell::new(terms),
             page_type_scale,
@@ -43,10 +50,25 @@ impl TermStack {
         }
     }
 
-    /// The terms' sum in `ctx` (in list order), capped to `[0, 0.5]`.
+    /// The terms' sum in `ctx` (in list order), capped to `[0, 0.5]`. The leading terms
+    /// that do not read the block's reads are summed once per `(P/E, age, page type)` (a read
+    /// increments its block's reads, so only the later terms change from read to read).
     pub fn law(&self, ctx: &ErrorContext) -> f64 {
-        let mut s = 0.0;
-        for t in self.terms.borrow_mut().iter_mut() {
+        let mut terms = self.terms.borrow_mut();
+        let (fixed, rest) = terms.split_at_mut(self.fixed);
+        let key = (ctx.pe_cycles, ctx.retention_s, ctx.page_type);
+        let mut s = match self.fixed_memo.get() {
+            (k, v) if k == key => v,
+            _ => {
+                let mut v = 0.0;
+                for t in fixed {
+                    v += t.rber(ctx);
+                }
+                self.fixed_memo.set((key, v));
+                v
+            }
+        };
+        for t in rest {
             s += t.rber(ctx);
         }
         s.clamp(0.0, RBER_CAP)

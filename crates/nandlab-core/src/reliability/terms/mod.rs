@@ -59,7 +59,8 @@ pub trait ErrorTerm: Send + std::fmt::Debug {
     fn needs(&self) -> Needs;
 
     /// The term's share of the page RBER for a read in `ctx` (before the model's page-type
-    /// scale, state weights, variation and cap). `&mut`: a term may remember powers it
+    /// scale, state weights, variation and cap), from the page type and the inputs
+    /// [`ErrorTerm::needs`] declares only (the model reuses it while they repeat). `&mut`: a term may remember powers it
     /// computed (the read path calls this for every judged read).
     fn rber(&mut self, ctx: &ErrorContext) -> f64;
 }
