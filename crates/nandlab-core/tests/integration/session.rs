@@ -99,7 +99,7 @@ fn wear_fast_forward_adds_exactly_its_list_and_retires_free_worn_blocks() {
     assert!(e.contains("block 0") && e.contains("bound"), "{e}");
     assert_eq!(retirement(&s)["pe_by_block"], Value::from(vec![0u32; 64]));
     // +3 everywhere, +10 on the last 4 free blocks of each plane and on data block 0.
-    let worn = |b: usize| b % 32 >= 28 || b % 32 == 0;
+    let worn = |b: usize| b % 32 >= 28 || b.is_multiple_of(32);
     let delta: Vec<u32> = (0..64).map(|b| if worn(b) { 10 } else { 3 }).collect();
     s.add_wear(&delta).unwrap();
     let r = retirement(&s);
