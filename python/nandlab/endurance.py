@@ -347,7 +347,11 @@ class _Aging:
         try:
             more = self.session.advance(requests)
         except NandlabError as e:
-            if "the drive failed" in str(e):
+            # GC finding no free block once blocks have retired is the drive failing too
+            # (blocks it erases retire rather than return to the pool); before any has
+            # retired it is the configuration's over-provisioning.
+            worn = bool((self.pe >= self.limit).any())
+            if "the drive failed" in str(e) or (worn and "no free block left" in str(e)):
                 return None
             raise
         summary = json.loads(self.session.summary())
