@@ -168,3 +168,18 @@ def test_wear_fast_forward_of_another_geometry_is_refused_in_one_line():
     json.loads(session.finish())
     with pytest.raises(NandlabError, match="the session has finished"):
         session.summary()
+
+
+def test_a_trace_is_rated_repeated_its_first_pass_the_first_epoch(tmp_path):
+    # 48 sequential 64 KiB writes over the 3 MiB logical space (MSR format, 1 ms apart):
+    # one pass is the first epoch; later epochs continue into the trace's next copies.
+    # Sequential overwrites: WAF 1, so the P/E-limit-only rating is as in the tiny case.
+    t = tmp_path / "seq.csv"
+    t.write_text("".join(
+        f"{i * 10_000},h,0,Write,{(i % 48) * 65536},65536,0\n" for i in range(48)
+    ))
+    cfg = tiny(**{"workload": {"kind": "trace", "path": str(t), "format": "msr"}})
+    r = endurance.rate(cfg, "enterprise", sensitivity=False)
+    assert r.limiting == "capacity (spare area)"
+    assert r.rated_tbw == pytest.approx(LIMIT * PLANES * BLOCKS * PAGES * PAGE / 1e12, rel=0.02)
+    assert r.rows[0]["tb_written"] == pytest.approx(48 * 65536 / 1e12)
