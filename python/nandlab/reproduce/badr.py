@@ -253,7 +253,8 @@ def claims(by_seed: dict[int, Runs], fig2_by_seed: dict[int, dict[tuple[str, str
         "as a sign over every wear level's 95 % interval; DR's destinations and Baseline's "
         "new block are opened alike (in turn, any wear), so DR's evened reads lower the "
         "disturb term at every wear level, and 003 does not say what makes DR's blocks "
-        "worse than Baseline's.", margin=0.0))
+        "worse than Baseline's (what each workload's reads met: the section 'DR against "
+        "Baseline per workload').", margin=0.0))
     gains = {k: [-mean_change({q: v for q, v in r.items() if q[1] == u}, "rber", "badr",
                               "baseline") for u in ("U1", "U6")]
              for k, r in by_seed.items()}

@@ -51,6 +51,7 @@ def paper_signs(claims: list[Claim]) -> list[SignRow]:
     for key, sign in COMPARISONS:
         c = by[key]
         m = c.measured
+        assert m is not None, key  # simulated claims and extensions carry their values
         vals = dict(m.per_workload) if m.shape == "span" else {"": m.mean}
         ok = bool(vals) and all(not math.isnan(v) and v * sign > SIGN for v in vals.values())
         rows.append(SignRow(key, c.label.split("; 003")[0], sign, vals, ok))
@@ -136,6 +137,11 @@ def changes_md(by_seed: dict[int, Runs]) -> list[str]:
     return lines + [""]
 
 
+def _num(x: float) -> str:
+    """A whole number, or a dash where the runs lack it (a store from an older core)."""
+    return "—" if math.isnan(x) else f"{x:.0f}"
+
+
 def _differs(dr: dict[str, float], base: dict[str, float]) -> str:
     """What DR's host reads met that Baseline's did not: their blocks' mean P/E and reads
     since erase (read-weighted), or a dash where the runs lack them."""
@@ -164,7 +170,7 @@ def dr_vs_baseline_md(runs: Runs, fig2_runs: Runs) -> list[str]:
         above = [w for w in work if change_pct(rber(w, "U6", "dr"), rber(w, "U6", "baseline"))
                  > SIGN]
         lowest = [w for w in work
-                  if min(POLICIES, key=lambda p, w=w: rber(w, "U6", p)) == "badr"]
+                  if min((rber(w, "U6", p), p) for p in POLICIES)[1] == "badr"]
         lines.append(f"- Under U6, DR's RBER above Baseline's (by more than {SIGN} %) on "
                      f"{len(above)} of {len(work)} workloads ({', '.join(above) or 'none'}); "
                      f"BADR's the lowest of the four on {len(lowest)} of {len(work)} "
@@ -188,7 +194,7 @@ def dr_vs_baseline_md(runs: Runs, fig2_runs: Runs) -> list[str]:
     rows += [(f"{w} (Fig. 2)", u, fig2_runs) for (w, u, p) in sorted(fig2_runs)
              if p == "baseline"]
     def pair(b: float, d: float) -> str:
-        return "—" if math.isnan(b) or math.isnan(d) else f"{b:.0f} / {d:.0f}"
+        return f"{_num(b)} / {_num(d)}"
 
     for name, u, src in rows:
         w = name.split(" ")[0]
@@ -207,15 +213,19 @@ def body_md(by_seed: dict[int, Runs], fig2: dict, s: Settings, fig2_runs: Runs,
     lines += [f"## Runs (Figs. 4–6), means over seeds {', '.join(map(str, s.seeds))}\n",
              "Read latency: mean, median and maximum per run; the mean split into LDPC "
              "retries (mean decoding level × 24 µs) and queueing and transfer (the rest above "
-             "the 85 µs sensing).\n",
+             "the 85 µs sensing). Refreshes: blocks refreshed. P/E and reads since erase: "
+             "of the block each host page read sensed, read-weighted (what the reads met; the "
+             "error model's RBER grows with both).\n",
              "| workload | wear | policy | mean read (µs) | median (µs) | max (ms) | "
-             "LDPC retries (µs) | queueing (µs) | RBER | refresh page moves |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "LDPC retries (µs) | queueing (µs) | RBER | refresh page moves | refreshes | "
+             "P/E at a read | reads since erase at a read |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for (w, u, p), v in sorted(runs.items()):
         lines.append(f"| {w} | {u} | {p} | {v['read_latency'] / 1e3:.1f} | "
                      f"{v['read_p50'] / 1e3:.1f} | {v['read_max'] / 1e6:.2f} | "
                      f"{v['retry_ns'] / 1e3:.1f} | {v['queue_ns'] / 1e3:.1f} | "
-                     f"{v['rber']:.4e} | {v['page_moves']:.0f} |")
+                     f"{v['rber']:.4e} | {v['page_moves']:.0f} | {v['refreshes']:.0f} | "
+                     f"{_num(v['read_pe'])} | {_num(v['read_reads'])} |")
     lines += [""] + changes_md(by_seed)
     idle = sorted({w for (w, _, _), v in runs.items()}
                   - {w for (w, _, _), v in runs.items() if v["page_moves"] > 0})
