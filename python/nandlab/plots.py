@@ -290,7 +290,7 @@ def pe_distribution(runs: list[Run], labels: list[str]) -> Figure | None:
     for pe, lab in have:
         lows, counts, width = pe_histogram(pe)
         ax.stairs(counts, np.append(lows, lows[-1] + width),
-                  label=f"{lab}: {len(pe):,} blocks, mean {pe.mean():.4g}, max {int(pe.max()):,}")
+                  label=f"{lab}: {len(pe):,} blocks, mean {pe.mean():,.1f}, max {int(pe.max()):,}")
     ax.set_xlabel("P/E cycles at the end of the run")
     ax.set_ylabel("blocks")
     ax.grid(alpha=0.3)
