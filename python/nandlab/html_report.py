@@ -20,7 +20,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from .io import atomic_write
-from .plots import Run, config_diff, load_run, plot_runs
+from .plots import Run, config_diff, load_run, plot_runs, plt  # pyplot on plots' Agg backend
 from .report import fmt_ns
 
 REPORT_FILE = "report.html"
@@ -139,6 +139,7 @@ def render(run: Run, preset: Mapping[str, Any] | None, preset_name: str) -> str:
         svg = inline_svg(fig, tips, zoomable=True) if name == "timeline" else inline_svg(fig)
         hint = ("<figcaption>Hover for the windows' values; wheel to zoom along time, drag "
                 "to pan, double click to reset.</figcaption>" if name == "timeline" else "")
+        plt.close(fig)  # inlined: pyplot need not keep it
         parts.append(f"<h2>{html.escape(name.replace('_', ' '))}</h2>"
                      f"<figure>{svg}{hint}</figure>")
     if preset is not None:
