@@ -15,6 +15,7 @@ use pyo3::types::PyDict;
 
 mod batches;
 mod ldpc;
+mod session;
 
 // The front end's exception hierarchy (`nandlab.errors`): errors of the core are raised as
 // those classes, so one `except nandlab.NandlabError` (or `ConfigError`) catches both.
@@ -366,5 +367,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ldpc::ldpc_strata_json, m)?)?;
     m.add_function(wrap_pyfunction!(bch_page_fail, m)?)?;
     m.add_function(wrap_pyfunction!(retention_uber, m)?)?;
+    m.add_class::<session::PySession>()?;
     Ok(())
 }

@@ -63,6 +63,7 @@ mod read_timing;
 mod replay;
 mod rmw;
 mod sectors;
+pub mod session;
 mod summary;
 mod suspend;
 mod timeline;
@@ -281,6 +282,8 @@ pub struct Simulator {
     scheduler: Box<dyn HostScheduler>,
     inflight: u32,
     pending: Option<Request>,
+    /// The event a paused run runs first when it resumes (`session.rs`).
+    held: Option<(u64, Event)>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
     /// The per-die queues of background work, when the scheduler defers it.
@@ -378,7 +381,11 @@ impl Simulator {
     pub fn run_stream(mut self, mut stream: RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
         let wall = Instant::now();
         self.replay(&mut stream, progress)?;
-        let wall_s = wall.elapsed().as_secs_f64();
+        self.output(wall.elapsed().as_secs_f64())
+    }
+
+    /// The run's outputs, after its last event.
+    fn output(mut self, wall_s: f64) -> Result<SimOutput> {
         let summary = self.summary(wall_s)?;
         let (timeline, pe_by_block) = self.finish_timeline()?;
         let requests = match self.records.take() {
