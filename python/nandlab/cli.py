@@ -218,7 +218,7 @@ def plot(
                                        "(default: the other swept keys that vary).")
     ] = None,
 ) -> None:
-    """Draw a run's figures (latency CDF, timeline, reliability) and write its
+    """Draw a run's figures (latency CDF, timeline, reliability, P/E distribution) and write its
     self-contained report.html; several runs are overlaid in one set of figures. For a
     sweep, draw --y against --x (mean over seeds, range as bars) and its report.html."""
     with user_errors():

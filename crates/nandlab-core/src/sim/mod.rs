@@ -233,6 +233,9 @@ pub struct SimOutput {
     /// One row per window of simulated time, when `output.timeline_ns` is set and the rows
     /// were not streamed.
     pub timeline: Option<TimelineColumns>,
+    /// P/E cycles of every block at the end, in block order, when `output.timeline_ns` is
+    /// set (the P/E distribution of `nandlab plot`).
+    pub pe_by_block: Option<Vec<u32>>,
 }
 
 #[derive(Debug, Default)]
@@ -384,7 +387,7 @@ impl Simulator {
     /// The run's outputs, after its last event.
     fn output(mut self, wall_s: f64) -> Result<SimOutput> {
         let summary = self.summary(wall_s)?;
-        let timeline = self.finish_timeline()?;
+        let (timeline, pe_by_block) = self.finish_timeline()?;
         let requests = match self.records.take() {
             Some(r) => r.finish()?,
             None => None,
@@ -393,6 +396,7 @@ impl Simulator {
             summary,
             requests,
             timeline,
+            pe_by_block,
         })
     }
 }
