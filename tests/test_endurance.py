@@ -123,3 +123,63 @@ def test_no_limit_within_the_epoch_budget_is_said_not_hung():
 def test_the_drive_failing_inside_a_run_is_the_capacity_requirement():
     with pytest.raises(NandlabError, match="the drive failed"):
         nandlab.run(tiny(**{"aging.initial_pe": LIMIT - 1}), progress=False)
+
+
+def _without_wall(summary: dict) -> dict:
+    for k in ("wall_s", "requests_per_s"):
+        summary["sim"].pop(k)
+    return summary
+
+
+def test_epochs_carry_the_layout_a_split_run_is_the_whole_run():
+    # The ageing runs one simulation paused between epochs (_core.Session): without wear
+    # added, one run cut into three steps is the uninterrupted run, every counter equal.
+    # Random 4 KiB writes over a full drive, so GC moves pages and the layout matters.
+    from nandlab import _native
+    from nandlab.config import load_config
+
+    cfg = tiny(**{"workload.requests": 3000, "workload.random_fraction": 1.0,
+                  "workload.size_bytes": 4096, "workload.alignment_bytes": 4096,
+                  "workload.read_fraction": 0.3})
+    whole = nandlab.run(cfg, progress=False).summary
+    assert whole["flash"]["gc_page_moves"] > 0
+    session = _native.core().Session(json.dumps(load_config(cfg)))
+    for n in (1, 1234, 765):
+        assert session.advance(n)
+    assert session.requests() == 2000
+    split = json.loads(session.finish())
+    assert _without_wall(split) == _without_wall(whole)
+
+
+def test_wear_fast_forward_of_another_geometry_is_refused_in_one_line():
+    from nandlab import _native
+    from nandlab.config import load_config
+
+    session = _native.core().Session(json.dumps(load_config(tiny())))
+    blocks = PLANES * BLOCKS
+    with pytest.raises(NandlabError) as e:
+        session.add_wear([1] * (blocks + 1))
+    assert str(e.value) == (
+        f"the wear fast-forward lists {blocks + 1} blocks; the device has {blocks}"
+    )
+    session.add_wear([1] * blocks)  # the refused list changed nothing, this one applies
+    pe = json.loads(session.summary())["flash"]["retirement"]["pe_by_block"]
+    assert pe == [1] * blocks
+    json.loads(session.finish())
+    with pytest.raises(NandlabError, match="the session has finished"):
+        session.summary()
+
+
+def test_a_trace_is_rated_repeated_its_first_pass_the_first_epoch(tmp_path):
+    # 48 sequential 64 KiB writes over the 3 MiB logical space (MSR format, 1 ms apart):
+    # one pass is the first epoch; later epochs continue into the trace's next copies.
+    # Sequential overwrites: WAF 1, so the P/E-limit-only rating is as in the tiny case.
+    t = tmp_path / "seq.csv"
+    t.write_text("".join(
+        f"{i * 10_000},h,0,Write,{(i % 48) * 65536},65536,0\n" for i in range(48)
+    ))
+    cfg = tiny(**{"workload": {"kind": "trace", "path": str(t), "format": "msr"}})
+    r = endurance.rate(cfg, "enterprise", sensitivity=False)
+    assert r.limiting == "capacity (spare area)"
+    assert r.rated_tbw == pytest.approx(LIMIT * PLANES * BLOCKS * PAGES * PAGE / 1e12, rel=0.02)
+    assert r.rows[0]["tb_written"] == pytest.approx(48 * 65536 / 1e12)

@@ -109,3 +109,43 @@ def test_verdict_table_names_the_page_without_a_block(tmp_path, capsys):
     assert capsys.readouterr().err == f"error: {page}: no <!-- verdicts-full: ... --> block\n"
     # Neither page was written: the README's block still holds its old body.
     assert readme.read_text() == _block("full")
+
+
+def test_the_header_states_what_the_sweeps_took():
+    st = framework.SweepTime
+    # Everything simulated by this call: its wall time, with the jobs.
+    now = [st(216, 0, [{"runs": 216, "wall_s": 1300.0, "jobs": 2}]),
+           st(36, 0, [{"runs": 36, "wall_s": 211.0, "jobs": 2}])]
+    assert framework.wall_time_md(1511.4, now) == \
+        "wall time 1,511 s (252 runs simulated with `--jobs 2`)"
+    # A re-analysis: every run found in the stores, which recorded 1,300 + 211 s.
+    again = [st(0, 216, [{"runs": 216, "wall_s": 1300.0, "jobs": 2}]),
+             st(0, 36, [{"runs": 36, "wall_s": 211.0, "jobs": 2}])]
+    assert framework.wall_time_md(3.2, again) == ("wall time 3 s (0 runs simulated now, 252 "
+                                                  "found in the store; simulated earlier in "
+                                                  "1,511 s with `--jobs 2`)")
+    assert framework.sweeps_time(again)["found_wall_s"] == 1511.0
+    # Part resumed: 200 found (recorded earlier over two calls), 16 simulated now (last).
+    part = [st(16, 200, [{"runs": 150, "wall_s": 900.0, "jobs": 2},
+                         {"runs": 50, "wall_s": 300.0, "jobs": 1},
+                         {"runs": 16, "wall_s": 90.0, "jobs": 2}])]
+    assert framework.wall_time_md(95.0, part) == (
+        "wall time 95 s (16 runs simulated now, 200 found in the store; simulated earlier "
+        "in 1,200 s with `--jobs 1, 2`)")
+    # A store from before timing.json: said so, not a made-up time.
+    old = [st(0, 252, [])]
+    assert framework.wall_time_md(3.0, old) == ("wall time 3 s (0 runs simulated now, 252 "
+                                                "found in the store; the store did not "
+                                                "record how long those took)")
+
+
+def test_a_sweep_records_its_time_in_the_store(tmp_path):
+    from nandlab.sweeps.store import Store
+
+    s = Store(tmp_path / "sw", "0.1.0", "b")
+    s.open()
+    assert s.times() == []
+    s.record_time(3, 1.5, 2)
+    s.record_time(1, 0.5, None)
+    assert s.times() == [{"runs": 3, "wall_s": 1.5, "jobs": 2},
+                         {"runs": 1, "wall_s": 0.5, "jobs": None}]

@@ -61,6 +61,9 @@ RUNS = {
     "suspend": ("demo.toml", {"workload.requests": 1500, "host.suspend.ops": "program_erase"}),
     # Block retirement (`nandlab endurance` reads the wear back from it).
     "retirement": ("demo.toml", {"workload.requests": 1500, "ftl.retire_pe_limit": 100000}),
+    # Read refresh on (`flash.host_read_blocks`, seed 003's report).
+    "refresh": ("demo.toml", {"workload.requests": 1500, "ftl.refresh.trigger": "threshold",
+                              "ftl.refresh.read_count": 1000}),
     "hot_reliable": ("001_ldpc_in_ssd.toml", {
         **SMALL, "ftl.placement.policy": "hot_reliable", "ftl.placement.window_requests": 1000,
         "ftl.placement.hot_reads": 2, "ftl.placement.reliable_chips": [0, 1]}),
@@ -106,7 +109,7 @@ def test_the_runs_cover_every_section(real_core, summaries):
     assert {"flash.interleave_write_amplification", "critical.backup_reads",
             "tvr.regions.tvr.reads_at_risk", "reliability.endurance.pe_by_page_type",
             "scheduler.feedbacks", "codec.flipped_unit_share",
-            "flash.retirement.pe_by_block"} <= paths
+            "flash.retirement.pe_by_block", "flash.host_read_blocks.pe_mean"} <= paths
 
 
 def _unmatched(summaries: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], int]:

@@ -51,7 +51,7 @@ def test_timeline_in_memory_and_streamed_agree_and_sum_to_the_summary(tmp_path):
     assert t.filter(pl.col("reads") == 0)["read_p99_ns"].null_count() == (t["reads"] == 0).sum()
     # No stray temporary files.
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "requests.parquet", "summary.json", "timeline.parquet"]
+        "pe_cycles.parquet", "requests.parquet", "summary.json", "timeline.parquet"]
 
 
 def test_dense_puts_idle_windows_back():
@@ -84,9 +84,10 @@ def test_cli_run_plot_and_report(tmp_path):
     r = cli("plot", out, "--preset", cfg)
     assert r.exit_code == 0, r.output
     names = sorted(p.name for p in (out / "figures").iterdir())
-    assert names == sorted(f"{n}.{f}" for n in ("latency_cdf", "timeline") for f in ("png", "svg"))
+    assert names == sorted(f"{n}.{f}" for n in ("latency_cdf", "timeline", "pe_distribution")
+                           for f in ("png", "svg"))
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert page.count("<svg") == 2
+    assert page.count("<svg") == 3
     # Self-contained: nothing is fetched (SVG namespaces are names, not loads).
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
     assert "output.timeline_ns" in page  # the config's difference from its preset
@@ -105,7 +106,7 @@ def test_plot_overlays_runs_labelled_by_their_differences(tmp_path):
 
 def test_result_plot_and_html_repr():
     r = nandlab.run(CFG, progress=False)
-    assert set(r.plot()) == {"latency_cdf", "timeline"}
+    assert set(r.plot()) == {"latency_cdf", "timeline", "pe_distribution"}
     html = r._repr_html_()
     assert "read p99" in html and "<table>" in html
 
@@ -129,4 +130,4 @@ def test_report_renders_in_headless_chromium(tmp_path):
          (out / "report.html").as_uri()],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
-    assert dom.count("<svg") == 2 and "<path" in dom
+    assert dom.count("<svg") == 3 and "<path" in dom

@@ -27,7 +27,7 @@ from .progress import ProgressFn, ProgressReporter
 from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record writer
 from .records import REQUEST_SCHEMA, columns_frame, text_schema, write_parquet
 from .summary import Summary
-from .timeline import TIMELINE_FILE, TimelineWriter
+from .timeline import PE_FILE, TIMELINE_FILE, TimelineWriter, pe_frame
 
 RequestsFormat = Literal["parquet", "csv", "none"]
 REQUESTS_FORMATS = ("parquet", "csv", "none")
@@ -38,6 +38,7 @@ OWNED_FILES = (
     SUMMARY_FILE,
     *(f"requests.{f}" for f in REQUESTS_FORMATS if f != "none"),
     TIMELINE_FILE,
+    PE_FILE,
 )
 
 
@@ -52,6 +53,8 @@ class Result:
     ``requests`` then reads that file when first asked. ``config``: the resolved config.
     ``timeline``: metrics per window of simulated time (``[output] timeline_ns``; see
     :data:`nandlab.timeline.TIMELINE_SCHEMA`), ``None`` when the run kept none.
+    ``pe_cycles``: every block's P/E cycles at the end (columns ``block``, ``pe_cycles``),
+    kept with a timeline (``None`` otherwise).
     """
 
     summary: dict[str, Any] = field(repr=False)
@@ -68,6 +71,7 @@ class Result:
     timeline_file: Path | None = field(default=None, repr=False)
     #: ``timeline_file`` is the run's own temporary stream, which :meth:`save` moves.
     timeline_stream: bool = field(default=False, repr=False)
+    pe_cycles: pl.DataFrame | None = field(default=None, repr=False)
 
     @property
     def timeline(self) -> pl.DataFrame | None:
@@ -165,6 +169,8 @@ class Result:
             return False
         summary = files.pop(SUMMARY_FILE)
         files[TIMELINE_FILE] = write
+        if self.pe_cycles is not None:
+            files[PE_FILE] = self.pe_cycles.write_parquet
         files[SUMMARY_FILE] = summary
         self.timeline_stream = False
         return src is not None
@@ -253,7 +259,7 @@ def _simulate(
     try:
         with reporter:
             try:
-                summary_json, columns = core.simulate(
+                summary_json, columns, pe_by_block = core.simulate(
                     config_json(cfg), reporter, *_stream_args(stream, stream_format),
                     timeline_sink,
                 )
@@ -280,6 +286,7 @@ def _simulate(
         timeline_rows=writer.frame if writer is not None and timeline is None else None,
         timeline_file=timeline,
         timeline_stream=timeline is not None,
+        pe_cycles=pe_frame(pe_by_block) if pe_by_block is not None else None,
     )
 
 

@@ -218,7 +218,7 @@ def plot(
                                        "(default: the other swept keys that vary).")
     ] = None,
 ) -> None:
-    """Draw a run's figures (latency CDF, timeline, reliability) and write its
+    """Draw a run's figures (latency CDF, timeline, reliability, P/E distribution) and write its
     self-contained report.html; several runs are overlaid in one set of figures. For a
     sweep, draw --y against --x (mean over seeds, range as bars) and its report.html."""
     with user_errors():
@@ -272,6 +272,10 @@ def endurance(
     sensitivity: Annotated[
         bool, typer.Option(help="Rate again with half the step and report the change.")
     ] = True,
+    epoch_requests: Annotated[
+        int | None, typer.Option("--epoch-requests", help="Requests simulated in each epoch "
+                                 "after the first (default: a tenth of the workload's).")
+    ] = None,
 ) -> None:
     """Rate the drive's endurance (TBW, DWPD) as JEDEC JESD218 does, ageing it in epochs
     of the workload (docs/endurance.md)."""
@@ -288,7 +292,7 @@ def endurance(
         r = rating_of.rate(
             config, cls.name, overrides=overrides, warranty_years=warranty_years,
             max_step=max_step, retention_c=retention_c, sensitivity=sensitivity,
-            log=lambda line: typer.echo(line, err=True),
+            epoch_requests=epoch_requests, log=lambda line: typer.echo(line, err=True),
         )
         endurance_out.write(r, out)
         if r.rated_tbw is None:

@@ -1,12 +1,14 @@
 """Endurance rating as JEDEC JESD218 defines it (``nandlab endurance``; docs/endurance.md).
 
-The drive is aged in epochs of host writes. Each epoch simulates the configured workload
-at full fidelity on the drive as it is (every block's P/E cycles and the retired blocks
-carried in through ``aging.initial_pe`` and ``ftl.retire_pe_limit``), then fast-forwards
-the wear to the epoch's end: every block in service gains the run's mean erases per host
-byte times the epoch's bytes, plus the run's own deviation from that mean once (the spread
-the FTL's wear leveling sustains; scaling it too would assume no leveling at all). At the
-epoch's end the class's requirements are checked:
+The drive is aged in epochs of host writes, in one simulation paused between them
+(``_core.Session``): its data layout, free pool, per-page history, retired blocks and wear
+carry from one epoch to the next. The first epoch simulates the configured workload once
+from the ``aging`` fill (bringing GC to its steady state); each later one simulates a
+tenth as many requests (``epoch_requests``) and then fast-forwards the wear in place to
+the epoch's bytes: every block in service gains an equal share of the blocks the rest of
+the epoch's host pages program at the write amplification just measured; the spread
+between blocks is the one the FTL itself makes in the simulated requests. At the epoch's
+end the class's requirements are checked:
 
 - capacity: every plane keeps enough blocks in service for its share of the logical space
   and GC's free blocks (ftl/retire.rs), or the drive has failed;
@@ -19,8 +21,8 @@ Within the first failing epoch wear grows linearly, so the failure point is foun
 TBW is the host bytes written by then; DWPD spreads it over the warranty period.
 
 Not modelled: JESD218's functional failure requirement (FFR ≤ 3 %) is a population rate,
-and one simulated drive has none; it is reported as not evaluated. The valid-page layout
-is not carried between epochs (each run starts from the ``aging`` fill).
+and one simulated drive has none; it is reported as not evaluated. Fast-forwarding wear
+does not advance the clock: the data's age is what the simulated requests give it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from . import _native
-from .api import run
+from .api import trace_info
 from .config import ConfigSource, load_config
 from .errors import ConfigError, NandlabError
 
@@ -66,8 +68,15 @@ NO_LIMIT_PE = 10_000_000
 TB = 1e12
 #: The most an epoch may grow over the one before (the step rule sizes it within this).
 MAX_GROWTH = 10.0
-#: Timeline windows of a run (its second half gives the steady-state write amplification).
-WINDOWS = 32
+#: Later epochs simulate this fraction (1 / divisor) of the first epoch's requests: the
+#: first brings the drive from the ``aging`` fill to GC's steady state, the later ones
+#: start in it and only measure it (docs/endurance.md).
+LATER_DIVISOR = 10
+#: Requests of a synthetic workload that sets neither ``requests`` nor ``duration_s``.
+DEFAULT_REQUESTS = 10_000
+#: A workload no rating runs out of: synthetic requests, and copies of a trace.
+ENDLESS_REQUESTS = 2**62
+ENDLESS_REPEAT = 2**31
 
 
 def endurance_class(name: str) -> EnduranceClass:
@@ -146,6 +155,7 @@ class _Epoch:
     slope: np.ndarray  #: P/E gained per unit of the epoch's length (f from 0 to 1)
     bytes: float
     summary: dict[str, Any]
+    forward: np.ndarray  #: P/E cycles the fast-forward adds to each block
 
 
 def rate(
@@ -158,6 +168,7 @@ def rate(
     max_epochs: int = 200,
     retention_c: float | None = None,
     sensitivity: bool = True,
+    epoch_requests: int | None = None,
     log: Callable[[str], None] | None = None,
 ) -> Rating:
     """Rates the drive of ``config`` for ``class_name``; see the module docstring.
@@ -166,16 +177,22 @@ def rate(
     fraction of the whole way (P/E towards the limit, spare blocks, UBER decades); the
     epoch length adapts to it. ``sensitivity``: rate again with half the step and report the change.
     ``retention_c``: the power-off temperature instead of the class's.
+    ``epoch_requests``: requests simulated in each epoch after the first (default a
+    tenth of the first's, which are the configured workload's).
     """
     cls = endurance_class(class_name)
     if not (0 < max_step <= 1):
         raise ConfigError(f"max step {max_step} must be in (0, 1]")
     if warranty_years <= 0:
         raise ConfigError(f"warranty period {warranty_years} years must be positive")
+    if epoch_requests is not None and epoch_requests < 1:
+        raise ConfigError(f"epoch requests {epoch_requests} must be at least 1")
     cfg = load_config(config, overrides)
-    rating = _rate(cfg, cls, warranty_years, max_step, max_epochs, retention_c, log)
+    rating = _rate(cfg, cls, warranty_years, max_step, max_epochs, retention_c, epoch_requests, log)
     if sensitivity and rating.rated_tbw is not None:
-        half = _rate(cfg, cls, warranty_years, max_step / 2, max_epochs * 2, retention_c, log)
+        half = _rate(
+            cfg, cls, warranty_years, max_step / 2, max_epochs * 2, retention_c, epoch_requests, log
+        )
         rating.sensitivity = {
             "max_step": max_step / 2,
             "rated_tbw": half.rated_tbw,
@@ -194,11 +211,14 @@ def _rate(
     max_step: float,
     max_epochs: int,
     retention_c: float | None,
+    epoch_requests: int | None,
     log: Callable[[str], None] | None,
 ) -> Rating:
     core = _native.core()
     cfg = copy.deepcopy(cfg0)
-    cfg.setdefault("output", {})["record_requests"] = False
+    out = cfg.setdefault("output", {})
+    out["record_requests"] = False
+    out.pop("timeline_ns", None)  # the session would keep one for the whole life
     configured = cfg.setdefault("ftl", {}).get("retire_pe_limit")
     limit = int(configured) if configured is not None else NO_LIMIT_PE
     cfg["ftl"]["retire_pe_limit"] = limit
@@ -208,6 +228,9 @@ def _rate(
     probe.get("aging", {}).pop("initial_pe", None)
     resolved = json.loads(core.validate_config(json.dumps(probe)))
     drive = Drive.of(resolved)
+    first_requests, endless = _workload_plan(resolved["workload"])
+    later_requests = epoch_requests or max(first_requests // LATER_DIVISOR, 1)
+    cfg["workload"] = {**cfg.get("workload", {}), **endless}
     off_c = cls.retention_c if retention_c is None else retention_c
     requirements = {
         "uber": cls.uber,
@@ -227,16 +250,16 @@ def _rate(
 
     # Failing at once (a retention temperature out of range, say) fails before any run.
     uber_at(np.zeros(1))
-    pe = _initial_wear(cfg, drive)
     written = 0.0
-    window_ns: int | None = None
-    epoch_bytes = 0.0  # the first epoch is the run itself
+    epoch_bytes = 0.0  # the first epoch is its simulated requests alone
     rows: list[dict[str, Any]] = []
     limiting = ""
     rated: float | None = None
+    aging = _Aging.start(core, cfg, drive, limit)
     for k in range(max_epochs):
-        epoch = _simulate_epoch(cfg, pe, epoch_bytes, drive, limit, window_ns)
-        if epoch is None:  # the run itself failed the drive
+        requests = first_requests if k == 0 else later_requests
+        epoch = None if aging is None else aging.epoch(requests, epoch_bytes)
+        if aging is None or epoch is None:  # the drive failed before or in the simulation
             rated, limiting = written, "capacity (spare area)"
             break
         fail_f, why = _first_failure(epoch, drive, limit, cls, uber_at)
@@ -251,15 +274,13 @@ def _rate(
                 f"max {pe_end.max():.0f}, WAF {rows[-1]['write_amplification']:.3f}, "
                 f"UBER {check['uber']:.3g}"
             )
+        if fail_f is None and not aging.fast_forward(epoch):
+            fail_f, why = 1.0, "capacity (spare area)"
         if fail_f is not None:
             rated, limiting = end_written, why
             break
-        if window_ns is None:
-            # Later runs keep a timeline of about WINDOWS windows for their second half.
-            span = int(epoch.summary["sim"]["simulated_ns"])
-            window_ns = max(span // WINDOWS, 1)
         step = _largest_change(rows, limit, cls.uber)
-        written, pe = end_written, pe_end
+        written = end_written
         grow = min(MAX_GROWTH, max(0.25, max_step / max(step, 1e-12)))
         epoch_bytes = max(epoch.bytes * grow, 1.0)
     else:
@@ -280,91 +301,116 @@ def _rate(
     )
 
 
-def _initial_wear(cfg: Mapping[str, Any], drive: Drive) -> np.ndarray | None:
-    """Every block's wear before the first epoch when the config states it (a constant
-    or a list), else ``None`` (drawn by the core from a distribution)."""
-    v = cfg.get("aging", {}).get("initial_pe", 0.0)
-    blocks = drive.planes * drive.blocks_per_plane
-    if isinstance(v, int | float) and not isinstance(v, bool):
-        return np.full(blocks, float(round(v)))
-    if isinstance(v, list):
-        return np.asarray(v, dtype=float).round()
-    return None
+def _workload_plan(w: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Requests of the first epoch (the configured workload once: ``workload.requests``,
+    or a trace's requests) and the workload keys that make the session's stream endless
+    (later epochs continue it)."""
+    if w.get("kind") == "trace":
+        first = w.get("max_requests") or trace_info(w["path"], w.get("format", "auto"))["requests"]
+        return int(first), {"repeat": ENDLESS_REPEAT}
+    first = w.get("requests") or DEFAULT_REQUESTS
+    return int(first), {"requests": ENDLESS_REQUESTS, "duration_s": None}
 
 
-def _simulate_epoch(
-    cfg: dict[str, Any],
-    pe: np.ndarray | None,
-    epoch_bytes: float,
-    drive: Drive,
-    limit: int,
-    window_ns: int | None,
-) -> _Epoch | None:
-    """Runs the workload on the drive with wear ``pe`` (the config's own aging at first)
-    and fast-forwards it to ``epoch_bytes`` of host writes (at least the run's). With
-    ``window_ns``, the run's timeline gives the write amplification of its second half."""
-    c = copy.deepcopy(cfg)
-    if pe is not None:
-        c.setdefault("aging", {})["initial_pe"] = pe.tolist()
-    if window_ns is not None:
-        c.setdefault("output", {})["timeline_ns"] = window_ns
-    try:
-        result = run(c, progress=False)
-    except NandlabError as e:
-        if "the drive failed" in str(e):
-            return None
-        raise
-    summary = result.summary
-    flash = summary["flash"]
-    host_pages = flash["host_page_programs"]
-    if host_pages == 0:
-        raise ConfigError(
-            "the workload writes nothing: an endurance rating needs host writes "
-            "(workload.read_fraction < 1, or a trace with writes)"
+@dataclass
+class _Aging:
+    """The drive in one simulation paused between epochs (``_core.Session``): its data
+    layout, free pool and per-page history carry over, so only the first epoch starts
+    from the ``aging`` fill; wear is fast-forwarded in place."""
+
+    session: Any
+    drive: Drive
+    limit: int
+    pe: np.ndarray
+    programs: int  #: host and moved page programs so far
+    host: int  #: host page programs so far
+
+    @classmethod
+    def start(cls, core: Any, cfg: Mapping[str, Any], drive: Drive, limit: int) -> _Aging | None:
+        """The drive as configured, or ``None`` when it has failed before it runs."""
+        try:
+            session = core.Session(json.dumps(cfg))
+        except NandlabError as e:
+            if "the drive failed" in str(e):
+                return None
+            raise
+        flash = json.loads(session.summary())["flash"]
+        pe = np.asarray(flash["retirement"]["pe_by_block"], dtype=float)
+        return cls(session, drive, limit, pe, 0, 0)
+
+    def epoch(self, requests: int, epoch_bytes: float) -> _Epoch | None:
+        """Simulates ``requests`` more requests, then plans the wear fast-forward to
+        ``epoch_bytes`` of host writes (at least the simulated ones): every block in
+        service gains the same share of the blocks the epoch's remaining host pages
+        program at the write amplification just measured (each block is erased before it
+        is programmed again). ``None``: the drive failed in the simulation."""
+        try:
+            more = self.session.advance(requests)
+        except NandlabError as e:
+            # GC finding no free block once blocks have retired is the drive failing too
+            # (blocks it erases retire rather than return to the pool); before any has
+            # retired it is the configuration's over-provisioning.
+            worn = bool((self.pe >= self.limit).any())
+            if "the drive failed" in str(e) or (worn and "no free block left" in str(e)):
+                return None
+            raise
+        summary = json.loads(self.session.summary())
+        flash = summary["flash"]
+        host = flash["host_page_programs"] - self.host
+        # Host and moved pages (the summary's write amplification counts every move).
+        programs = round(flash["write_amplification"] * flash["host_page_programs"]) - self.programs
+        if host == 0:
+            raise ConfigError(
+                "the workload writes nothing: an endurance rating needs host writes "
+                "(workload.read_fraction < 1, or a trace with writes)"
+            )
+        if not more:
+            raise NandlabError("the workload ended: an endurance rating needs an endless one")
+        self.host += host
+        self.programs += programs
+        simulated = np.asarray(flash["retirement"]["pe_by_block"], dtype=float)
+        d = self.drive
+        remaining = max(epoch_bytes / d.page_bytes - host, 0.0)
+        alive = simulated < self.limit
+        mean = programs / host * remaining / d.pages_per_block / max(int(alive.sum()), 1)
+        forward = _spread_evenly(mean, simulated, alive)
+        summary["steady_write_amplification"] = programs / host
+        start = self.pe
+        end = simulated + forward
+        self.pe = end
+        return _Epoch(
+            pe_start=start,
+            slope=end - start,
+            bytes=(host + remaining) * d.page_bytes,
+            summary=summary,
+            forward=forward,
         )
-    end = np.asarray(flash["retirement"]["pe_by_block"], dtype=float)
-    if pe is None:
-        # Initial wear drawn from a distribution by the core: the run's start is its
-        # end less its erases, spread evenly (the core reports wear, not each block's
-        # erases in the run).
-        start = np.maximum(end - flash["erases"] / len(end), 0)
-    else:
-        start = pe
-    delta = np.maximum(end - start, 0)
-    alive = start < limit
-    spread = delta - (delta[alive].mean() if alive.any() else 0.0)
-    waf = _steady_waf(flash, result.timeline if window_ns is not None else None)
-    summary["steady_write_amplification"] = waf
-    # The mean wear per block is the blocks programmed at the steady-state write
-    # amplification (each is erased before it is programmed again), not the run's
-    # erases: a run starts from the aging fill, its over-provisioned blocks erased and its
-    # data laid out in order, which a drive in use does not have.
-    mean = waf * host_pages / drive.pages_per_block / max(int(alive.sum()), 1)
-    scale = max(epoch_bytes / (host_pages * drive.page_bytes), 1.0)
-    # The mean rate for the whole epoch, the run's own spread once.
-    slope = np.where(alive, mean * scale + spread, 0.0)
-    host = host_pages * drive.page_bytes * scale
-    return _Epoch(pe_start=start, slope=np.maximum(slope, 0.0), bytes=host, summary=summary)
+
+    def fast_forward(self, epoch: _Epoch) -> bool:
+        """Adds the epoch's planned wear in place; ``False`` if that fails the drive."""
+        try:
+            self.session.add_wear(epoch.forward.astype(np.int64).tolist())
+        except NandlabError as e:
+            if "the drive failed" in str(e):
+                return False
+            raise
+        return True
 
 
-#: Timeline columns of pages moved (programmed again) by the FTL.
-_MOVES = ("gc_page_moves", "wl_page_moves", "refresh_page_moves", "hot_page_moves")
-
-
-def _steady_waf(flash: Mapping[str, Any], timeline: Any) -> float:
-    """(host + moved pages) / host pages over the second half of the run's timeline
-    windows (host pages in proportion to the write requests completed there); the whole
-    run's without a timeline of at least 4 windows with writes."""
-    whole = flash["write_amplification"]
-    if timeline is None or timeline.height < 4:
-        return whole
-    half = timeline.tail(timeline.height // 2)
-    writes, all_writes = half["writes"].sum(), timeline["writes"].sum()
-    if not writes or not all_writes:
-        return whole
-    host = flash["host_page_programs"] * writes / all_writes
-    moved = sum(half[c].sum() for c in _MOVES)
-    return float((host + moved) / host)
+def _spread_evenly(mean: float, pe: np.ndarray, alive: np.ndarray) -> np.ndarray:
+    """Whole P/E cycles adding up to ``mean`` per block in service (rounded), the odd
+    ones to the least-worn blocks (a leveling FTL's choice; ties by block number)."""
+    n = int(alive.sum())
+    out = np.zeros(len(pe))
+    if n == 0 or mean <= 0:
+        return out
+    base = math.floor(mean)
+    extra = round((mean - base) * n)
+    out[alive] = base
+    order = np.lexsort((np.arange(len(pe)), pe))
+    order = order[alive[order]][:extra]
+    out[order] += 1
+    return out
 
 
 def _first_failure(

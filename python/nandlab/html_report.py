@@ -1,12 +1,18 @@
 """``report.html`` of a run: one self-contained page (figures inline as SVG, no network)
 with the headline metrics, the figures of :mod:`nandlab.plots` and the config's
-differences from its preset (or from nandlab's defaults)."""
+differences from its preset (or from nandlab's defaults).
+
+The timeline is interactive without a script library: hovering a panel shows the values
+of the windows under the pointer (SVG ``<title>`` tooltips on transparent bands), and a
+few lines of inline script zoom it along simulated time (wheel), pan it (drag) and reset
+it (double click) by changing the SVG's ``viewBox``."""
 
 from __future__ import annotations
 
 import html
 import io
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +20,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from .io import atomic_write
-from .plots import Run, config_diff, load_run, plot_runs
+from .plots import Run, config_diff, load_run, plot_runs, plt  # pyplot on plots' Agg backend
 from .report import fmt_ns
 
 REPORT_FILE = "report.html"
@@ -77,18 +83,48 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 text-align:left;font-size:13px}figure{margin:1em 0}svg{max-width:100%;height:auto}"""
 
 
-def inline_svg(fig: Figure) -> str:
-    """A figure as an ``<svg>`` element (no XML prolog or doctype: it sits in a page)."""
+#: Zoom (wheel) and pan (drag) along x of every ``svg.zoomable``, by its viewBox; a
+#: double click resets it. The view never leaves the figure.
+_ZOOM_JS = """document.querySelectorAll('svg.zoomable').forEach(function(s){
+var b=s.viewBox.baseVal,home=[b.x,b.y,b.width,b.height],drag=null;
+function put(x,w){w=Math.min(home[2],w);x=Math.max(home[0],Math.min(x,home[0]+home[2]-w));
+s.setAttribute('preserveAspectRatio',w<home[2]?'none':'xMidYMid meet');
+s.setAttribute('viewBox',[x,home[1],w,home[3]].join(' '));}
+function at(e){var r=s.getBoundingClientRect(),v=s.viewBox.baseVal;
+return v.x+(e.clientX-r.left)/r.width*v.width;}
+s.addEventListener('wheel',function(e){e.preventDefault();var v=s.viewBox.baseVal,p=at(e),
+f=e.deltaY<0?0.8:1.25;put(p-(p-v.x)*f,v.width*f);},{passive:false});
+s.addEventListener('mousedown',function(e){drag=[e.clientX,s.viewBox.baseVal.x];});
+window.addEventListener('mouseup',function(){drag=null;});
+s.addEventListener('mousemove',function(e){if(!drag)return;var v=s.viewBox.baseVal,
+r=s.getBoundingClientRect();put(drag[1]-(e.clientX-drag[0])/r.width*v.width,v.width);});
+s.addEventListener('dblclick',function(){put(home[0],home[2]);});});"""
+
+
+def inline_svg(fig: Figure, tips: Mapping[str, str] | None = None, zoomable: bool = False) -> str:
+    """A figure as an ``<svg>`` element (no XML prolog or doctype: it sits in a page).
+    ``tips``: hover text of the figure's elements by ``gid`` (as SVG ``<title>``s);
+    ``zoomable``: the page's script zooms it."""
     buf = io.StringIO()
     fig.savefig(buf, format="svg")
     svg = buf.getvalue()
-    return svg[svg.index("<svg"):]
+    svg = svg[svg.index("<svg"):]
+    if tips:
+        def title(m: re.Match[str]) -> str:
+            text = tips.get(m.group(1))
+            return m.group(0) if text is None else f"{m.group(0)}<title>{html.escape(text)}</title>"
+        svg = re.sub(r'<g id="([^"]+)">', title, svg)
+    if zoomable:
+        svg = svg.replace("<svg ", '<svg class="zoomable" ', 1)
+    return svg
 
 
 def page(body: str) -> str:
-    """A self-contained HTML page around ``body``."""
+    """A self-contained HTML page around ``body`` (with the zoom script when a figure is
+    zoomable)."""
+    script = f"<script>{_ZOOM_JS}</script>" if 'class="zoomable"' in body else ""
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>nandlab report</title>"
-            f"<style>{_STYLE}</style></head><body>{body}</body></html>")
+            f"<style>{_STYLE}</style></head><body>{body}{script}</body></html>")
 
 
 def render(run: Run, preset: Mapping[str, Any] | None, preset_name: str) -> str:
@@ -98,9 +134,14 @@ def render(run: Run, preset: Mapping[str, Any] | None, preset_name: str) -> str:
              f"<p>nandlab {html.escape(str(run.summary.get('version')))}, seed "
              f"{html.escape(str(run.summary.get('seed')))}</p>",
              "<h2>Headline metrics</h2>", table(headline_rows(run.summary))]
-    for name, fig in plot_runs([run], out=None).items():
+    tips: dict[str, str] = {}
+    for name, fig in plot_runs([run], out=None, tips=tips).items():
+        svg = inline_svg(fig, tips, zoomable=True) if name == "timeline" else inline_svg(fig)
+        hint = ("<figcaption>Hover for the windows' values; wheel to zoom along time, drag "
+                "to pan, double click to reset.</figcaption>" if name == "timeline" else "")
+        plt.close(fig)  # inlined: pyplot need not keep it
         parts.append(f"<h2>{html.escape(name.replace('_', ' '))}</h2>"
-                     f"<figure>{inline_svg(fig)}</figure>")
+                     f"<figure>{svg}{hint}</figure>")
     if preset is not None:
         diff = config_diff(preset, run.summary.get("config", {}))
         parts.append(f"<h2>Config: differences from {html.escape(preset_name)}</h2>")

@@ -20,6 +20,9 @@ import polars as pl
 from polars.io.plugins import register_io_source
 
 TIMELINE_FILE = "timeline.parquet"
+#: Every block's P/E cycles at the end of a run with a timeline (columns ``block``,
+#: ``pe_cycles``), for the P/E distribution of ``nandlab plot``.
+PE_FILE = "pe_cycles.parquet"
 
 _U, _F = pl.UInt64(), pl.Float64()
 #: Columns of the timeline, in the core's order (``metrics/timeline.rs``). Per window
@@ -32,7 +35,10 @@ _U, _F = pl.UInt64(), pl.Float64()
 #: their mean RBER and mean decoding level (of those decoded), retries, uncorrectable
 #: pages; the share of die and channel time busy. A window in which the device was idle
 #: (nothing arrived, completed or was busy, no count moved, no request outstanding) has no
-#: row: :func:`dense` puts it back.
+#: row: :func:`dense` puts it back. Columns the run adds after these:
+#: :data:`FLOW_COLUMNS` per flow (``workload.flows``, ``flow0_reads`` …),
+#: :data:`CACHE_COLUMNS` with a DRAM cache, :data:`MAPPING_COLUMNS` with a cached mapping
+#: table.
 TIMELINE_SCHEMA: dict[str, pl.DataType] = {
     "start_ns": _U, "reads": _U, "writes": _U, "trims": _U,
     "read_iops": _F, "write_iops": _F, "read_mb_s": _F, "write_mb_s": _F,
@@ -44,6 +50,23 @@ TIMELINE_SCHEMA: dict[str, pl.DataType] = {
     "free_blocks_min": _U,
     "judged_reads": _U, "rber_mean": _F, "level_mean": _F, "retries": _U, "uncorrectable": _U,
     "die_util": _F, "channel_util": _F, "window_ns": _U,
+}
+
+#: Per flow ``i``, ``flow{i}_`` and these: its requests completed in the window, their
+#: MB/s and latency p99 (nearest rank; null without any).
+FLOW_COLUMNS: dict[str, pl.DataType] = {
+    "reads": _U, "writes": _U, "trims": _U, "read_mb_s": _F, "write_mb_s": _F,
+    "read_p99_ns": _F, "write_p99_ns": _F,
+}
+#: The DRAM data cache (``[cache]``): host page reads and writes that hit or missed in the
+#: window, and the share that hit (null without any).
+CACHE_COLUMNS: dict[str, pl.DataType] = {
+    "cache_read_hits": _U, "cache_read_misses": _U, "cache_read_hit_rate": _F,
+    "cache_write_hits": _U, "cache_write_misses": _U, "cache_write_hit_rate": _F,
+}
+#: The cached mapping table (``[ftl.mapping_cache]``): lookups that hit or missed.
+MAPPING_COLUMNS: dict[str, pl.DataType] = {
+    "mapping_hits": _U, "mapping_misses": _U, "mapping_hit_rate": _F,
 }
 
 #: Batches queued for the writer thread before the simulator waits for it.
@@ -63,12 +86,27 @@ def parse_window(text: str) -> int:
     return int(ns)
 
 
+def batch_schema(columns: Mapping[str, Any]) -> dict[str, pl.DataType]:
+    """The schema of a batch of the core's columns (:data:`TIMELINE_SCHEMA`, then the
+    run's flow and cache columns), in the core's order."""
+    return {k: _U if v.dtype.kind == "u" else _F for k, v in columns.items()}
+
+
 def timeline_frame(columns: Mapping[str, Any]) -> pl.DataFrame:
-    """A batch of the core's timeline columns as a frame with :data:`TIMELINE_SCHEMA`
-    (NaN, the core's "nothing to average", as null)."""
-    df = pl.DataFrame({k: columns[k] for k in TIMELINE_SCHEMA}, schema=TIMELINE_SCHEMA)
-    floats = [k for k, t in TIMELINE_SCHEMA.items() if t == _F]
+    """A batch of the core's timeline columns as a frame (NaN, the core's "nothing to
+    average", as null)."""
+    schema = batch_schema(columns)
+    df = pl.DataFrame(dict(columns), schema=schema)
+    floats = [k for k, t in schema.items() if t == _F]
     return df.with_columns(pl.col(floats).fill_nan(None))
+
+
+def pe_frame(pe_by_block: Any) -> pl.DataFrame:
+    """Every block's P/E cycles (the core's array, in block order) as :data:`PE_FILE`'s
+    frame."""
+    pe = pl.Series("pe_cycles", pe_by_block, dtype=pl.UInt32)
+    return pl.DataFrame({"block": pl.int_range(0, pe.len(), eager=True, dtype=pl.UInt32),
+                         "pe_cycles": pe})
 
 
 #: Most windows :func:`dense` fills in (beyond, the rows are returned as they are).
@@ -87,10 +125,9 @@ def dense(t: pl.DataFrame) -> pl.DataFrame:
         return t
     grid = pl.DataFrame({"start_ns": pl.int_range(first, last + 1, w, eager=True, dtype=pl.UInt64)})
     out = grid.join(t, on="start_ns", how="left")
-    means = {"read_p50_ns", "read_p99_ns", "read_max_ns", "write_p50_ns", "write_p99_ns",
-             "write_max_ns", "rber_mean", "level_mean"}
-    kept = means | {"start_ns", "free_blocks_min", "window_ns"}
-    zero = [c for c in TIMELINE_SCHEMA if c not in kept]
+    # Latencies, means and hit rates have nothing to average in an idle window.
+    kept = {"start_ns", "free_blocks_min", "window_ns"}
+    zero = [c for c in t.columns if c not in kept and not c.endswith(("_ns", "_mean", "_rate"))]
     return out.with_columns(
         pl.col(zero).fill_null(0),
         pl.col("free_blocks_min").forward_fill(),
@@ -108,13 +145,18 @@ class TimelineWriter:
         self._queue: queue.Queue[pl.DataFrame | None] = queue.Queue(_AHEAD)
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
-        if dst is not None:
-            self._thread = threading.Thread(target=self._write, name="nandlab-timeline")
-            self._thread.start()
+        #: The run's columns, known from its first batch (they depend on its flows and
+        #: caches); the writer starts then.
+        self.schema: dict[str, pl.DataType] | None = None
 
     def __call__(self, columns: Mapping[str, Any]) -> None:
         frame = timeline_frame(columns)
-        if self._thread is None:
+        if self.schema is None:
+            self.schema = dict(frame.schema)
+            if self.dst is not None:
+                self._thread = threading.Thread(target=self._write, name="nandlab-timeline")
+                self._thread.start()
+        if self.dst is None:
             self.frames.append(frame)
             return
         if self._error is not None:
@@ -126,9 +168,9 @@ class TimelineWriter:
             while (f := self._queue.get()) is not None:
                 yield f
 
-        assert self.dst is not None
+        assert self.dst is not None and self.schema is not None
         try:
-            lf = register_io_source(frames, schema=TIMELINE_SCHEMA)
+            lf = register_io_source(frames, schema=self.schema)
             lf.sink_parquet(self.dst, compression="zstd", compression_level=1)
         except BaseException as e:  # reported by close(); drain so the run does not wait
             self._error = e
@@ -136,8 +178,14 @@ class TimelineWriter:
                 pass
 
     def close(self) -> None:
-        """Ends the stream and waits for the writer; raises its error."""
+        """Ends the stream and waits for the writer; raises its error. A run that gave no
+        row writes an empty file with :data:`TIMELINE_SCHEMA`."""
         if self._thread is None:
+            if self.dst is not None and self.schema is None:
+                try:
+                    pl.DataFrame(schema=TIMELINE_SCHEMA).write_parquet(self.dst)
+                except OSError as e:
+                    raise RuntimeError(f"cannot write {self.dst}: {e}") from None
             return
         self._queue.put(None)
         self._thread.join()
@@ -149,5 +197,5 @@ class TimelineWriter:
     def frame(self) -> pl.DataFrame:
         """The rows kept in memory."""
         if not self.frames:
-            return pl.DataFrame(schema=TIMELINE_SCHEMA)
+            return pl.DataFrame(schema=self.schema or TIMELINE_SCHEMA)
         return pl.concat(self.frames)

@@ -30,6 +30,7 @@ pub mod workload;
 
 pub use config::SimConfig;
 pub use error::{NandError, Result};
+pub use sim::session::Session;
 pub use sim::{SimOutput, Simulator};
 
 /// Version of the simulator, recorded with every result.

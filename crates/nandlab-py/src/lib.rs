@@ -15,6 +15,7 @@ use pyo3::types::PyDict;
 
 mod batches;
 mod ldpc;
+mod session;
 
 // The front end's exception hierarchy (`nandlab.errors`): errors of the core are raised as
 // those classes, so one `except nandlab.NandlabError` (or `ConfigError`) catches both.
@@ -53,7 +54,8 @@ fn guard<T>(body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     })
 }
 
-/// Runs a simulation. Returns (summary JSON, request columns or None). With
+/// Runs a simulation. Returns (summary JSON, request columns or None, every block's P/E
+/// cycles at the end or None: only with `output.timeline_ns`). With
 /// `requests_csv`, request records stream to that CSV file instead (columns: None); with
 /// `requests_sink = (name, write)`, `write(batches)` is called once on the record thread
 /// with an iterator of column batches (dicts as returned here), and must consume it; its
@@ -70,9 +72,12 @@ fn simulate(
     requests_csv: Option<&str>,
     requests_sink: Option<(String, PyObject)>,
     timeline_sink: Option<(String, PyObject)>,
-) -> PyResult<(String, Option<PyObject>)> {
+) -> PyResult<SimulateOut> {
     guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_sink, timeline_sink))
 }
+
+/// What `simulate` returns.
+type SimulateOut = (String, Option<PyObject>, Option<PyObject>);
 
 /// Wall time between progress callbacks (s): the bar moves several times a second
 /// without taking the GIL for every batch of requests.
@@ -85,7 +90,7 @@ fn simulate_unguarded(
     requests_csv: Option<&str>,
     requests_sink: Option<(String, PyObject)>,
     timeline_sink: Option<(String, PyObject)>,
-) -> PyResult<(String, Option<PyObject>)> {
+) -> PyResult<SimulateOut> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
     // An exception in the callback, or Ctrl-C, stops the run and is re-raised as itself.
     let mut raised: Option<PyErr> = None;
@@ -134,7 +139,8 @@ fn simulate_unguarded(
     }
     let out = out.map_err(err)?;
     let columns = out.requests.map(|r| columns(py, r)).transpose()?;
-    Ok((out.summary.to_json().to_string(), columns))
+    let pe = out.pe_by_block.map(|v| PyArray1::from_vec(py, v).into_any().unbind());
+    Ok((out.summary.to_json().to_string(), columns, pe))
 }
 
 /// Request records as a dict of NumPy columns (the vectors move, no copy).
@@ -361,5 +367,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ldpc::ldpc_strata_json, m)?)?;
     m.add_function(wrap_pyfunction!(bch_page_fail, m)?)?;
     m.add_function(wrap_pyfunction!(retention_uber, m)?)?;
+    m.add_class::<session::PySession>()?;
     Ok(())
 }

@@ -24,8 +24,6 @@ and transfer above the 85 µs sensing).
 
 from __future__ import annotations
 
-import math
-import statistics
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,15 +31,24 @@ from typing import Any
 
 import polars as pl
 
-from ..io import atomic_path
 from . import paper_003
+from .badr_report import body_md, config_md, figures, paper_signs
+from .badr_runs import (
+    POLICIES,
+    SIGN,
+    Runs,
+    by_wear,
+    mean_change,
+    measured_change,
+    seed_mean,
+    values,
+)
 from .framework import (
     Analysis,
     Claim,
     Context,
     Measured,
     change_pct,
-    column,
     point,
     seeds_for,
     sign,
@@ -53,7 +60,6 @@ CLAIM_API = 2
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 PRESET = CONFIGS / "003_badr.toml"
-POLICIES = ("baseline", "rl", "dr", "badr")
 #: Counterparts built without their paper: their claims are listed, not judged (RL: 003's
 #: [11], Liu et al. SYSTOR'15, not retrievable here; docs/read_refresh.md).
 UNJUDGED = ("rl",)
@@ -66,14 +72,6 @@ UNJUDGED = ("rl",)
 #: (docs/read_refresh.md). The window counts requests, and tlc-3d has no retention term,
 #: so the slower clock changes nothing else.
 QUICK_IOPS = 1.0
-#: Table II: basic read time and extra time per LDPC level (ns), for the latency split.
-T_READ_NS = 85_000
-T_RETRY_NS = 24_000
-#: Per run, beside the three metrics: latency median and maximum, mean LDPC level.
-EXTRA = {"read_p50": "read.p50_ns", "read_max": "read.max_ns",
-         "level": "reliability.mean_decoding_level"}
-
-
 @dataclass
 class Settings:
     """What a reproduction runs."""
@@ -171,75 +169,6 @@ def plan(ctx: Context) -> dict[str, dict[str, Any]]:
 # --------------------------------------------------------------------------- analysis
 
 
-#: (workload, wear, policy) -> the three metrics of that run.
-Runs = dict[tuple[str, str, str], dict[str, float]]
-
-
-def values(table: pl.DataFrame) -> dict[int, Runs]:
-    """Seed -> (workload, wear, policy) -> the three metrics of that run."""
-    cols = {k: column(table, k) for k in ("seed", "workload", "wear", "policy")}
-    metric = {m: column(table, key) for m, (_, key, _) in paper_003.METRICS.items()}
-    metric |= {m: column(table, key) for m, key in EXTRA.items()}
-    out: dict[int, Runs] = {}
-    for i in range(table.height):
-        run = {m: float(v[i]) for m, v in metric.items()}
-        run["retry_ns"], run["queue_ns"] = latency_split(run["read_latency"], run["level"])
-        out.setdefault(int(cols["seed"][i]), {})[
-            (cols["workload"][i], cols["wear"][i], cols["policy"][i])
-        ] = run
-    return dict(sorted(out.items()))
-
-
-def latency_split(mean_ns: float, level: float) -> tuple[float, float]:
-    """A mean read latency split into its LDPC retries (the mean decoding level's extra
-    sensings, 24 µs each, per page) and the rest above the 85 µs sensing (queueing and
-    transfer). Per page, where a request's latency is its pages' last: an approximation
-    for multi-page reads."""
-    retry = level * T_RETRY_NS
-    return retry, mean_ns - T_READ_NS - retry
-
-
-def seed_mean(by_seed: dict[int, dict]) -> dict:
-    """Each key's value (a number, or a dict of numbers) averaged over the seeds."""
-    first = next(iter(by_seed.values()))
-    n = len(by_seed)
-    if all(isinstance(v, dict) for v in first.values()):
-        return {k: {m: sum(r[k][m] for r in by_seed.values()) / n for m in v}
-                for k, v in first.items()}
-    return {k: sum(r[k] for r in by_seed.values()) / n for k in first}
-
-
-def mean_change(runs: Runs, metric: str, of: str, against: str) -> float:
-    """Mean over the (workload, wear) pairs of `of`'s change against `against` (003's "by
-    an average of": its bars are per trace, normalised to the counterpart; no denominator
-    here is near 0, and a pair with a 0 one, no refresh at all, is left out)."""
-    pairs = {(w, u) for (w, u, _) in runs}
-    xs = [change_pct(runs[(w, u, of)][metric], runs[(w, u, against)][metric])
-          for (w, u) in sorted(pairs) if (w, u, of) in runs and (w, u, against) in runs]
-    xs = [x for x in xs if not math.isnan(x)]
-    return sum(xs) / len(xs) if xs else math.nan
-
-
-def by_wear(runs: Runs, metric: str, of: str, against: str) -> dict[str, float]:
-    """`mean_change` under each wear level of the runs."""
-    return {u: mean_change({k: v for k, v in runs.items() if k[1] == u}, metric, of, against)
-            for u in sorted({k[1] for k in runs})}
-
-
-def by_workload(runs: Runs, metric: str, of: str, against: str) -> dict[str, float]:
-    """`mean_change` on each workload of the runs (over the wear levels)."""
-    return {w: mean_change({k: v for k, v in runs.items() if k[0] == w}, metric, of, against)
-            for w in sorted({k[0] for k in runs})}
-
-
-def measured_change(by_seed: dict[int, Runs], metric: str, of: str, against: str
-                    ) -> Measured:
-    """`mean_change` per seed, with each workload's value averaged over the seeds."""
-    return Measured.seeds(
-        [mean_change(r, metric, of, against) for r in by_seed.values()],
-        seed_mean({k: by_workload(r, metric, of, against) for k, r in by_seed.items()}))
-
-
 def _ends(per_wear: dict[str, float]) -> str:
     """'U1 +x %, U6 +y %': the first and last wear level's values."""
     first, last = min(per_wear), max(per_wear)
@@ -275,8 +204,6 @@ def why(metric: str, other: str, ours: float, runs: Runs) -> str:
             "neither its destinations' number nor its traces' hot sets).")
 
 
-#: Smallest change (%, pp) that counts as a sign (equal runs are not a reproduced sign).
-SIGN = 0.1
 FIGS4_6 = ("figs4_6",)
 FIG2 = ("fig2",)
 
@@ -326,7 +253,8 @@ def claims(by_seed: dict[int, Runs], fig2_by_seed: dict[int, dict[tuple[str, str
         "as a sign over every wear level's 95 % interval; DR's destinations and Baseline's "
         "new block are opened alike (in turn, any wear), so DR's evened reads lower the "
         "disturb term at every wear level, and 003 does not say what makes DR's blocks "
-        "worse than Baseline's.", margin=0.0))
+        "worse than Baseline's (what each workload's reads met: the section 'DR against "
+        "Baseline per workload').", margin=0.0))
     gains = {k: [-mean_change({q: v for q, v in r.items() if q[1] == u}, "rber", "badr",
                               "baseline") for u in ("U1", "U6")]
              for k, r in by_seed.items()}
@@ -361,117 +289,15 @@ def inputs(s: Settings) -> list[Claim]:
     return out
 
 
-def _savefig(fig: Any, path: Path) -> None:
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
-
-
-def figures(out: Path, runs: dict, fig2: dict, s: Settings) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    written = []
-    fig, ax = plt.subplots(figsize=(6, 3.2))
-    wear = [u for u in s.fig2_wear if (u, "baseline") in fig2]
-    for i, p in enumerate(("baseline", "dr")):
-        ax.bar([j + (i - 0.5) * 0.4 for j in range(len(wear))],
-               [fig2[(u, p)] for u in wear], 0.4, label=p)
-    ax.set_xticks(range(len(wear)), wear)
-    ax.set_ylabel("mean page RBER")
-    ax.legend()
-    fig.tight_layout()
-    _savefig(fig, out / "fig2_rber_baseline_vs_dr.png")
-    plt.close(fig)
-    written.append("fig2_rber_baseline_vs_dr.png")
-    names = {"read_latency": ("fig4_read_latency.png", "mean read latency (µs)", 1e-3),
-             "rber": ("fig5_rber.png", "mean page RBER", 1.0),
-             "page_moves": ("fig6_page_moves.png", "refresh page moves", 1.0)}
-    workloads = sorted({w for (w, _, _) in runs})
-    for metric, (name, ylabel, scale) in names.items():
-        fig, axes = plt.subplots(1, len(s.wear), figsize=(4 * len(s.wear), 3.2), squeeze=False)
-        for ax, u in zip(axes[0], s.wear, strict=True):
-            for i, p in enumerate(POLICIES):
-                ax.bar([j + (i - 1.5) * 0.2 for j in range(len(workloads))],
-                       [runs[(w, u, p)][metric] * scale for w in workloads], 0.2, label=p)
-            ax.set_xticks(range(len(workloads)), workloads)
-            ax.set_title(u)
-        axes[0][0].set_ylabel(ylabel)
-        axes[0][0].legend(fontsize=8)
-        fig.tight_layout()
-        _savefig(fig, out / name)
-        plt.close(fig)
-        written.append(name)
-    return written
-
-
-def changes_md(by_seed: dict[int, Runs]) -> list[str]:
-    """BADR's change against each counterpart per workload (over the wear levels): the
-    mean over seeds, the median and the range [lowest, highest] of the seeds' values."""
-    lines = ["## BADR's change per workload (%, over U1, U4, U6): mean, median [range] "
-             "over seeds\n", "| metric | against | workload | mean | median | range |",
-             "|---|---|---|---:|---:|---|"]
-    for metric, other in paper_003.CHANGES:
-        per_seed = [by_workload(r, metric, "badr", other) for r in by_seed.values()]
-        for w in sorted(per_seed[0]):
-            xs = [x[w] for x in per_seed if not math.isnan(x[w])]
-            if not xs:
-                continue
-            lines.append(f"| {metric} | {other} | {w} | {sum(xs) / len(xs):+.2f} | "
-                         f"{statistics.median(xs):+.2f} | [{min(xs):+.2f}, {max(xs):+.2f}] |")
-    return lines + [""]
-
-
-def body_md(by_seed: dict[int, Runs], fig2: dict, s: Settings) -> str:
-    runs = seed_mean(by_seed)
-    lines = [f"## Runs (Figs. 4–6), means over seeds {', '.join(map(str, s.seeds))}\n",
-             "Read latency: mean, median and maximum per run; the mean split into LDPC "
-             "retries (mean decoding level × 24 µs) and queueing and transfer (the rest above "
-             "the 85 µs sensing).\n",
-             "| workload | wear | policy | mean read (µs) | median (µs) | max (ms) | "
-             "LDPC retries (µs) | queueing (µs) | RBER | refresh page moves |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for (w, u, p), v in sorted(runs.items()):
-        lines.append(f"| {w} | {u} | {p} | {v['read_latency'] / 1e3:.1f} | "
-                     f"{v['read_p50'] / 1e3:.1f} | {v['read_max'] / 1e6:.2f} | "
-                     f"{v['retry_ns'] / 1e3:.1f} | {v['queue_ns'] / 1e3:.1f} | "
-                     f"{v['rber']:.4e} | {v['page_moves']:.0f} |")
-    lines += [""] + changes_md(by_seed)
-    idle = sorted({w for (w, _, _), v in runs.items()}
-                  - {w for (w, _, _), v in runs.items() if v["page_moves"] > 0})
-    if idle:
-        lines += ["", f"No block reached the refresh threshold in {', '.join(idle)}: every "
-                  "policy ran the same there: those runs count as no change in the read "
-                  "latency and RBER means and are left out of the page-move means (0 of 0)."]
-    lines += ["", f"## Fig. 2: mean page RBER, workload {s.fig2_workload}\n",
-              "| wear | Baseline | DR | DR vs Baseline |", "|---|---:|---:|---:|"]
-    for u in s.fig2_wear:
-        if (u, "baseline") in fig2:
-            b, d = fig2[(u, "baseline")], fig2[(u, "dr")]
-            lines.append(f"| {u} | {b:.4e} | {d:.4e} | {change_pct(d, b):+.2f} % |")
-    lines += ["", "Not reproduced: §IV-B4's bookkeeping time on an ARM Cortex-A7 (host CPU "
-              "time, not simulated). Policies and the choices where 003 is vague: "
-              "docs/read_refresh.md.", ""]
-    return "\n".join(lines)
-
-
-def config_md(s: Settings) -> str:
-    device = ", ".join(f"`{k} = {v}`" for k, v in s.device.items()) or "as the preset"
-    return (
-        f"Preset `configs/003_badr.toml`; device {device}; workloads "
-        f"{', '.join(s.workloads)}; prediction window {s.window_requests} requests; "
-        f"seeds {', '.join(map(str, s.seeds))} (each claim: one value per seed).\n\n"
-    )
-
-
 def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
     s: Settings = ctx.settings
     by_seed = values(tables["figs4_6"])
     fig2_by_seed = {k: {(u, p): v["rber"] for (_, u, p), v in r.items()}
                     for k, r in values(tables["fig2"]).items()}
+    fig2_runs = seed_mean(values(tables["fig2"]))
     cl = claims(by_seed, fig2_by_seed, s)
     runs, fig2 = seed_mean(by_seed), seed_mean(fig2_by_seed)
+    signs = paper_signs(cl)
     figs = figures(ctx.out, runs, fig2, s)
     metrics = {
         "settings": asdict(s),
@@ -480,6 +306,9 @@ def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
         "fig2_rber": {f"{k}/{u}/{p}": v for k, f in fig2_by_seed.items()
                       for (u, p), v in sorted(f.items())},
         "figures": figs,
+        "paper_signs": {"same": sum(r.agrees for r in signs), "of": len(signs),
+                        "rows": [asdict(r) for r in signs]},
     }
-    return Analysis(claims=cl, body=body_md(by_seed, fig2, s), figures=figs, metrics=metrics,
+    return Analysis(claims=cl, body=body_md(by_seed, fig2, s, fig2_runs, cl), figures=figs,
+                    metrics=metrics,
                     config_text=config_md(s))

@@ -137,6 +137,7 @@ def reproduce(
     out.mkdir(parents=True, exist_ok=True)
     ctx = Context(out=out, quick=quick, settings=settings)
     tables: dict[str, pl.DataFrame] = {}
+    sweeps: list[SweepTime] = []
     for sweep_name, spec in mod.plan(ctx).items():
         _log(f"{name}: sweep {sweep_name}")
         outcome = run_sweep(spec, out / "sweeps" / sweep_name, jobs, executor, address,
@@ -144,6 +145,7 @@ def reproduce(
         if outcome.failed:
             raise SweepFailed(outcome)
         tables[sweep_name] = outcome.table
+        sweeps.append(SweepTime(len(outcome.ran), outcome.skipped, outcome.times))
     analysis = mod.analyse(ctx, tables)
     if getattr(mod, "CLAIM_API", 1) >= 2:
         check_claims(analysis.claims)
@@ -155,12 +157,13 @@ def reproduce(
         {**asdict(c), "verdict": c.verdict} for c in analysis.claims
     ])
     write_json(out / "metrics.json", json.loads(json.dumps(
-        {**analysis.metrics, "wall_s": wall, "version": version, "verdicts": counts,
-         "verdicts_by_kind": by_kind}, default=str)))
+        {**analysis.metrics, "wall_s": wall, "sweeps_time": sweeps_time(sweeps),
+         "version": version, "verdicts": counts, "verdicts_by_kind": by_kind},
+        default=str)))
     mode = "quick" if quick or getattr(ctx.settings, "quick", False) else "full"
     text = (
         f"# {mod.TITLE} reproduced with nandlab\n\n"
-        f"nandlab {version}; mode **{mode}**; wall time {wall:.0f} s; "
+        f"nandlab {version}; mode **{mode}**; {wall_time_md(wall, sweeps)}; "
         f"Python {platform.python_version()} on {platform.machine()}.\n\n"
         f"{analysis.config_text}"
         "## Paper vs nandlab\n\n"
@@ -174,6 +177,43 @@ def reproduce(
         f.write(text)
     _log(f"{name}: done in {wall:.0f} s: {out / 'report.md'}")
     return Report(name, mod.TITLE, out / "report.md", counts, wall, by_kind)
+
+
+@dataclass(frozen=True)
+class SweepTime:
+    """One sweep of a reproduction: runs simulated by this call, runs found in the store,
+    and every call that simulated runs into that store (:meth:`Store.times`, this one
+    last when it ran any)."""
+
+    ran: int
+    found: int
+    times: list[dict[str, Any]]
+
+
+def sweeps_time(sweeps: list[SweepTime]) -> dict[str, Any]:
+    """The runs simulated now and found in the stores, and the time the found ones took
+    when they were simulated (as far as their stores recorded it)."""
+    earlier = [t for s in sweeps for t in (s.times[:-1] if s.ran else s.times)]
+    jobs = sorted({t["jobs"] for s in sweeps for t in s.times if t.get("jobs") is not None})
+    return {"ran": sum(s.ran for s in sweeps), "found": sum(s.found for s in sweeps),
+            "found_timed": sum(t["runs"] for t in earlier),
+            "found_wall_s": sum(t["wall_s"] for t in earlier), "jobs": jobs}
+
+
+def wall_time_md(wall_s: float, sweeps: list[SweepTime]) -> str:
+    """The header's time: this call's wall time and what it did — runs simulated now, or
+    found in the store and how long they took when simulated (a re-analysis of a finished
+    run takes seconds; its runs took what the store recorded)."""
+    t = sweeps_time(sweeps)
+    jobs = f" with `--jobs {', '.join(map(str, t['jobs']))}`" if t["jobs"] else ""
+    text = f"wall time {wall_s:,.0f} s"
+    if not t["found"]:
+        return f"{text} ({t['ran']} runs simulated{jobs})"
+    text += f" ({t['ran']} runs simulated now, {t['found']} found in the store"
+    if not t["found_timed"]:
+        return f"{text}; the store did not record how long those took)"
+    part = "" if t["found_timed"] >= t["found"] else f" {t['found_timed']} of them"
+    return f"{text};{part} simulated earlier in {t['found_wall_s']:,.0f} s{jobs})"
 
 
 def reproduce_all(out: str | Path, quick: bool = False, **kw: Any) -> Path:

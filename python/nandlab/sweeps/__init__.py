@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -48,6 +49,9 @@ class SweepOutcome:
     ran: list[str] = field(default_factory=list)
     skipped: int = 0
     failed: list[tuple[Run, str]] = field(default_factory=list)
+    #: Every call that simulated runs into this store, this one included
+    #: (:meth:`Store.times`: ``runs``, ``wall_s``, ``jobs``).
+    times: list[dict[str, Any]] = field(default_factory=list)
 
 
 class SweepFailed(Exception):
@@ -99,6 +103,7 @@ def run_sweep(
             todo.append(r)
     by_id = {r.run_id: r for r in todo}
     bar = _bar(progress)
+    t0 = time.monotonic()
     try:
         with bar or nullcontext():
             task = bar.add_task(description or spec.name, total=len(runs),
@@ -119,6 +124,10 @@ def run_sweep(
         # Also on Ctrl-C: the table holds every run finished so far.
         outcome.table = store.table(runs)
         store.write_table(outcome.table)
+        if outcome.ran:
+            store.record_time(len(outcome.ran), time.monotonic() - t0,
+                              default_jobs() if jobs is None else jobs)
+    outcome.times = store.times()
     outcome.failed = [(r, msg) for r in runs if (msg := store.error(r)) is not None]
     return outcome
 

@@ -9,6 +9,7 @@ DIR/runs/<id>/summary.json  the run's summary, written atomically when it ends: 
 DIR/runs/<id>/error.json    the one-line error of a failed run
 DIR/results.parquet         one row per finished run, rebuilt from runs/*/summary.json
 DIR/plan.json               run ids by config as written (resolving a config takes time)
+DIR/timing.json             each call that simulated runs: how many, its wall time, its jobs
 ```
 Only the process driving the sweep writes here (workers return their summaries), so a
 killed worker or driver leaves finished runs complete and nothing else.
@@ -80,6 +81,17 @@ class Store:
 
     def save_known_ids(self, known: dict[str, list[str | None]]) -> None:
         write_json(self.root / "plan.json", known)
+
+    def times(self) -> list[dict[str, Any]]:
+        """The calls that simulated runs here (``timing.json``): ``runs``, ``wall_s``,
+        ``jobs``, oldest first; empty when none did (or before the file was kept)."""
+        p = self.root / "timing.json"
+        return json.loads(p.read_text()) if p.is_file() else []
+
+    def record_time(self, runs: int, wall_s: float, jobs: int | None) -> None:
+        """Adds a call that simulated ``runs`` runs in ``wall_s`` seconds."""
+        write_json(self.root / "timing.json",
+                   [*self.times(), {"runs": runs, "wall_s": wall_s, "jobs": jobs}])
 
     def _dir(self, run: Run) -> Path:
         return self.root / "runs" / run.run_id

@@ -102,8 +102,13 @@ impl Ftl {
         let slot = self.read_slot_at(plane, index);
         self.block_reads[slot] += 1;
         let reads = self.block_reads[slot];
-        if reads >= self.refresh_min_reads {
-            self.consider_refresh(ppa.block, reads);
+        if self.refresh_min_reads != u32::MAX {
+            self.stats.sensed_reads += 1;
+            self.stats.sensed_pe_sum += u64::from(self.blocks[ppa.block as usize].pe);
+            self.stats.sensed_block_reads_sum += u64::from(reads);
+            if reads >= self.refresh_min_reads {
+                self.consider_refresh(ppa.block, reads);
+            }
         }
         SensedPage { ppa, plane, reads }
     }

@@ -130,6 +130,12 @@ pub struct FtlStats {
     pub backup_programs: u64,
     /// Hot pages moved off chips placement refuses them ([`Ftl::move_if_hot`]).
     pub hot_page_moves: u64,
+    /// With read refresh on: host page reads sensed, and the sums over them of their
+    /// block's P/E and reads since erase (the read included): what a read-refresh policy
+    /// leaves the reads to see (seed 003's DR against Baseline per workload).
+    pub sensed_reads: u64,
+    pub sensed_pe_sum: u64,
+    pub sensed_block_reads_sum: u64,
 }
 
 /// The page-level FTL.

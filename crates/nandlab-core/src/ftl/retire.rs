@@ -7,6 +7,7 @@
 //! free blocks GC needs (`ftl.gc_threshold_blocks` + 2, the fill's own check): JESD218's
 //! "the SSD maintains its capacity".
 
+use super::aging::MAX_PE_CYCLES;
 use super::{BlockStatus, Ftl};
 use crate::error::{NandError, Result};
 use std::cmp::Reverse;
@@ -30,6 +31,62 @@ impl Ftl {
         let in_service = self.in_service(plane);
         if self.spare_blocks(in_service) < 0 {
             return Err(self.drive_failed(plane, in_service));
+        }
+        Ok(())
+    }
+
+    /// Adds `delta[b]` P/E cycles to every block `b` in service, in place (the wear
+    /// fast-forward of `nandlab endurance`, which carries the drive's data layout from one
+    /// epoch to the next). Free blocks it brings to the limit retire at once; blocks holding
+    /// data retire at their next erase ([`Ftl::release_erased`]). Each plane's free pool is
+    /// re-sorted by the new wear. Fails the drive when a plane has too few blocks left; a
+    /// list of the wrong length or past the P/E bound changes nothing.
+    pub fn add_wear(&mut self, delta: &[u32]) -> Result<()> {
+        if delta.len() != self.blocks.len() {
+            return Err(NandError::Invalid(format!(
+                "the wear fast-forward lists {} blocks; the device has {}",
+                delta.len(),
+                self.blocks.len()
+            )));
+        }
+        let bound = MAX_PE_CYCLES as u64;
+        if let Some((b, (st, d))) = self
+            .blocks
+            .iter()
+            .zip(delta)
+            .enumerate()
+            .find(|(_, (st, &d))| u64::from(st.pe) + u64::from(d) > bound)
+        {
+            return Err(NandError::Invalid(format!(
+                "the wear fast-forward takes block {b} from {} to {} P/E cycles, past the bound {bound}",
+                st.pe,
+                u64::from(st.pe) + u64::from(*d)
+            )));
+        }
+        for (st, &d) in self.blocks.iter_mut().zip(delta) {
+            if st.status != BlockStatus::Retired {
+                st.pe += d;
+            }
+        }
+        for plane in 0..self.planes.len() {
+            let free: Vec<u32> = self.planes[plane].free.drain().map(|Reverse((_, b))| b).collect();
+            let mut pool = Vec::with_capacity(free.len());
+            for b in free {
+                let pe = self.blocks[b as usize].pe;
+                if self.worn_out(pe) {
+                    self.blocks[b as usize].status = BlockStatus::Retired;
+                } else {
+                    pool.push(Reverse((pe, b)));
+                }
+            }
+            self.planes[plane].free = pool.into();
+        }
+        self.min_free.set(None);
+        for plane in 0..self.geo.planes {
+            let in_service = self.in_service(plane);
+            if self.spare_blocks(in_service) < 0 {
+                return Err(self.drive_failed(plane, in_service));
+            }
         }
         Ok(())
     }

@@ -29,6 +29,7 @@
 //! uses the same approximation so that [`VthModel::sample`] and [`VthModel::state_cdf`]
 //! describe one distribution.
 
+use std::cell::OnceCell;
 use std::sync::LazyLock;
 
 use rand::Rng;
@@ -353,6 +354,26 @@ impl Core {
         }
         .cdf(-v)
     }
+
+    /// Density at `v` (volts⁻¹); from the upper tails above the window's middle, where
+    /// `Φ(a) − Φ(b)` would cancel.
+    fn pdf(&self, v: f64) -> f64 {
+        if self.width <= 0.0 {
+            return phi_pdf((v - self.low) / self.sd) / self.sd;
+        }
+        if self.sd <= 0.0 {
+            let inside = v >= self.low && v <= self.low + self.width;
+            return if inside { 1.0 / self.width } else { 0.0 };
+        }
+        let a = (v - self.low) / self.sd;
+        let b = (v - self.low - self.width) / self.sd;
+        let mass = if a + b > 0.0 {
+            phi_cdf(-b) - phi_cdf(-a)
+        } else {
+            phi_cdf(a) - phi_cdf(b)
+        };
+        mass.max(0.0) / self.width
+    }
 }
 
 /// Simpson intervals and range (in units of the Laplace scale) of the RTN convolution.
@@ -378,6 +399,73 @@ static RTN_WEIGHTS: LazyLock<[f64; RTN_INTERVALS + 1]> = LazyLock::new(|| {
 /// Tolerance of the optimal read references, volts: below it the misread cost is flat to
 /// within its rounding (`½·c''·δ² ≈ 1e-18` with `c'' ~ 1 V⁻²`).
 pub const REF_TOL_V: f64 = 1e-8;
+
+/// A root of `f` in `[a, b]`, where `f(a)` and `f(b)` differ in sign, to within `tol`
+/// (Brent 1973's zeroin: inverse quadratic or secant steps inside the bracket, bisection
+/// where they would leave it or shrink it too slowly); `None` when `f(a)` and `f(b)` have
+/// the same sign.
+fn brent_root(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, tol: f64) -> Option<f64> {
+    let (mut fa, mut fb) = (f(a), f(b));
+    if fa == 0.0 {
+        return Some(a);
+    }
+    if fb == 0.0 {
+        return Some(b);
+    }
+    if (fa > 0.0) == (fb > 0.0) {
+        return None;
+    }
+    let (mut c, mut fc) = (a, fa);
+    let (mut d, mut e) = (b - a, b - a);
+    for _ in 0..200 {
+        if (fb > 0.0) == (fc > 0.0) {
+            (c, fc) = (a, fa);
+            d = b - a;
+            e = d;
+        }
+        if fc.abs() < fb.abs() {
+            (a, fa) = (b, fb);
+            (b, fb) = (c, fc);
+            (c, fc) = (a, fa);
+        }
+        let tol1 = 2.0 * f64::EPSILON * b.abs() + 0.5 * tol;
+        let xm = 0.5 * (c - b);
+        if xm.abs() <= tol1 || fb == 0.0 {
+            return Some(b);
+        }
+        if e.abs() >= tol1 && fa.abs() > fb.abs() {
+            let s = fb / fa;
+            let (mut p, mut q) = if a == c {
+                (2.0 * xm * s, 1.0 - s)
+            } else {
+                let (q, r) = (fa / fc, fb / fc);
+                (
+                    s * (2.0 * xm * q * (q - r) - (b - a) * (r - 1.0)),
+                    (q - 1.0) * (r - 1.0) * (s - 1.0),
+                )
+            };
+            if p > 0.0 {
+                q = -q;
+            } else {
+                p = -p;
+            }
+            if 2.0 * p < (3.0 * xm * q - (tol1 * q).abs()).min((e * q).abs()) {
+                e = d;
+                d = p / q;
+            } else {
+                d = xm;
+                e = d;
+            }
+        } else {
+            d = xm;
+            e = d;
+        }
+        (a, fa) = (b, fb);
+        b += if d.abs() > tol1 { d } else { tol1.copysign(xm) };
+        fb = f(b);
+    }
+    Some(b)
+}
 
 /// Minimum of `f` on `[a, b]` to within `tol` (Brent 1973: parabolic steps through the
 /// three best points, golden-section steps where a parabola would leave the bracket or
@@ -494,16 +582,21 @@ impl VthModel {
         rd.rise_v(self.reads, top + rd.pass_margin_v, self.params.levels[state].centre_v())
     }
 
-    /// Mixes `f(v − shift)` over the Eq. 3 coupling shifts (just `f(v)` when off).
+    /// Mixes `f(v − shift)` over the Eq. 3 coupling shifts (just `f(v)` when off), for a
+    /// probability.
     fn coupled(&self, v: f64, f: impl Fn(f64) -> f64) -> f64 {
         if self.coupling_mix.is_empty() {
             return f(v);
         }
-        self.coupling_mix
-            .iter()
-            .map(|&(s, p)| p * f(v - s))
-            .sum::<f64>()
-            .clamp(0.0, 1.0)
+        self.mixed(v, f).clamp(0.0, 1.0)
+    }
+
+    /// The coupling mixture of `f` without the clamp to a probability (for a density).
+    fn mixed(&self, v: f64, f: impl Fn(f64) -> f64) -> f64 {
+        if self.coupling_mix.is_empty() {
+            return f(v);
+        }
+        self.coupling_mix.iter().map(|&(s, p)| p * f(v - s)).sum::<f64>()
     }
 
     /// The parameters.
@@ -603,13 +696,22 @@ impl VthModel {
         if lambda <= 0.0 {
             return f(v);
         }
+        Self::rtn_sum(lambda, v, f).clamp(0.0, 1.0)
+    }
+
+    /// The Simpson sum of [`Self::with_rtn`] without the clamp to a probability (for a
+    /// density: the derivative of the sum is the sum of the derivatives).
+    fn rtn_sum(lambda: f64, v: f64, f: impl Fn(f64) -> f64) -> f64 {
+        if lambda <= 0.0 {
+            return f(v);
+        }
         let h = RTN_RANGE / RTN_INTERVALS as f64;
         let mut acc = 0.0;
         for (i, &we) in RTN_WEIGHTS.iter().enumerate() {
             let s = i as f64 * h;
             acc += we * (f(v - lambda * s) + f(v + lambda * s));
         }
-        (0.5 * acc * h / 3.0).clamp(0.0, 1.0)
+        0.5 * acc * h / 3.0
     }
 
     /// `P(Vth ≤ v)` for a cell programmed to level `state` after `pe` P/E cycles and
@@ -627,26 +729,39 @@ impl VthModel {
         self.coupled(v, |u| Self::with_rtn(lambda, u, |x| c.sf(x)))
     }
 
+    /// Density of `state`'s Vth at `v` (volts⁻¹): the derivative of
+    /// [`Self::state_cdf`]'s Simpson sum, so that its zero is the stationary point of the
+    /// misread cost as computed.
+    pub fn state_pdf(&self, state: usize, v: f64, pe: f64, retention_s: f64) -> f64 {
+        let c = self.core(state, pe, retention_s);
+        let lambda = self.rtn_lambda_v(pe);
+        self.mixed(v, |u| Self::rtn_sum(lambda, u, |x| c.pdf(x)))
+    }
+
     /// `P(lo < Vth ≤ hi)`, from whichever tail is accurate (`lo`/`hi` may be ±∞).
     pub fn state_interval_prob(&self, state: usize, lo: f64, hi: f64, pe: f64, retention_s: f64) -> f64 {
+        let cdf = |v: f64| self.state_cdf(state, v, pe, retention_s);
+        let sf = |v: f64| self.state_sf(state, v, pe, retention_s);
+        self.interval_prob(state, (lo, hi), (pe, retention_s), &cdf, &sf)
+    }
+
+    /// [`Self::state_interval_prob`] with the tail functions given (memoised by
+    /// [`Self::transition_probs`]).
+    fn interval_prob(
+        &self,
+        state: usize,
+        (lo, hi): (f64, f64),
+        (pe, retention_s): (f64, f64),
+        cdf: &dyn Fn(f64) -> f64,
+        sf: &dyn Fn(f64) -> f64,
+    ) -> f64 {
         if hi <= lo {
             return 0.0;
         }
-        let c = self.core(state, pe, retention_s).low + 0.5 * self.core(state, pe, retention_s).width;
-        let cdf = |v: f64| {
-            if v == f64::NEG_INFINITY {
-                0.0
-            } else {
-                self.state_cdf(state, v, pe, retention_s)
-            }
-        };
-        let sf = |v: f64| {
-            if v == f64::INFINITY {
-                0.0
-            } else {
-                self.state_sf(state, v, pe, retention_s)
-            }
-        };
+        let core = self.core(state, pe, retention_s);
+        let c = core.low + 0.5 * core.width;
+        let cdf = |v: f64| if v == f64::NEG_INFINITY { 0.0 } else { cdf(v) };
+        let sf = |v: f64| if v == f64::INFINITY { 0.0 } else { sf(v) };
         let p = if hi <= c {
             cdf(hi) - cdf(lo)
         } else if lo >= c {
@@ -698,17 +813,28 @@ impl VthModel {
     }
 
     /// Optimal read references: for each adjacent pair, the voltage minimising
-    /// `P(level i read above) + P(level i+1 read below)`, by Brent's minimisation between
-    /// the two levels' centres to [`REF_TOL_V`]. A looser search (golden section to
-    /// 1e-4 V) left each level's misread probability ~1e-3 (relative) off the optimum's,
-    /// differently at every wear and age: noise the `vth` table could not interpolate.
+    /// `P(level i read above) + P(level i+1 read below)`, to [`REF_TOL_V`]: where the two
+    /// densities are equal (Brent's root finding on `ln pdf_{i+1} − ln pdf_i` between
+    /// the two levels' centres: nearly linear in `v`, a handful of evaluations), or, where
+    /// that difference does not change sign there, by Brent's minimisation of the cost. A
+    /// looser search (golden section to 1e-4 V) left each level's misread probability
+    /// ~1e-3 (relative) off the optimum's, differently at every wear and age: noise the
+    /// `vth` table could not interpolate.
     pub fn optimal_read_refs_v(&self, pe: f64, retention_s: f64) -> Vec<f64> {
         (0..self.n_states() - 1)
             .map(|i| {
                 let ci = self.core(i, pe, retention_s);
                 let cj = self.core(i + 1, pe, retention_s);
-                let cost = |v: f64| self.state_sf(i, v, pe, retention_s) + self.state_cdf(i + 1, v, pe, retention_s);
-                brent_min(cost, ci.low + 0.5 * ci.width, cj.low + 0.5 * cj.width, REF_TOL_V)
+                let (a, b) = (ci.low + 0.5 * ci.width, cj.low + 0.5 * cj.width);
+                // A zero density (beyond a window without noise) counts as the smallest
+                // positive one: the logarithms stay finite and the sign right.
+                let ln_pdf = |s: usize, v: f64| self.state_pdf(s, v, pe, retention_s).max(f64::MIN_POSITIVE).ln();
+                let slope = |v: f64| ln_pdf(i + 1, v) - ln_pdf(i, v);
+                brent_root(slope, a, b, REF_TOL_V).unwrap_or_else(|| {
+                    let cost =
+                        |v: f64| self.state_sf(i, v, pe, retention_s) + self.state_cdf(i + 1, v, pe, retention_s);
+                    brent_min(cost, a, b, REF_TOL_V)
+                })
             })
             .collect()
     }
@@ -716,11 +842,20 @@ impl VthModel {
     /// `P(read as level j | programmed to level i)` for every `j`, with references `refs`.
     pub fn transition_probs(&self, state: usize, refs: &[f64], pe: f64, retention_s: f64) -> Vec<f64> {
         let n = self.n_states();
+        // Each reference bounds two intervals: its tail probabilities are worked out once.
+        let cdf_at: Vec<OnceCell<f64>> = refs.iter().map(|_| OnceCell::new()).collect();
+        let sf_at: Vec<OnceCell<f64>> = refs.iter().map(|_| OnceCell::new()).collect();
+        let tail = |at: &[OnceCell<f64>], v: f64, f: &dyn Fn(f64) -> f64| match refs.iter().position(|&r| r == v) {
+            Some(k) => *at[k].get_or_init(|| f(v)),
+            None => f(v),
+        };
+        let cdf = |v: f64| tail(&cdf_at, v, &|v| self.state_cdf(state, v, pe, retention_s));
+        let sf = |v: f64| tail(&sf_at, v, &|v| self.state_sf(state, v, pe, retention_s));
         (0..n)
             .map(|j| {
                 let lo = if j == 0 { f64::NEG_INFINITY } else { refs[j - 1] };
                 let hi = if j == n - 1 { f64::INFINITY } else { refs[j] };
-                self.state_interval_prob(state, lo, hi, pe, retention_s)
+                self.interval_prob(state, (lo, hi), (pe, retention_s), &cdf, &sf)
             })
             .collect()
     }

@@ -75,8 +75,8 @@ mod tests {
     #[test]
     fn grid_nodes_are_exact_and_between_is_close() {
         let m = VthErrorModel::new(VthModel::new(VthParams::dong_mlc()).unwrap(), 10.0, 4.0);
-        // On a node (PE 10,000 = 100²; t = 10^(20/4) − 1 s) the table is exact.
-        let t = 1e5 - 1.0;
+        // On a node (PE 10,000 = 100²; t = τ·(10^(8/4) − 1) = 2,970 s) the table is exact.
+        let t = super::super::vth_table::AGE_TAU_S * 99.0;
         let ctx = ErrorContext {
             pe_cycles: 10_000.0,
             retention_s: t,

@@ -102,6 +102,7 @@ impl Simulator {
             scheduler,
             inflight: 0,
             pending: None,
+            held: None,
             next_id: 0,
             bg_ops: Vec::new(),
             tsu,

@@ -140,7 +140,7 @@ impl Simulator {
             r.push(id, row);
         }
         if let Some(t) = self.timeline.as_mut() {
-            t.completed(i, req.size_bytes, end_ns, latency);
+            t.completed(i, req.size_bytes, end_ns, latency, req.stream);
         }
         self.counters.last_end_ns = self.counters.last_end_ns.max(end_ns);
         if self.cfg.host.replay == ReplayMode::Closed || self.device_depth > 0 {

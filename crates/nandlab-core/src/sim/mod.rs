@@ -63,6 +63,7 @@ mod read_timing;
 mod replay;
 mod rmw;
 mod sectors;
+pub mod session;
 mod summary;
 mod suspend;
 mod timeline;
@@ -232,6 +233,9 @@ pub struct SimOutput {
     /// One row per window of simulated time, when `output.timeline_ns` is set and the rows
     /// were not streamed.
     pub timeline: Option<TimelineColumns>,
+    /// P/E cycles of every block at the end, in block order, when `output.timeline_ns` is
+    /// set (the P/E distribution of `nandlab plot`).
+    pub pe_by_block: Option<Vec<u32>>,
 }
 
 #[derive(Debug, Default)]
@@ -278,6 +282,8 @@ pub struct Simulator {
     scheduler: Box<dyn HostScheduler>,
     inflight: u32,
     pending: Option<Request>,
+    /// The event a paused run runs first when it resumes (`session.rs`).
+    held: Option<(u64, Event)>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
     /// The per-die queues of background work, when the scheduler defers it.
@@ -375,9 +381,13 @@ impl Simulator {
     pub fn run_stream(mut self, mut stream: RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<SimOutput> {
         let wall = Instant::now();
         self.replay(&mut stream, progress)?;
-        let wall_s = wall.elapsed().as_secs_f64();
+        self.output(wall.elapsed().as_secs_f64())
+    }
+
+    /// The run's outputs, after its last event.
+    fn output(mut self, wall_s: f64) -> Result<SimOutput> {
         let summary = self.summary(wall_s)?;
-        let timeline = self.finish_timeline()?;
+        let (timeline, pe_by_block) = self.finish_timeline()?;
         let requests = match self.records.take() {
             Some(r) => r.finish()?,
             None => None,
@@ -386,6 +396,7 @@ impl Simulator {
             summary,
             requests,
             timeline,
+            pe_by_block,
         })
     }
 }

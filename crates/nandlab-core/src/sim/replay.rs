@@ -5,7 +5,16 @@ use super::*;
 
 impl Simulator {
     pub(super) fn replay(&mut self, stream: &mut RequestStream, progress: &mut dyn FnMut(u64) -> bool) -> Result<()> {
-        let bounded = self.cfg.host.replay == ReplayMode::Closed || self.device_depth > 0;
+        self.start_replay(stream, progress)?;
+        self.resume(stream, u64::MAX, progress).map(drop)
+    }
+
+    /// The first requests: the first arrival (open loop) or the first outstanding ones.
+    pub(super) fn start_replay(
+        &mut self,
+        stream: &mut RequestStream,
+        progress: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<()> {
         match self.cfg.host.replay {
             ReplayMode::Open => self.schedule_arrival(stream, 0)?,
             ReplayMode::Closed => {
@@ -18,7 +27,26 @@ impl Simulator {
                 self.try_dispatch(0, progress)?;
             }
         }
-        while let Some((now, ev)) = self.events.pop() {
+        Ok(())
+    }
+
+    /// Runs events until they run out (returns `false`), or pauses before the first event
+    /// that would take a request past the `stop_at`-th from the stream (an arrival, or a
+    /// completion in a closed loop) and returns `true`: that event is held, with every
+    /// other one still queued, and is the first the next call runs, so a run paused and
+    /// resumed is the uninterrupted run.
+    pub(super) fn resume(
+        &mut self,
+        stream: &mut RequestStream,
+        stop_at: u64,
+        progress: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<bool> {
+        let bounded = self.cfg.host.replay == ReplayMode::Closed || self.device_depth > 0;
+        while let Some((now, ev)) = self.held.take().or_else(|| self.events.pop()) {
+            if self.next_id >= stop_at && matches!(ev, Event::Arrival | Event::RequestDone(_)) {
+                self.held = Some((now, ev));
+                return Ok(true);
+            }
             self.counters.events += 1;
             if self.timeline.as_ref().is_some_and(|t| now >= t.next_close_ns()) {
                 self.close_windows(now);
@@ -102,7 +130,7 @@ impl Simulator {
                 panic!("FTL invariant broken under the scheduler: {e}");
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     #[inline]

@@ -3,7 +3,7 @@
 use super::Simulator;
 use crate::error::Result;
 use crate::metrics::summary::{
-    CacheSummary, CriticalBackup, CriticalSummary, Endurance, EnergySummary, FlashSummary, FlowSummary,
+    CacheSummary, CriticalBackup, CriticalSummary, Endurance, EnergySummary, FlashSummary, FlowSummary, HostReadBlocks,
     InterleaveSummary, ReliabilitySummary, RequestCounts, RetirementSummary, SimSummary, Summary, SuspendSummary,
     TvrSummary,
 };
@@ -111,6 +111,10 @@ impl Simulator {
                 retired_blocks: self.ftl.retired_blocks(),
                 spare_blocks_min: self.ftl.spare_blocks_min(),
                 pe_by_block: self.ftl.pe_by_block(),
+            }),
+            host_read_blocks: (f.sensed_reads > 0).then(|| HostReadBlocks {
+                pe_mean: f.sensed_pe_sum as f64 / f.sensed_reads as f64,
+                reads_mean: f.sensed_block_reads_sum as f64 / f.sensed_reads as f64,
             }),
         }
     }

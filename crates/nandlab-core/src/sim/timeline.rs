@@ -3,7 +3,7 @@
 
 use super::Simulator;
 use crate::error::Result;
-use crate::metrics::timeline::{BusyWindows, Counts, Timeline};
+use crate::metrics::timeline::{BusyWindows, Counts, Extras, Timeline};
 use crate::metrics::TimelineColumns;
 
 impl Simulator {
@@ -11,7 +11,17 @@ impl Simulator {
     pub(super) fn start_timeline(&mut self) {
         let window_ns = self.cfg.output.timeline_ns;
         if window_ns > 0 {
-            self.timeline = Some(Timeline::new(window_ns, self.geo.dies, self.cfg.device.channels));
+            let extras = Extras {
+                flows: self.flow_latency.len(),
+                cache: self.cache.is_some(),
+                mapping_cache: self.mapping_cache.is_some(),
+            };
+            self.timeline = Some(Timeline::new(
+                window_ns,
+                self.geo.dies,
+                self.cfg.device.channels,
+                extras,
+            ));
             self.backend.busy = Some(BusyWindows::new(window_ns));
         }
     }
@@ -32,6 +42,14 @@ impl Simulator {
             retries: s.retries,
             uncorrectable: s.uncorrectable,
             free_blocks_min: self.ftl.min_free_blocks(),
+            cache: self.cache.as_ref().map_or([0; 4], |c| {
+                let s = c.stats;
+                [s.read_hits, s.read_misses, s.write_hits, s.write_misses]
+            }),
+            mapping: self
+                .mapping_cache
+                .as_ref()
+                .map_or([0; 2], |c| [c.stats.hits, c.stats.misses]),
         }
     }
 
@@ -44,12 +62,16 @@ impl Simulator {
         }
     }
 
-    /// The rest of the timeline once the run ended (rows kept in memory, if not streamed).
-    pub(super) fn finish_timeline(&mut self) -> Result<Option<TimelineColumns>> {
+    /// The rest of the timeline once the run ended (rows kept in memory, if not streamed),
+    /// and every block's P/E cycles at the end (`None`: no timeline).
+    pub(super) fn finish_timeline(&mut self) -> Result<(Option<TimelineColumns>, Option<Vec<u32>>)> {
         let counts = self.timeline_counts();
         match self.timeline.take() {
-            Some(t) => t.finish(counts, self.backend.busy.as_mut()),
-            None => Ok(None),
+            Some(t) => Ok((
+                t.finish(counts, self.backend.busy.as_mut())?,
+                Some(self.ftl.pe_by_block()),
+            )),
+            None => Ok((None, None)),
         }
     }
 }

@@ -36,6 +36,7 @@ mod refresh_props;
 mod retirement;
 mod scheduler;
 mod sectors;
+mod session;
 mod suspend;
 mod timeline;
 mod timing;

@@ -317,3 +317,37 @@ fn baseline_rber_does_not_fall_as_the_wear_spreads() {
         assert!(u6 >= u1, "refresh at {read_count}: U6 {u6} below U1 {u1}");
     }
 }
+
+#[test]
+fn the_reads_count_what_their_blocks_met() {
+    // With refresh on (at 100 reads, none reached): lpn 0 read three times, then a page of
+    // another block once. Reads since erase at each read, the read included: 1, 2, 3 on
+    // lpn 0's block, 1 on the other: mean 7/4; P/E (3·a + b)/4 from the two blocks' draws.
+    let policies = (
+        RefreshTargetsConfig::Baseline(Baseline {}),
+        PlacementConfig::ByCause(ByCause {}),
+    );
+    let mut f = aged_ftl(100, &aging(), &policies, WearLevelingConfig::None(NoLeveling {}));
+    let a = (f.mapping.get(0).unwrap() / 8) as u32;
+    let other = (1..f.logical_pages())
+        .find(|&l| f.mapping.get(l).is_some_and(|p| (p / 8) as u32 != a))
+        .unwrap();
+    let b = (f.mapping.get(other).unwrap() / 8) as u32;
+    for _ in 0..3 {
+        f.read(0).unwrap();
+    }
+    f.read(other).unwrap();
+    let s = *f.stats();
+    let (pa, pb) = (u64::from(f.pe_cycles(a)), u64::from(f.pe_cycles(b)));
+    assert_ne!(pa, pb);
+    assert_eq!((s.sensed_reads, s.sensed_block_reads_sum), (4, 7));
+    assert_eq!(s.sensed_pe_sum, 3 * pa + pb);
+    // Refresh off: nothing counted (the summary leaves `flash.host_read_blocks` out).
+    let cfg = FtlConfig {
+        overprovisioning: 0.25,
+        ..FtlConfig::default()
+    };
+    let mut f = Ftl::new(&tiny_device(), &cfg, &aging(), 1).unwrap();
+    f.read(0).unwrap();
+    assert_eq!(f.stats().sensed_reads, 0);
+}

@@ -34,6 +34,21 @@ pub struct FlashSummary {
     /// With `ftl.retire_pe_limit` set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retirement: Option<RetirementSummary>,
+    /// With read refresh on (`[ftl.refresh] trigger`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_read_blocks: Option<HostReadBlocks>,
+}
+
+/// What the host page reads met, read-weighted: their blocks' mean P/E and mean reads
+/// since erase (the read included), the two inputs of the read-disturb error models. Where
+/// a read-refresh policy puts hot pages shows here (seed 003: DR against Baseline per
+/// workload, docs/read_refresh.md).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct HostReadBlocks {
+    /// Mean P/E cycles of the block each host page read sensed.
+    pub pe_mean: f64,
+    /// Mean reads since erase of that block at the read.
+    pub reads_mean: f64,
 }
 
 /// Retired blocks and every block's wear (`ftl.retire_pe_limit`, ftl/retire.rs).

@@ -11,7 +11,9 @@ mod reliability;
 mod requests;
 mod tvr;
 
-pub use device::{ByCause, CauseWork, EnergySummary, FlashSummary, InterleaveSummary, RetirementSummary, SimSummary};
+pub use device::{
+    ByCause, CauseWork, EnergySummary, FlashSummary, HostReadBlocks, InterleaveSummary, RetirementSummary, SimSummary,
+};
 pub use optional::{
     CacheSummary, CodecSummary, CriticalBackup, CriticalSummary, MappingCacheSummary, PeTimeSummary, SchedulerSummary,
     SuspendSummary,

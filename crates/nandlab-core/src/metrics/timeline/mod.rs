@@ -1,7 +1,8 @@
 //! Metrics over simulated time (`output.timeline_ns`): one row per window of simulated
 //! time — throughput, latency percentiles of the requests completed in it, queue depth,
 //! background work per cause, free blocks, the judged reads' RBER and decoding level, die
-//! and channel utilisation.
+//! and channel utilisation; per flow (`workload.flows`) its requests, MB/s and latency
+//! p99; the hits of the DRAM and mapping caches when they are on.
 //!
 //! Memory is bounded per window, whatever the run's length: a window is open while events
 //! may still add to it and is closed, turned into a row, as soon as the event clock passes
@@ -12,7 +13,14 @@
 //! them. Rows gather into batches handed to a sink (e.g. the Parquet writer of the Python
 //! front) or kept in memory.
 
+mod busy;
+mod columns;
+mod extras;
+
 use crate::error::{NandError, Result};
+pub use busy::{Busy, BusyWindows};
+pub use columns::{Column, Extras, TimelineColumns, CACHE_COLUMNS, COLUMNS, FLOW_COLUMNS, MAPPING_COLUMNS};
+use extras::FlowOpen;
 use std::collections::VecDeque;
 
 /// Windows per batch handed to the sink.
@@ -38,93 +46,10 @@ pub struct Counts {
     pub uncorrectable: u64,
     /// Free blocks of the plane with fewest (not cumulative: its value at the close).
     pub free_blocks_min: u64,
-}
-
-/// Busy time of the dies and channels per window, booked by the back end as it reserves
-/// them (reservations may lie ahead of the event clock).
-#[derive(Debug, Clone)]
-pub struct BusyWindows {
-    window_ns: u64,
-    /// Window index of `open[0]`.
-    base: u64,
-    /// `[start, end)` of window `base` (ns): most work falls in it, found without a division.
-    base_span: (u64, u64),
-    /// Die and channel busy ns of each open window.
-    open: VecDeque<[u64; 2]>,
-}
-
-/// What [`BusyWindows`] books.
-#[derive(Debug, Clone, Copy)]
-pub enum Busy {
-    /// Array work on a die.
-    Die = 0,
-    /// A channel transfer.
-    Channel = 1,
-}
-
-impl BusyWindows {
-    /// Busy time in windows of `window_ns`.
-    pub fn new(window_ns: u64) -> Self {
-        BusyWindows {
-            window_ns,
-            base: 0,
-            base_span: (0, window_ns),
-            open: VecDeque::new(),
-        }
-    }
-
-    /// `what` is busy over `[start, end)`. Time before the first open window (work booked
-    /// in a window already closed cannot happen: reservations start at or after the clock)
-    /// is dropped.
-    #[inline]
-    pub fn add(&mut self, what: Busy, start: u64, end: u64) {
-        if start >= self.base_span.0 && end <= self.base_span.1 && !self.open.is_empty() {
-            self.open[0][what as usize] += end - start;
-            return;
-        }
-        self.each(start, end, |slot, ns| slot[what as usize] += ns);
-    }
-
-    /// `what` is no longer busy over `[start, end)` (a reservation cut short).
-    pub fn remove(&mut self, what: Busy, start: u64, end: u64) {
-        self.each(start, end, |slot, ns| {
-            slot[what as usize] = slot[what as usize].saturating_sub(ns)
-        });
-    }
-
-    fn each(&mut self, start: u64, end: u64, mut f: impl FnMut(&mut [u64; 2], u64)) {
-        let start = start.max(self.base * self.window_ns);
-        if end <= start {
-            return;
-        }
-        let (first, last) = (start / self.window_ns, (end - 1) / self.window_ns);
-        let need = (last - self.base + 1) as usize;
-        if self.open.len() < need {
-            self.open.resize(need, [0; 2]);
-        }
-        for w in first..=last {
-            let lo = start.max(w * self.window_ns);
-            let hi = end.min((w + 1) * self.window_ns);
-            f(&mut self.open[(w - self.base) as usize], hi - lo);
-        }
-    }
-
-    /// Closes window `base`; returns its die and channel busy ns.
-    fn close(&mut self) -> [u64; 2] {
-        self.skip_to(self.base + 1);
-        self.open.pop_front().unwrap_or_default()
-    }
-
-    /// Moves the first open window to `base` (the windows before hold nothing).
-    fn skip_to(&mut self, base: u64) {
-        self.base = base;
-        self.base_span = (base * self.window_ns, (base + 1) * self.window_ns);
-    }
-
-    /// The last window any work was booked in (`None`: none ahead of `base`).
-    fn last(&self) -> Option<u64> {
-        self.open.len().checked_sub(1).map(|n| self.base + n as u64)
-    }
+    /// The DRAM cache's read hits, read misses, write hits and write misses (zeros: off).
+    pub cache: [u64; 4],
+    /// The mapping cache's hits and misses (zeros: off).
+    pub mapping: [u64; 2],
 }
 
 /// What an open window gathers from requests.
@@ -141,132 +66,8 @@ struct Open {
     /// Requests completed in it, and the sum of (window end − completion).
     completions: u64,
     completion_area: u64,
-}
-
-/// One column of timeline rows.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Column {
-    /// Counts and times.
-    U64(Vec<u64>),
-    /// Rates, means and shares; NaN where the window has nothing to average.
-    F64(Vec<f64>),
-}
-
-/// Rows of the timeline (a batch, or all of it), one column per metric.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TimelineColumns {
-    /// The columns by name, in the order of [`COLUMNS`].
-    pub columns: Vec<(&'static str, Column)>,
-}
-
-/// Names of the columns, in order, and whether they are floats. Ops are read, write.
-/// `*_p50_ns` etc.: of the requests completed in the window (nearest rank); rates are per
-/// second of simulated time; MB are 10^6 bytes.
-pub const COLUMNS: [(&str, bool); 32] = [
-    ("start_ns", false),
-    ("reads", false),
-    ("writes", false),
-    ("trims", false),
-    ("read_iops", true),
-    ("write_iops", true),
-    ("read_mb_s", true),
-    ("write_mb_s", true),
-    ("read_p50_ns", true),
-    ("read_p99_ns", true),
-    ("read_max_ns", true),
-    ("write_p50_ns", true),
-    ("write_p99_ns", true),
-    ("write_max_ns", true),
-    ("queue_depth", true),
-    ("gc_page_moves", false),
-    ("gc_erases", false),
-    ("wl_page_moves", false),
-    ("wl_erases", false),
-    ("refresh_page_moves", false),
-    ("refresh_erases", false),
-    ("hot_page_moves", false),
-    ("hot_erases", false),
-    ("free_blocks_min", false),
-    ("judged_reads", false),
-    ("rber_mean", true),
-    ("level_mean", true),
-    ("retries", false),
-    ("uncorrectable", false),
-    ("die_util", true),
-    ("channel_util", true),
-    ("window_ns", false),
-];
-
-/// A row being built: values in [`COLUMNS`] order.
-type RowValues = [f64; COLUMNS.len()];
-
-impl TimelineColumns {
-    fn empty() -> Self {
-        TimelineColumns {
-            columns: COLUMNS
-                .iter()
-                .map(|&(name, float)| {
-                    (
-                        name,
-                        if float {
-                            Column::F64(Vec::new())
-                        } else {
-                            Column::U64(Vec::new())
-                        },
-                    )
-                })
-                .collect(),
-        }
-    }
-
-    fn push(&mut self, row: &RowValues) {
-        for ((_, col), &v) in self.columns.iter_mut().zip(row) {
-            match col {
-                Column::U64(c) => c.push(v as u64),
-                Column::F64(c) => c.push(v),
-            }
-        }
-    }
-
-    fn append(&mut self, other: TimelineColumns) {
-        for ((_, a), (_, b)) in self.columns.iter_mut().zip(other.columns) {
-            match (a, b) {
-                (Column::U64(a), Column::U64(b)) => a.extend(b),
-                (Column::F64(a), Column::F64(b)) => a.extend(b),
-                _ => unreachable!("batches share the column types"),
-            }
-        }
-    }
-
-    /// Rows held.
-    pub fn len(&self) -> usize {
-        match &self.columns.first() {
-            Some((_, Column::U64(c))) => c.len(),
-            Some((_, Column::F64(c))) => c.len(),
-            None => 0,
-        }
-    }
-
-    /// True when no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The column `name` as integers (`None`: no such integer column).
-    pub fn u64s(&self, name: &str) -> Option<&[u64]> {
-        self.columns.iter().find_map(|(n, c)| match c {
-            Column::U64(v) if *n == name => Some(v.as_slice()),
-            _ => None,
-        })
-    }
-
-    /// The column `name` as floats (`None`: no such float column).
-    pub fn f64s(&self, name: &str) -> Option<&[f64]> {
-        self.columns.iter().find_map(|(n, c)| match c {
-            Column::F64(v) if *n == name => Some(v.as_slice()),
-            _ => None,
-        })
-    }
+    /// Per flow (empty until one completes a request in it).
+    flows: Vec<FlowOpen>,
 }
 
 /// Where full batches go: `Err(message)` stops the run.
@@ -284,6 +85,11 @@ pub struct Timeline {
     last: Counts,
     dies: u64,
     channels: u64,
+    /// Columns beyond [`COLUMNS`], and every column's name and type.
+    extras: Extras,
+    layout: Vec<(String, bool)>,
+    /// The row being built.
+    row: Vec<f64>,
     batch: TimelineColumns,
     /// `None`: rows are kept in `kept`.
     sink: Option<(String, TimelineSink)>,
@@ -293,8 +99,9 @@ pub struct Timeline {
 
 impl Timeline {
     /// A timeline of windows of `window_ns` over a device of `dies` dies and `channels`
-    /// channels, kept in memory.
-    pub fn new(window_ns: u64, dies: u32, channels: u32) -> Self {
+    /// channels, with the columns of `extras`, kept in memory.
+    pub fn new(window_ns: u64, dies: u32, channels: u32, extras: Extras) -> Self {
+        let layout = extras.layout();
         Timeline {
             window_ns,
             base: None,
@@ -303,9 +110,12 @@ impl Timeline {
             last: Counts::default(),
             dies: u64::from(dies.max(1)),
             channels: u64::from(channels.max(1)),
-            batch: TimelineColumns::empty(),
+            extras,
+            row: Vec::with_capacity(layout.len()),
+            batch: TimelineColumns::empty(&layout),
             sink: None,
-            kept: TimelineColumns::empty(),
+            kept: TimelineColumns::empty(&layout),
+            layout,
             failed: None,
         }
     }
@@ -351,12 +161,25 @@ impl Timeline {
         o.arrival_area += area;
     }
 
-    /// A request of `op` (0 read, 1 write, 2 trim) and `bytes` completed at `end_ns` (at or
-    /// after the event clock) after `latency_ns`.
+    /// A request of `op` (0 read, 1 write, 2 trim), `bytes` and `flow` (a
+    /// `workload.flows` index; others count in no flow) completed at `end_ns` (at or after
+    /// the event clock) after `latency_ns`.
     #[inline]
-    pub fn completed(&mut self, op: usize, bytes: u64, end_ns: u64, latency_ns: u64) {
+    pub fn completed(&mut self, op: usize, bytes: u64, end_ns: u64, latency_ns: u64, flow: u32) {
         let area = self.end_of(end_ns) - end_ns;
+        let flows = self.extras.flows;
         let o = self.slot(end_ns);
+        if (flow as usize) < flows {
+            if o.flows.is_empty() {
+                o.flows.resize_with(flows, FlowOpen::default);
+            }
+            let f = &mut o.flows[flow as usize];
+            f.done[op] += 1;
+            f.bytes[op] += bytes;
+            if op < 2 {
+                f.latency[op].push(latency_ns);
+            }
+        }
         o.done[op] += 1;
         o.bytes[op] += bytes;
         o.completions += 1;
@@ -384,7 +207,7 @@ impl Timeline {
             let upto = (base + self.open.len().max(1) as u64).max(last_busy + 1);
             self.close(base, upto, counts, busy);
         }
-        let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty());
+        let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty(&self.layout));
         self.hand_over(batch);
         if let Some(e) = self.failed {
             let name = self.sink.map(|(n, _)| n).unwrap_or_default();
@@ -419,11 +242,11 @@ impl Timeline {
             {
                 continue;
             }
-            let row = self.row(w, o, &counts, busy_ns);
+            self.fill_row(w, o, &counts, busy_ns);
             self.last = counts;
-            self.batch.push(&row);
+            self.batch.push(&self.row);
             if self.batch.len() == BATCH_WINDOWS {
-                let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty());
+                let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty(&self.layout));
                 self.hand_over(batch);
             }
         }
@@ -440,7 +263,8 @@ impl Timeline {
         }
     }
 
-    fn row(&mut self, w: u64, mut o: Open, now: &Counts, busy_ns: [u64; 2]) -> RowValues {
+    /// Builds window `w`'s row in `self.row`.
+    fn fill_row(&mut self, w: u64, mut o: Open, now: &Counts, busy_ns: [u64; 2]) {
         let l = self.window_ns as f64;
         let per_s = 1e9 / l;
         let last = self.last;
@@ -454,8 +278,8 @@ impl Timeline {
         let nan_if_zero = |num: f64, den: u64| if den == 0 { f64::NAN } else { num / den as f64 };
         let judged = now.judged - last.judged;
         let decoded = now.decoded - last.decoded;
-        let mut r: RowValues = [0.0; COLUMNS.len()];
-        let values = [
+        self.row.clear();
+        self.row.extend([
             (w * self.window_ns) as f64,
             o.done[0] as f64,
             o.done[1] as f64,
@@ -488,15 +312,14 @@ impl Timeline {
             busy_ns[0] as f64 / (l * self.dies as f64),
             busy_ns[1] as f64 / (l * self.channels as f64),
             self.window_ns as f64,
-        ];
-        r.copy_from_slice(&values);
-        r
+        ]);
+        self.extras.values(&mut self.row, &mut o.flows, now, &last, per_s);
     }
 }
 
 /// p50, p99 (nearest rank: the smallest value with at least that share of the values at
 /// or below it) and max of `v` (NaN when empty); sorts `v`.
-fn percentiles(v: &mut [u64]) -> [f64; 3] {
+pub(super) fn percentiles(v: &mut [u64]) -> [f64; 3] {
     if v.is_empty() {
         return [f64::NAN; 3];
     }
@@ -528,29 +351,17 @@ mod tests {
     }
 
     #[test]
-    fn busy_splits_over_windows() {
-        let mut b = BusyWindows::new(100);
-        b.add(Busy::Die, 50, 250); // 50 in window 0, 100 in 1, 50 in 2
-        b.add(Busy::Channel, 120, 130);
-        b.remove(Busy::Die, 240, 250);
-        assert_eq!(b.close(), [50, 0]);
-        assert_eq!(b.close(), [100, 10]);
-        assert_eq!(b.close(), [40, 0]);
-        assert_eq!(b.last(), None);
-    }
-
-    #[test]
     fn hand_built_windows() {
         // Windows of 1000 ns, one die, one channel.
-        let mut t = Timeline::new(1000, 1, 1);
+        let mut t = Timeline::new(1000, 1, 1, Extras::default());
         t.arrived(100);
         t.arrived(200);
-        t.completed(0, 4096, 600, 500); // read arrived at 100
+        t.completed(0, 4096, 600, 500, 0); // read arrived at 100
         let mut busy = BusyWindows::new(1000);
         busy.add(Busy::Die, 1500, 1750);
         // The clock reaches 1200: window 0 closes, the counts have not grown yet.
         t.close_until(1200, Counts::default(), Some(&mut busy));
-        t.completed(1, 8192, 1500, 1300); // write arrived at 200
+        t.completed(1, 8192, 1500, 1300, 0); // write arrived at 200
         t.arrived(1800);
         // The events of window 1 grew the counts.
         let c = Counts {
@@ -563,6 +374,7 @@ mod tests {
             retries: 1,
             uncorrectable: 0,
             free_blocks_min: 7,
+            ..Counts::default()
         };
         let out = t.finish(c, Some(&mut busy)).unwrap().unwrap();
         assert_eq!(col(&out, "start_ns"), [0.0, 1000.0]);
@@ -589,11 +401,69 @@ mod tests {
     }
 
     #[test]
+    fn flow_and_cache_columns() {
+        // Two flows, both caches; windows of 1000 ns.
+        let extras = Extras {
+            flows: 2,
+            cache: true,
+            mapping_cache: true,
+        };
+        let mut t = Timeline::new(1000, 1, 1, extras);
+        for a in [0, 10, 20, 30] {
+            t.arrived(a);
+        }
+        t.completed(0, 4096, 100, 100, 0);
+        t.completed(0, 4096, 330, 300, 0);
+        t.completed(1, 8192, 500, 490, 1);
+        // Not a flow of the config: counted in the totals only.
+        t.completed(2, 4096, 600, 570, 7);
+        // Window 0: 3 read hits of 4 reads, 1 write miss; 2 mapping hits of 5.
+        let c0 = Counts {
+            cache: [3, 1, 0, 1],
+            mapping: [2, 3],
+            ..Counts::default()
+        };
+        t.close_until(1000, c0, None);
+        t.arrived(1500);
+        t.completed(1, 4096, 1800, 300, 1);
+        // Window 1: no cache reads, 1 write hit; no mapping access.
+        let c1 = Counts {
+            cache: [3, 1, 1, 1],
+            ..c0
+        };
+        let out = t.finish(c1, None).unwrap().unwrap();
+        let names: Vec<&str> = out.columns.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names.len(), COLUMNS.len() + 2 * FLOW_COLUMNS.len() + 6 + 3);
+        assert_eq!(names[COLUMNS.len()], "flow0_reads");
+        assert_eq!(col(&out, "reads"), [2.0, 0.0]);
+        assert_eq!(col(&out, "trims"), [1.0, 0.0]);
+        assert_eq!(col(&out, "flow0_reads"), [2.0, 0.0]);
+        assert_eq!(col(&out, "flow0_writes"), [0.0, 0.0]);
+        assert_eq!(col(&out, "flow1_writes"), [1.0, 1.0]);
+        assert_eq!(col(&out, "flow1_trims"), [0.0, 0.0]);
+        // Two reads of 100 and 300 ns: p99 is the larger.
+        assert_eq!(col(&out, "flow0_read_p99_ns")[0], 300.0);
+        assert!(col(&out, "flow0_read_p99_ns")[1].is_nan());
+        assert_eq!(col(&out, "flow1_write_p99_ns"), [490.0, 300.0]);
+        // 8 KiB in 1 µs = 8192 MB/s; 4 KiB = 4096.
+        assert_eq!(col(&out, "flow0_read_mb_s"), [8192.0, 0.0]);
+        assert_eq!(col(&out, "flow1_write_mb_s"), [8192.0, 4096.0]);
+        assert_eq!(col(&out, "cache_read_hits"), [3.0, 0.0]);
+        assert_eq!(col(&out, "cache_read_misses"), [1.0, 0.0]);
+        assert_eq!(col(&out, "cache_read_hit_rate")[0], 0.75);
+        assert!(col(&out, "cache_read_hit_rate")[1].is_nan());
+        assert_eq!(col(&out, "cache_write_hit_rate"), [0.0, 1.0]);
+        assert_eq!(col(&out, "mapping_hits"), [2.0, 0.0]);
+        assert_eq!(col(&out, "mapping_hit_rate")[0], 0.4);
+        assert!(col(&out, "mapping_hit_rate")[1].is_nan());
+    }
+
+    #[test]
     fn streamed_in_batches() {
         use std::sync::{Arc, Mutex};
         let got = Arc::new(Mutex::new(Vec::new()));
         let g = Arc::clone(&got);
-        let mut t = Timeline::new(10, 1, 1);
+        let mut t = Timeline::new(10, 1, 1, Extras::default());
         t.stream_to(
             "t".into(),
             Box::new(move |b| {
@@ -602,7 +472,7 @@ mod tests {
             }),
         );
         t.arrived(0);
-        t.completed(0, 1, 10 * BATCH_WINDOWS as u64 + 5, 1);
+        t.completed(0, 1, 10 * BATCH_WINDOWS as u64 + 5, 1, 0);
         assert!(t.finish(Counts::default(), None).unwrap().is_none());
         assert_eq!(*got.lock().unwrap(), [BATCH_WINDOWS, 1]);
     }
