@@ -56,7 +56,8 @@ def _mix(pages_weights: list[tuple[int, float]]) -> list[dict[str, Any]]:
 
 
 #: Measured on DiskSim's ssd-iozone-aligned2-100K.trace (100,000 requests over 936.4 s):
-#: writes only, 106.79 requests/s, 50.6 % of requests start where the previous ended;
+#: writes only, 106.79 requests/s, 50.6 % of requests start where the previous ended,
+#: 271,320 distinct 4 KiB pages touched (:data:`IOZONE_FOOTPRINT`: it rewrites its files);
 #: sizes by power-of-two class of 4 KiB pages (the class's mean size, share of requests;
 #: mean 90.0 pages, 360 KiB).
 IOZONE_WRITES = [(1, 0.0283), (2, 0.0084), (4, 0.0092), (7, 0.0075), (15, 0.0229),
@@ -64,7 +65,7 @@ IOZONE_WRITES = [(1, 0.0283), (2, 0.0084), (4, 0.0092), (7, 0.0075), (15, 0.0229
                  (954, 0.0313)]
 #: Measured on DiskSim's ssd-postmark-aligned2.trace (62,257 requests over 490.4 s): reads
 #: 105.58/s (mean 24.7 pages), writes 21.36/s (mean 208 pages: 63 % of the bytes), 46.2 %
-#: sequential; classes as above.
+#: sequential, 1,533,388 distinct pages touched; classes as above.
 POSTMARK_READS = [(1, 0.012), (2, 0.0218), (3, 0.017), (8, 0.168), (16, 0.7226),
                   (24, 0.0296), (47, 0.0026), (96, 0.0045), (194, 0.0063), (385, 0.0066),
                   (753, 0.0089)]
@@ -72,6 +73,9 @@ POSTMARK_WRITES = [(1, 0.1722), (2, 0.0278), (3, 0.043), (6, 0.0717), (12, 0.126
                    (25, 0.0227), (52, 0.0622), (96, 0.058), (224, 0.1964), (382, 0.0751),
                    (857, 0.1445)]
 POSTMARK_READ_IOPS, POSTMARK_WRITE_IOPS = 105.58, 21.36
+#: The traces' footprints (distinct pages x 4 KiB): the stand-ins stay inside as many bytes
+#: (``workload.footprint_bytes``), so GC finds the blocks they overwrite as the traces do.
+IOZONE_FOOTPRINT, POSTMARK_FOOTPRINT = 271_320 * 4096, 1_533_388 * 4096
 
 #: §5.5's workloads, the four 002 names (it counts six). ``trace``: the excerpt in
 #: ../shared/traces; ``full``: the file ``--trace-dir`` may hold (format, time unit);
@@ -93,7 +97,7 @@ SSD_WORKLOADS: dict[str, dict[str, Any]] = {
         "paper": "Iozone (stand-in from DiskSim's trace: writes, 106.8 IOPS, mean 360 KiB, "
                  "51 % sequential)",
         "overrides": {"read_fraction": 0.0, "iops": 106.79, "random_fraction": 0.494,
-                      "sizes": _mix(IOZONE_WRITES)},
+                      "sizes": _mix(IOZONE_WRITES), "footprint_bytes": IOZONE_FOOTPRINT},
     },
     "postmark": {
         "full": ("ssd-postmark-aligned2.trace", "disksim", "ms"),
@@ -101,9 +105,9 @@ SSD_WORKLOADS: dict[str, dict[str, Any]] = {
                  "21.4 writes/s of mean 833 KiB, 46 % sequential)",
         "flows": [
             {"read_fraction": 1.0, "iops": POSTMARK_READ_IOPS, "random_fraction": 0.538,
-             "sizes": _mix(POSTMARK_READS)},
+             "sizes": _mix(POSTMARK_READS), "footprint_bytes": POSTMARK_FOOTPRINT},
             {"read_fraction": 0.0, "iops": POSTMARK_WRITE_IOPS, "random_fraction": 0.538,
-             "sizes": _mix(POSTMARK_WRITES)},
+             "sizes": _mix(POSTMARK_WRITES), "footprint_bytes": POSTMARK_FOOTPRINT},
         ],
     },
 }
@@ -167,9 +171,13 @@ def ssd_spec(channels: list[int], names: list[str], requests: int, seeds: list[i
     return spec
 
 
-def _rows(df: pl.DataFrame, names: list[str]) -> list[dict[str, Any]]:
+def _rows(df: pl.DataFrame, names: list[str],
+          optional: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The runs' values of ``names``; an ``optional`` metric may be null (a write-only
+    workload has no read latency) and reads as None."""
     cols = {n: column(df, n) for n in names}
-    return [{n: cols[n][i] for n in names} for i in range(df.height)]
+    cols |= {n: df[n].to_list() if n in df.columns else [None] * df.height for n in optional}
+    return [{n: cols[n][i] for n in cols} for i in range(df.height)]
 
 
 def ssd_metrics(df: pl.DataFrame) -> dict[str, dict[str, Any]]:
@@ -177,9 +185,9 @@ def ssd_metrics(df: pl.DataFrame) -> dict[str, dict[str, Any]]:
     TVR, each the mean over the seeds, the reduction per seed (``reduction_by_seed``) and
     of the means (``reduction_pct``)."""
     rows = _rows(df, ["flash", "workload", "seed", "config.device.channels",
-                      "config.tvr.enabled", "all.mean_ns", "write.mean_ns", "read.mean_ns",
-                      "reliability.rber_mean", "reliability.uncorrectable_pages",
-                      "requests.writes", "requests.count"])
+                      "config.tvr.enabled", "all.mean_ns", "reliability.rber_mean",
+                      "reliability.uncorrectable_pages", "requests.writes", "requests.count"],
+                 optional=("write.mean_ns", "read.mean_ns"))
     runs: dict[str, dict[str, dict[str, dict[int, dict[str, Any]]]]] = {}
     for r in rows:
         key = f"{r['workload']}|{int(r['config.device.channels'])}"
