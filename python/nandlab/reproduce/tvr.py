@@ -7,8 +7,9 @@ Four sweeps on ``configs/002_tvr.toml``:
   "content"``, §4) on a small device written until it garbage-collects, one run per cell
   content (every cell '11', '10', '00' or '01'; random data) × P/E count × TVR off/on:
   Figs. 7–10 as the simulator charges them, and TVR's program speed-up (§5.3);
-- ``ssd``: §5.5's study, the standard vs the TVR device (``[tvr] enabled``) on real trace
-  excerpts and synthetic stand-ins, over the number of packages (channels here);
+- ``ssd``: §5.5's study, the standard vs the TVR device (``[tvr] enabled``) on the traces
+  002 names (excerpt, stand-ins, or the files in ``--trace-dir``) over the number of
+  packages (channels here), set up as DiskSim's SSD module ships (:mod:`.tvr_ssd`);
 - ``region``: the same workloads with TVR on a region of the logical pages only (§5.1:
   TVR for short-lived data), beside whole-device TVR;
 - ``terms``: standard vs TVR with Eq. 3 coupling and Eq. 5 read disturb as the ``vth``
