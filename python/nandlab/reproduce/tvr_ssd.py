@@ -26,14 +26,13 @@ numbers. The set-up here follows what the simulator it names ships:
 from __future__ import annotations
 
 import io
-import os
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from .bitflip import SHARED_TRACES
 from .framework import Measured, column
+from .ldpc_in_ssd import _env_trace_dir
 
 #: DiskSim 4.0's SSD module as shipped with its Iozone/Postmark traces
 #: (ssdmodel/valid/ssd-iozone.parv: "Page read latency = 0.025", "Page write latency =
@@ -113,19 +112,13 @@ SSD_WORKLOADS: dict[str, dict[str, Any]] = {
 }
 
 
-def trace_dir() -> Path | None:
-    """``--trace-dir`` (the CLI passes it to the sweeps' processes as NANDLAB_TRACE_DIR)."""
-    d = os.environ.get("NANDLAB_TRACE_DIR")
-    return Path(d) if d else None
-
-
 def workload_entries(names: list[str], requests: int,
                      notes: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(``[[trace]]``, ``[[workload]]`` entries) of ``names``, at most ``requests`` each:
     the full trace in ``--trace-dir`` if there, else the excerpt, else the stand-in."""
     traces: list[dict[str, Any]] = []
     synthetic: list[dict[str, Any]] = []
-    full_dir = trace_dir()
+    full_dir = _env_trace_dir()  # --trace-dir, as ``reproduce ldpc`` reads it
     for name in names:
         w = SSD_WORKLOADS[name]
         file, fmt, unit = w["full"]
