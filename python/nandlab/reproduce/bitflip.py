@@ -229,8 +229,8 @@ def stand_in(t: msr.Trace, requests: int, bursty: bool = True,
     ``t.read_requests`` of them reads). ``ops``: "read" or "write" keeps that flow alone,
     with ``requests`` requests at its own rate (the trace's reads or writes extracted, as
     000 §IV-B and §IV-D replay them). ``bursty``: each flow arrives in on/off bursts
-    (``[workload.bursts]``) with the hm_0 excerpt's rate inside a burst and requests per
-    burst, both split by the flow's share (:mod:`.msr`); else Poisson."""
+    (``[workload.bursts]``) with the rate inside a burst and requests per burst of the hm_0
+    excerpt's flow of that operation (:meth:`.msr.Trace.bursts`); else Poisson."""
     if ops not in OPS:
         raise ValueError(f"ops must be one of {', '.join(OPS)}, not {ops!r}")
     reads = {"both": round(requests * t.read_requests), "read": requests, "write": 0}[ops]
@@ -248,8 +248,7 @@ def stand_in(t: msr.Trace, requests: int, bursty: bool = True,
             "alignment_bytes": 4096,
         }
         if bursty:
-            flow["bursts"] = {"peak_to_mean": t.peak_to_mean,
-                              "burst_requests": max(1.0, msr.EXCERPT_BURST_REQUESTS * share)}
+            flow["bursts"] = t.bursts("read" if is_read else "write")
         flows.append(flow)
     return {"name": t.name, "flows": flows}
 
@@ -269,7 +268,8 @@ def _workloads(settings: Settings) -> tuple[list[dict[str, Any]], list[str]]:
                     f"stand-in: {t.read_requests * 100:.1f} % reads of "
                     f"{msr.mean_size(t.read_sizes) / 1024:.1f} KiB, writes of "
                     f"{msr.mean_size(t.write_sizes) / 1024:.1f} KiB, {t.iops:.2f} IOPS"
-                    + (f", bursts {t.peak_to_mean:.0f}× the mean" if settings.bursty else "")
+                    + (f", reads in bursts {t.bursts('read')['peak_to_mean']:.0f}× their mean"
+                       if settings.bursty else "")
                     + f" ({t.source})"
                 ),
                 "paper": True,
@@ -1047,7 +1047,8 @@ def body_md(
         "Table V's read data over its byte read ratio, in requests of the mean size — "
         "arriving in on/off bursts (`[workload.bursts]`) with the burst rate and size of "
         "the maximum-likelihood two-phase hyper-exponential fit of the real hm_0 excerpt's "
-        "gaps (27,334 requests/s, 2.386 per burst; Poisson with `Settings.bursty = False`). For "
+        "gaps of that operation (reads: episodes of 65.6 reads at 451/s; writes: 3.62 "
+        "writes at 99,135/s; `msr.EXCERPT_BURSTS`; Poisson with `Settings.bursty = False`). For "
         "hm_0, wdev_0, mds_0 and rsrch_0, GCaR (TPDS 2017, Table 4) gives the request split "
         "and mean size; with Table V's byte ratio these fix the mean read and write sizes, "
         "and each op's size mix is the real hm_0 excerpt's mix tilted to that mean. For "
