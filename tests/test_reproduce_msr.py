@@ -175,7 +175,7 @@ def test_bursty_stand_in_keeps_the_mean_rate_and_takes_each_ops_bursts():
 
 @pytest.mark.parametrize("name", list(paper_000.TABLE_V))
 def test_every_stand_in_flow_bursts_within_the_cores_range(name):
-    # The core takes 1 <= peak_to_mean <= 10^6; web_1's writes, 99,135 / (0.6607 · 0.1455)
+    # The core takes 1 <= peak_to_mean <= 10^6; web_1's writes, 99,135 / (0.6617 · 0.1455)
     # = 1.03 × 10^6, are held at the bound, every other flow is the fit's ratio.
     t = msr.trace(name)
     for op, share in (("read", t.read_requests), ("write", 1 - t.read_requests)):

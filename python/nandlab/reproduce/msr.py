@@ -60,7 +60,7 @@ EXCERPT_BURSTS: dict[str, tuple[float, float]] = {
 }
 
 #: The largest ``bursts.peak_to_mean`` the core takes (docs/workloads.md). Only web_1's
-#: write flow (0.096 writes/s over the week) would need more (1.03 × 10^6): it bursts at
+#: write flow (0.0963 writes/s over the week) would need more (1.03 × 10^6): it bursts at
 #: 96,000 writes/s, 3 % below the fit's rate.
 PEAK_TO_MEAN_MAX = 1e6
 
