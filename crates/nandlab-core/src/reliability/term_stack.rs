@@ -12,6 +12,9 @@ use super::terms::{Constant, ErrorTerm, Limits, Needs, ReadDisturb, Retention, T
 use crate::content::MAX_STATES;
 
 /// A stack's terms, called in list order.
+// One per model, read on every judged read: the large variant stays inline (boxing it would
+// add a pointer chase to each read).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 enum Terms {
     /// `constant, wear, retention, read_disturb` first (the `empirical` law, however it
