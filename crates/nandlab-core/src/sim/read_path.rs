@@ -133,6 +133,8 @@ pub struct ReadPath {
     age_factor: f64,
     /// The page history the error models read (the others are passed as 0).
     needs: Needs,
+    /// What a read gathers: `needs`, and the block's wear for a strategy with history.
+    gathers: Needs,
     /// Per page type, the last `(P/E, reads, RBER)` of random content with no variation,
     /// for a model that does not read the page's age: its RBER while the inputs it reads
     /// repeat (NaN until first computed).
@@ -172,6 +174,9 @@ impl ReadPath {
         let planner_fer_from = planner.fer_measured_from().unwrap_or(0.0);
         let strategy = planner.strategy.build(k);
         let history = strategy.has_history();
+        let needs = tvr_model
+            .as_ref()
+            .map_or(model.needs(), |m| m.needs().union(model.needs()));
         let firsts = if history { k } else { 0 };
         let plans: Vec<ReadPlan> = (0..=firsts)
             .flat_map(|first| {
@@ -223,9 +228,11 @@ impl ReadPath {
             plans,
             outcomes,
             fail_grid: FailGrid::new(usize::from(planner.max_level()) + 1),
-            needs: tvr_model
-                .as_ref()
-                .map_or(model.needs(), |m| m.needs().union(model.needs())),
+            needs,
+            gathers: Needs {
+                pe: needs.pe || history,
+                ..needs
+            },
             memo: [(f64::NAN, f64::NAN, f64::NAN); MAX_STATES],
             codec,
             enabled: cfg.reliability.model != ModelKind::None || cfg.ecc.scheme != Scheme::None,
@@ -273,18 +280,32 @@ impl ReadPath {
         };
         let tvr_model = self.tvr_model.as_ref().filter(|_| page.tvr);
         let n = self.needs;
+        // A model reading all three takes them as gathered (no masks on its path).
+        let (pe_cycles, retention_s, reads_since_erase) = if n == Needs::ALL {
+            (
+                f64::from(page.pe_cycles),
+                self.retention_s(page.program_ns, now_ns),
+                f64::from(page.reads_since_erase),
+            )
+        } else {
+            (
+                if n.pe { f64::from(page.pe_cycles) } else { 0.0 },
+                if n.retention {
+                    self.retention_s(page.program_ns, now_ns)
+                } else {
+                    0.0
+                },
+                if n.reads {
+                    f64::from(page.reads_since_erase)
+                } else {
+                    0.0
+                },
+            )
+        };
         let ctx = ErrorContext {
-            pe_cycles: if n.pe { f64::from(page.pe_cycles) } else { 0.0 },
-            retention_s: if n.retention {
-                self.retention_s(page.program_ns, now_ns)
-            } else {
-                0.0
-            },
-            reads_since_erase: if n.reads {
-                f64::from(page.reads_since_erase)
-            } else {
-                0.0
-            },
+            pe_cycles,
+            retention_s,
+            reads_since_erase,
             page_type: page.page_type,
             hist: hist.as_ref(),
             variation,
@@ -292,15 +313,14 @@ impl ReadPath {
         // The memo's key is every input the model reads (age never repeats, so a model
         // reading it is not memoised).
         let memo = hist.is_none() && variation == 1.0 && !n.retention && tvr_model.is_none();
+        if !memo {
+            return tvr_model.unwrap_or(&self.model).page_rber(&ctx);
+        }
         let slot = &mut self.memo[page.page_type as usize];
-        if memo && (slot.0, slot.1) == (ctx.pe_cycles, ctx.reads_since_erase) {
-            return slot.2;
+        if (slot.0, slot.1) != (ctx.pe_cycles, ctx.reads_since_erase) {
+            *slot = (ctx.pe_cycles, ctx.reads_since_erase, self.model.page_rber(&ctx));
         }
-        let rber = tvr_model.unwrap_or(&self.model).page_rber(&ctx);
-        if memo {
-            *slot = (ctx.pe_cycles, ctx.reads_since_erase, rber);
-        }
-        rber
+        slot.2
     }
 
     /// Retention age (s, at the model's temperature) at `now_ns` of data programmed at
@@ -398,11 +418,9 @@ impl ReadPath {
 
     /// The page history a read must gather: what the error models read, and the block's
     /// wear for a read strategy with history (to tell an erase).
+    #[inline]
     pub fn gathers(&self) -> Needs {
-        Needs {
-            pe: self.needs.pe || self.history,
-            ..self.needs
-        }
+        self.gathers
     }
 
     /// Encoder time added to each host page program (ns).

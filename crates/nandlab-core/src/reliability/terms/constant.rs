@@ -23,6 +23,7 @@ impl ErrorTerm for Constant {
         Needs::NONE
     }
 
+    #[inline]
     fn rber(&mut self, _ctx: &ErrorContext) -> f64 {
         self.eps
     }

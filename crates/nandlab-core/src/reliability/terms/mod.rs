@@ -46,6 +46,37 @@ impl Needs {
     }
 }
 
+/// Input values from which a term stops changing: it reads `min(input, limit)` of each
+/// input it declares in [`Needs`] (inputs are never negative). A stack memoises the sum of its leading terms on inputs so
+/// clamped, so reads of data older than every term's fitted range share it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// P/E cycles.
+    pub pe: f64,
+    /// Retention age, seconds.
+    pub retention_s: f64,
+    /// Block reads since erase.
+    pub reads: f64,
+}
+
+impl Limits {
+    /// A term that keeps changing with every input.
+    pub const NONE: Limits = Limits {
+        pe: f64::INFINITY,
+        retention_s: f64::INFINITY,
+        reads: f64::INFINITY,
+    };
+
+    /// Limits past which both stop changing (the larger of each).
+    pub fn max(self, other: Limits) -> Limits {
+        Limits {
+            pe: self.pe.max(other.pe),
+            retention_s: self.retention_s.max(other.retention_s),
+            reads: self.reads.max(other.reads),
+        }
+    }
+}
+
 /// One additive term of a page's RBER. Its parameters are the fields of its type (serde,
 /// `deny_unknown_fields`), written beside `term = "..."` in `[[reliability.terms]]`.
 pub trait ErrorTerm: Send + std::fmt::Debug {
@@ -57,6 +88,13 @@ pub trait ErrorTerm: Send + std::fmt::Debug {
     /// The page history the term reads. The read path passes 0 for every input no term
     /// of the model declares and reuses an RBER while the declared inputs repeat.
     fn needs(&self) -> Needs;
+
+    /// Where the term stops changing ([`Limits`]; by default it never does). A promise the
+    /// stack's memo relies on: `rber` must give the same value for any input at or above
+    /// its limit.
+    fn limits(&self) -> Limits {
+        Limits::NONE
+    }
 
     /// The term's share of the page RBER for a read in `ctx` (before the model's page-type
     /// scale, state weights, variation and cap), from the page type and the inputs

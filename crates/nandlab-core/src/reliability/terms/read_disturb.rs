@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{clamp_to, non_negative, positive, ErrorTerm, Needs};
+use super::{clamp_to, non_negative, positive, ErrorTerm, Limits, Needs};
 use crate::error::Result;
 use crate::reliability::model::ErrorContext;
 
@@ -75,6 +75,15 @@ impl ErrorTerm for ReadDisturb {
         }
     }
 
+    fn limits(&self) -> Limits {
+        Limits {
+            pe: self.max_pe,
+            reads: self.max_reads,
+            ..Limits::NONE
+        }
+    }
+
+    #[inline]
     fn rber(&mut self, ctx: &ErrorContext) -> f64 {
         let pe = clamp_to(ctx.pe_cycles, self.max_pe);
         let r = clamp_to(ctx.reads_since_erase, self.max_reads);

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{clamp_to, non_negative, positive, ErrorTerm, Needs};
+use super::{clamp_to, non_negative, positive, ErrorTerm, Limits, Needs};
 use crate::error::Result;
 use crate::reliability::model::ErrorContext;
 
@@ -66,6 +66,22 @@ impl ErrorTerm for Retention {
         }
     }
 
+    fn limits(&self) -> Limits {
+        // The least age the clamp catches: `max_time · time_unit_s` may scale back to just
+        // under `max_time` by rounding.
+        let recip = self.time_unit_s.recip();
+        let mut age = self.max_time * self.time_unit_s;
+        while age * recip < self.max_time {
+            age = age.next_up();
+        }
+        Limits {
+            pe: self.max_pe,
+            retention_s: age,
+            ..Limits::NONE
+        }
+    }
+
+    #[inline]
     fn rber(&mut self, ctx: &ErrorContext) -> f64 {
         let pe = clamp_to(ctx.pe_cycles, self.max_pe);
         // The reciprocal does not wait for `retention_s`: one multiply on the read's path.

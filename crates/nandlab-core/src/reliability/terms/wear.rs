@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{clamp_to, non_negative, positive, ErrorTerm, Needs};
+use super::{clamp_to, non_negative, positive, ErrorTerm, Limits, Needs};
 use crate::error::Result;
 use crate::reliability::model::ErrorContext;
 
@@ -48,6 +48,14 @@ impl ErrorTerm for Wear {
         }
     }
 
+    fn limits(&self) -> Limits {
+        Limits {
+            pe: self.max_pe,
+            ..Limits::NONE
+        }
+    }
+
+    #[inline]
     fn rber(&mut self, ctx: &ErrorContext) -> f64 {
         let pe = clamp_to(ctx.pe_cycles, self.max_pe);
         match self.memo {
