@@ -150,7 +150,9 @@ impl Axis {
                 frac: 0.0,
             };
         }
-        let i = (c.floor() as usize).min(self.n - 2);
+        // `c ≥ 0`: truncation is the floor (one instruction; `floor` is a library call on
+        // the baseline x86-64 target).
+        let i = (c as usize).min(self.n - 2);
         let first = i.saturating_sub(1).min(self.n - 4);
         let t = c - first as f64;
         // Lagrange weights of nodes 0 … 3 at `t`, written out (this runs on every read).
@@ -363,6 +365,24 @@ impl VthTable {
         let (sx, sy, sz) = (self.pe.stencil(x), self.age.stencil(y), self.reads.stencil(z));
         let cell = self.cell(&sx, &sy, &sz);
         let m = sx.len * sy.len * sz.len;
+        if m == PLANE {
+            // Wear × age, the common case (no read disturb): fixed sizes, so the weights
+            // and dot products compile to straight-line code.
+            let mut axes = [&sx, &sy, &sz].into_iter().filter(|s| s.len == 4).map(|s| s.w);
+            let (wx, wy) = (axes.next().unwrap_or_default(), axes.next().unwrap_or_default());
+            let w: [f64; PLANE] = std::array::from_fn(|k| wx[k / 4] * wy[k % 4]);
+            for (s, o) in out.iter_mut().enumerate().take(n) {
+                let r = page * n + s;
+                let (lo, hi) = (cell.lo[r], cell.hi[r]);
+                *o = if lo < LN_P_CUBIC_MIN {
+                    linear(&cell.p[r * m..(r + 1) * m], &sx, &sy, &sz)
+                } else {
+                    let row: &[f64; PLANE] = cell.ln_p[r * m..(r + 1) * m].try_into().expect("a plane stencil");
+                    dot(&w, row).clamp(lo, hi).exp()
+                };
+            }
+            return;
+        }
         let mut w = [0.0; MAX_STENCIL];
         for a in 0..sx.len {
             for b in 0..sy.len {
@@ -385,6 +405,16 @@ impl VthTable {
             };
         }
     }
+}
+
+/// Nodes of a stencil over two axes (4 × 4).
+const PLANE: usize = 16;
+
+/// `Σ w·v` in stencil order (the sum's order is the general path's, so the two agree to
+/// the bit).
+#[inline]
+fn dot(w: &[f64; PLANE], v: &[f64; PLANE]) -> f64 {
+    w.iter().zip(v).fold(0.0, |acc, (w, v)| acc + w * v)
 }
 
 /// Stencils per axis: one per first node (`n − 3` of them), one on a flat axis.
