@@ -23,6 +23,9 @@
 //! pass; the second pass never moves a cell across V₁). 002 calls it the "MSB page" (the
 //! pattern's most significant bit), nandlab's summaries `lsb` (the lower page).
 //!
+//! A level's distribution at given wear and age — its window ⊗ the retention normal ⊗
+//! the RTN Laplace — is evaluated in closed form (`vth_level.rs`).
+//!
 //! Approximation: the retention shift of a level uses the level's *centre* `x` (the mean
 //! of the erased Gaussian, the middle of an ISPP window) instead of each cell's own `x`;
 //! the public MATLAB implementation of the model uses `V_p` the same way. The sampler
@@ -614,9 +617,8 @@ impl VthModel {
         self.coupled(v, |u| c.sf(u))
     }
 
-    /// Density of `state`'s Vth at `v` (volts⁻¹): the derivative of
-    /// [`Self::state_cdf`]'s Simpson sum, so that its zero is the stationary point of the
-    /// misread cost as computed.
+    /// Density of `state`'s Vth at `v` (volts⁻¹), the derivative of
+    /// [`Self::state_cdf`]: its zero is the stationary point of the misread cost.
     pub fn state_pdf(&self, state: usize, v: f64, pe: f64, retention_s: f64) -> f64 {
         let c = self.core(state, pe, retention_s);
         self.mixed(v, |u| c.pdf(u))
