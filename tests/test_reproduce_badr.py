@@ -134,6 +134,41 @@ def test_dr_against_baseline_per_workload_by_hand():
     assert "| — |" in "\n".join(badr_report.dr_vs_baseline_md(runs, {}))
 
 
+def test_what_dr_reads_met_per_pair_by_hand():
+    # Under U6, per (workload, seed): a 1 — DR +2 % RBER, its reads on blocks 30 P/E more
+    # worn; b 1 — +1 %, as worn, read 5 % more since erase; a 2 — +0.5 % with reads as worn
+    # and as read (no cause); b 2 — −1 %, read 5 % less. Under U1 every pair equal (at or
+    # below, nothing met differently). A pair without the means is left out.
+    def run(rber: float, pe: float = 2000.0, reads: float = 4000.0) -> dict:
+        return {"rber": rber, "read_pe": pe, "read_reads": reads, "refreshes": 10.0}
+
+    def seed(u6: dict[str, tuple[dict, dict]]) -> dict:
+        runs = {(w, "U1", p): run(1e-3) for w in ("a", "b", "c") for p in ("baseline", "dr")}
+        for w, (b, d) in u6.items():
+            runs[(w, "U6", "baseline")], runs[(w, "U6", "dr")] = b, d
+        return runs
+
+    base = run(2e-3)
+    by_seed = {1: seed({"a": (base, run(2.04e-3, pe=2030)),
+                        "b": (base, run(2.02e-3, reads=4200)),
+                        "c": (base, run(2.1e-3, pe=math.nan))}),
+               2: seed({"a": (base, run(2.01e-3)), "b": (base, run(1.98e-3, reads=3800))})}
+    text = "\n".join(badr_report.pair_causes_md(by_seed))
+    assert ("- U6: DR above Baseline (by more than 0.1 %) in 3 of 4 (workload, seed) pairs — "
+            "its reads on more-worn blocks in 1 (a 1), otherwise on blocks read more since "
+            "erase in 1 (b 1), neither in 1 (a 2); at or below in 1 — its reads on less-worn "
+            "or less-read blocks in 1, neither in 0.") in text
+    assert ("- U1: DR above Baseline (by more than 0.1 %) in 0 of 6 (workload, seed) pairs — "
+            "its reads on more-worn blocks in 0, otherwise on blocks read more since erase in "
+            "0, neither in 0; at or below in 6 — its reads on less-worn or less-read blocks in "
+            "0, neither in 6 (a 1, b 1, c 1, a 2, b 2, c 2).") in text
+    # A store without the means: no section rather than a made-up cause.
+    for runs in by_seed.values():
+        for v in runs.values():
+            v["read_pe"] = math.nan
+    assert badr_report.pair_causes_md(by_seed) == []
+
+
 def test_a_sign_straddling_zero_over_seeds_is_inconclusive():
     # DR vs Baseline at U1: -25 % on one seed, +5 % on the other: the mean (-10 %) is
     # lower, but the 95 % interval (-10 ± 12.706 · 15) reaches above -0.1 %.

@@ -96,6 +96,12 @@ def gain(pts: list[tuple[float, float]], rbers: list[float], c_base: float,
     return sum(g) / len(g)
 
 
+def implied_exponent(ratio: float, gain: float) -> float:
+    """The exponent k of a power law RBER ∝ PE^k under which lowering the RBER by the
+    factor ``ratio`` (BitFlip / baseline) gains ``gain`` P/E cycles: ln(1/ratio)/ln(1+gain)."""
+    return math.log(1 / ratio) / math.log(1 + gain)
+
+
 def method_md(pts: list[tuple[float, float]], rbers: list[float]) -> str:
     """The report's lifespan method line, with the curve's local exponent over the sweep."""
     ks = [local_exponent(pts, r) for r in rbers]

@@ -10,10 +10,11 @@ What is published per trace, and where:
 - **burstiness**: none per trace. The MSR volumes' peak rates are "over an order of
   magnitude higher than average load" (Narayanan et al., "Everest", OSDI'08, §1) and storage
   inter-arrival times are best fitted by a two-phase hyper-exponential (Wajahat et al.,
-  Performance Evaluation 142, 2020). That fit is made to the real hm_0 excerpt's gaps
-  (:data:`EXCERPT_BURST_REQUESTS`, :data:`EXCERPT_BURST_IOPS`) and assumed for all eight:
-  each stand-in is the fit's exact on/off equivalent (``[workload.bursts]``, an interrupted
-  Poisson process) with hm_0's requests per burst and rate inside a burst, at its own
+  Performance Evaluation 142, 2020). That fit is made to the real hm_0 excerpt's gaps, the
+  read flow's and the write flow's apart (:data:`EXCERPT_BURSTS`: 000 replays a trace's
+  reads alone and its writes alone), and assumed for all eight: each stand-in flow is its
+  fit's exact on/off equivalent (``[workload.bursts]``, an interrupted Poisson process) with
+  hm_0's requests per burst and rate inside a burst for that operation, at the flow's own
   weekly mean rate.
 
 Nothing found gives proj_3, web_0, web_1 or src2_0's request sizes or request split, nor
@@ -38,16 +39,30 @@ from . import paper_000
 #: sub-4 KB requests folded into 4 KB, the others rounded up to the next power of two.
 EXCERPT_SIZES = {4096: 64, 8192: 14, 16384: 9, 32768: 8, 65536: 5}
 
-#: Bursts of the real ``msr_hm_0_first899.csv`` excerpt: its 898 gaps (FILETIME ticks of
-#: 100 ns; a gap of 0 ticks taken as half a tick) fitted by maximum likelihood
-#: (:func:`fit_h2`) with a two-phase hyper-exponential, the distribution Wajahat et al.
-#: (Perf. Eval. 2020) find fits storage traces best: 70.5 % of the gaps have mean 25.8 µs,
-#: the rest 0.478 s. Its exact on/off equivalent (:func:`ipp_of_h2`) bursts at 27,334
-#: requests/s, 2.386 requests per burst, at the excerpt's 7.08 IOPS. (The excerpt's gap
-#: coefficient of variation is 4.0, the fit's 2.4: the slow phase's tail is heavier than
-#: exponential; its 1 s windows peak at 57× the mean.)
-EXCERPT_BURST_REQUESTS = 2.386
-EXCERPT_BURST_IOPS = 27_334.0
+#: Bursts of the real ``msr_hm_0_first899.csv`` excerpt, per operation: op -> (rate inside
+#: a burst in requests/s, requests per burst). Each flow's gaps (FILETIME ticks of 100 ns;
+#: a gap of 0 ticks taken as half a tick) fitted by maximum likelihood (:func:`fit_h2`)
+#: with a two-phase hyper-exponential, the distribution Wajahat et al. (Perf. Eval. 2020)
+#: find fits storage traces best, and taken to its exact on/off equivalent
+#: (:func:`ipp_of_h2`):
+#:
+#: - reads (407, over 127 s; gap coefficient of variation 11.5): 98.5 % of the gaps have
+#:   mean 2.18 ms, the rest 19.5 s — read episodes of 65.6 reads at 451 reads/s;
+#: - writes (492; CV 3.0): 78.4 % at mean 7.9 µs, the rest 1.19 s — bursts of 3.62 writes
+#:   at 99,135 writes/s.
+#:
+#: (All 899 gaps together fit 70.5 % at 25.8 µs: 2.386 requests per burst at 27,334/s, the
+#: former stand-ins' bursts, split by each flow's share. The reads alone burst otherwise:
+#: long, slow episodes, so a read flow is not a thinning of the mixed bursts.)
+EXCERPT_BURSTS: dict[str, tuple[float, float]] = {
+    "read": (451.28, 65.616),
+    "write": (99_135.0, 3.6220),
+}
+
+#: The largest ``bursts.peak_to_mean`` the core takes (docs/workloads.md). Only web_1's
+#: write flow (0.0963 writes/s over the week) would need more (1.03 × 10^6): it bursts at
+#: 96,000 writes/s, 3 % below the fit's rate.
+PEAK_TO_MEAN_MAX = 1e6
 
 
 def fit_h2(gaps_s: list[float], iterations: int = 2000) -> tuple[float, float, float]:
@@ -130,10 +145,14 @@ class Trace:
     iops: float
     source: str
 
-    @property
-    def peak_to_mean(self) -> float:
-        """Rate inside a burst over the mean (hm_0 excerpt's bursts, :data:`EXCERPT_BURST_IOPS`)."""
-        return max(1.0, EXCERPT_BURST_IOPS / self.iops)
+    def bursts(self, op: str) -> dict[str, float]:
+        """``[workload.bursts]`` of the ``op`` ("read"/"write") flow: hm_0 excerpt's rate
+        inside a burst for that op (:data:`EXCERPT_BURSTS`) over the flow's mean rate, at
+        most :data:`PEAK_TO_MEAN_MAX`, and its requests per burst."""
+        rate, size = EXCERPT_BURSTS[op]
+        share = self.read_requests if op == "read" else 1 - self.read_requests
+        ratio = min(PEAK_TO_MEAN_MAX, max(1.0, rate / (self.iops * share)))
+        return {"peak_to_mean": ratio, "burst_requests": size}
 
     @property
     def mean_bytes(self) -> float:
