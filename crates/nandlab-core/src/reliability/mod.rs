@@ -24,6 +24,7 @@ pub mod tvr_terms;
 pub mod variation;
 pub mod vth;
 pub mod vth_errors;
+mod vth_level;
 pub mod vth_reliability;
 pub mod vth_table;
 

@@ -23,6 +23,9 @@
 //! pass; the second pass never moves a cell across V₁). 002 calls it the "MSB page" (the
 //! pattern's most significant bit), nandlab's summaries `lsb` (the lower page).
 //!
+//! A level's distribution at given wear and age — its window ⊗ the retention normal ⊗
+//! the RTN Laplace — is evaluated in closed form (`vth_level.rs`).
+//!
 //! Approximation: the retention shift of a level uses the level's *centre* `x` (the mean
 //! of the erased Gaussian, the middle of an ISPP window) instead of each cell's own `x`;
 //! the public MATLAB implementation of the model uses `V_p` the same way. The sampler
@@ -30,15 +33,13 @@
 //! describe one distribution.
 
 use std::cell::OnceCell;
-use std::sync::LazyLock;
 
+use super::interference::{Coupling, ReadDisturb};
+use super::vth_level::LevelAt;
+use crate::error::{NandError, Result};
 use rand::Rng;
 use rand_distr::{Distribution, Exp1, StandardNormal};
 use serde::{Deserialize, Serialize};
-use statrs::function::erf::erfc;
-
-use super::interference::{Coupling, ReadDisturb};
-use crate::error::{NandError, Result};
 
 /// The pattern bit that page type `page_type` of a `bits`-bit cell reads: `bits − 1 −
 /// page_type`, so the first-programmed (lower) page, type 0, reads the first character of
@@ -303,98 +304,6 @@ impl VthParams {
         Ok(())
     }
 }
-
-/// Distribution of a level at given wear and age, before RTN: `Uniform[low, low+width]`
-/// convolved with `Normal(0, sd²)` (`width = 0`: a Gaussian; `sd = 0`: a uniform).
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Core {
-    low: f64,
-    width: f64,
-    sd: f64,
-}
-
-/// Standard normal CDF.
-#[inline]
-fn phi_cdf(z: f64) -> f64 {
-    0.5 * erfc(-z * std::f64::consts::FRAC_1_SQRT_2)
-}
-
-/// Standard normal density.
-#[inline]
-fn phi_pdf(z: f64) -> f64 {
-    (-0.5 * z * z).exp() * 0.398_942_280_401_432_7
-}
-
-/// Antiderivative of Φ: `G(z) = z·Φ(z) + φ(z)` (≥ 0).
-#[inline]
-fn g_int(z: f64) -> f64 {
-    (z * phi_cdf(z) + phi_pdf(z)).max(0.0)
-}
-
-impl Core {
-    fn cdf(&self, v: f64) -> f64 {
-        if self.width <= 0.0 {
-            return phi_cdf((v - self.low) / self.sd);
-        }
-        if self.sd <= 0.0 {
-            return ((v - self.low) / self.width).clamp(0.0, 1.0);
-        }
-        let s = self.sd;
-        let a = (v - self.low) / s;
-        let b = (v - self.low - self.width) / s;
-        (s / self.width * (g_int(a) - g_int(b))).clamp(0.0, 1.0)
-    }
-
-    fn sf(&self, v: f64) -> f64 {
-        // Reflect: P(X > v) = P(−X < −v), −X ~ Uniform[−low−width, −low] ⊗ Normal.
-        Core {
-            low: -self.low - self.width,
-            width: self.width,
-            sd: self.sd,
-        }
-        .cdf(-v)
-    }
-
-    /// Density at `v` (volts⁻¹); from the upper tails above the window's middle, where
-    /// `Φ(a) − Φ(b)` would cancel.
-    fn pdf(&self, v: f64) -> f64 {
-        if self.width <= 0.0 {
-            return phi_pdf((v - self.low) / self.sd) / self.sd;
-        }
-        if self.sd <= 0.0 {
-            let inside = v >= self.low && v <= self.low + self.width;
-            return if inside { 1.0 / self.width } else { 0.0 };
-        }
-        let a = (v - self.low) / self.sd;
-        let b = (v - self.low - self.width) / self.sd;
-        let mass = if a + b > 0.0 {
-            phi_cdf(-b) - phi_cdf(-a)
-        } else {
-            phi_cdf(a) - phi_cdf(b)
-        };
-        mass.max(0.0) / self.width
-    }
-}
-
-/// Simpson intervals and range (in units of the Laplace scale) of the RTN convolution.
-const RTN_INTERVALS: usize = 144;
-const RTN_RANGE: f64 = 36.0;
-
-/// Simpson weight times `e^{−s}` at each node `s = i·h` of the RTN convolution: the same
-/// for every call, so worked out once.
-static RTN_WEIGHTS: LazyLock<[f64; RTN_INTERVALS + 1]> = LazyLock::new(|| {
-    let h = RTN_RANGE / RTN_INTERVALS as f64;
-    std::array::from_fn(|i| {
-        let w = if i == 0 || i == RTN_INTERVALS {
-            1.0
-        } else if i % 2 == 1 {
-            4.0
-        } else {
-            2.0
-        };
-        w * (-(i as f64 * h)).exp()
-    })
-});
 
 /// Tolerance of the optimal read references, volts: below it the misread cost is flat to
 /// within its rounding (`½·c''·δ² ≈ 1e-18` with `c'' ~ 1 V⁻²`).
@@ -661,9 +570,12 @@ impl VthModel {
         (mean, var)
     }
 
-    fn core(&self, state: usize, pe: f64, retention_s: f64) -> Core {
+    /// The distribution of `state` at `pe` cycles and `retention_s` seconds (before
+    /// coupling).
+    fn core(&self, state: usize, pe: f64, retention_s: f64) -> LevelAt {
         let (loss, var) = self.retention_shift_v(state, pe, retention_s);
         let shift = loss - self.read_disturb_rise_v(state);
+        let lambda = self.rtn_lambda_v(pe);
         let pe = pe.max(0.0);
         match self.params.levels[state] {
             LevelDist::Gaussian {
@@ -676,66 +588,40 @@ impl VthModel {
             } => {
                 let m = mean_v + mean_pe_coef * pe.powf(mean_pe_exp) - shift;
                 let s = sigma_v + sigma_pe_coef * pe.powf(sigma_pe_exp);
-                Core {
+                LevelAt {
                     low: m,
                     width: 0.0,
                     sd: (s * s + var).sqrt(),
+                    lambda,
                 }
             }
-            LevelDist::Ispp { verify_v, delta_v_pp } => Core {
+            LevelDist::Ispp { verify_v, delta_v_pp } => LevelAt {
                 low: verify_v - shift,
                 width: delta_v_pp,
                 sd: var.sqrt(),
+                lambda,
             },
         }
-    }
-
-    /// Convolution of a core function with `Laplace(0, λ)`, by Simpson's rule on
-    /// `½∫₀^∞ e^{−s}[f(v−λs) + f(v+λs)] ds`.
-    fn with_rtn(lambda: f64, v: f64, f: impl Fn(f64) -> f64) -> f64 {
-        if lambda <= 0.0 {
-            return f(v);
-        }
-        Self::rtn_sum(lambda, v, f).clamp(0.0, 1.0)
-    }
-
-    /// The Simpson sum of [`Self::with_rtn`] without the clamp to a probability (for a
-    /// density: the derivative of the sum is the sum of the derivatives).
-    fn rtn_sum(lambda: f64, v: f64, f: impl Fn(f64) -> f64) -> f64 {
-        if lambda <= 0.0 {
-            return f(v);
-        }
-        let h = RTN_RANGE / RTN_INTERVALS as f64;
-        let mut acc = 0.0;
-        for (i, &we) in RTN_WEIGHTS.iter().enumerate() {
-            let s = i as f64 * h;
-            acc += we * (f(v - lambda * s) + f(v + lambda * s));
-        }
-        0.5 * acc * h / 3.0
     }
 
     /// `P(Vth ≤ v)` for a cell programmed to level `state` after `pe` P/E cycles and
     /// `retention_s` seconds of retention.
     pub fn state_cdf(&self, state: usize, v: f64, pe: f64, retention_s: f64) -> f64 {
         let c = self.core(state, pe, retention_s);
-        let lambda = self.rtn_lambda_v(pe);
-        self.coupled(v, |u| Self::with_rtn(lambda, u, |x| c.cdf(x)))
+        self.coupled(v, |u| c.cdf(u))
     }
 
     /// `P(Vth > v)` (computed directly, accurate in the upper tail).
     pub fn state_sf(&self, state: usize, v: f64, pe: f64, retention_s: f64) -> f64 {
         let c = self.core(state, pe, retention_s);
-        let lambda = self.rtn_lambda_v(pe);
-        self.coupled(v, |u| Self::with_rtn(lambda, u, |x| c.sf(x)))
+        self.coupled(v, |u| c.sf(u))
     }
 
-    /// Density of `state`'s Vth at `v` (volts⁻¹): the derivative of
-    /// [`Self::state_cdf`]'s Simpson sum, so that its zero is the stationary point of the
-    /// misread cost as computed.
+    /// Density of `state`'s Vth at `v` (volts⁻¹), the derivative of
+    /// [`Self::state_cdf`]: its zero is the stationary point of the misread cost.
     pub fn state_pdf(&self, state: usize, v: f64, pe: f64, retention_s: f64) -> f64 {
         let c = self.core(state, pe, retention_s);
-        let lambda = self.rtn_lambda_v(pe);
-        self.mixed(v, |u| Self::rtn_sum(lambda, u, |x| c.pdf(x)))
+        self.mixed(v, |u| c.pdf(u))
     }
 
     /// `P(lo < Vth ≤ hi)`, from whichever tail is accurate (`lo`/`hi` may be ±∞).
@@ -758,8 +644,7 @@ impl VthModel {
         if hi <= lo {
             return 0.0;
         }
-        let core = self.core(state, pe, retention_s);
-        let c = core.low + 0.5 * core.width;
+        let c = self.core(state, pe, retention_s).centre();
         let cdf = |v: f64| if v == f64::NEG_INFINITY { 0.0 } else { cdf(v) };
         let sf = |v: f64| if v == f64::INFINITY { 0.0 } else { sf(v) };
         let p = if hi <= c {
@@ -783,10 +668,13 @@ impl VthModel {
             let z: f64 = StandardNormal.sample(rng);
             v += c.sd * z;
         }
-        let lambda = self.rtn_lambda_v(pe);
-        if lambda > 0.0 {
+        if c.lambda > 0.0 {
             let e: f64 = Exp1.sample(rng);
-            v += if rng.random::<bool>() { lambda * e } else { -lambda * e };
+            v += if rng.random::<bool>() {
+                c.lambda * e
+            } else {
+                -c.lambda * e
+            };
         }
         if !self.coupling_mix.is_empty() {
             let mut u: f64 = rng.random();
@@ -825,7 +713,7 @@ impl VthModel {
             .map(|i| {
                 let ci = self.core(i, pe, retention_s);
                 let cj = self.core(i + 1, pe, retention_s);
-                let (a, b) = (ci.low + 0.5 * ci.width, cj.low + 0.5 * cj.width);
+                let (a, b) = (ci.centre(), cj.centre());
                 // A zero density (beyond a window without noise) counts as the smallest
                 // positive one: the logarithms stay finite and the sign right.
                 let ln_pdf = |s: usize, v: f64| self.state_pdf(s, v, pe, retention_s).max(f64::MIN_POSITIVE).ln();
@@ -936,52 +824,6 @@ mod tests {
         // The paper solved Eq. 10–13 for an RBER limit of 4.5e-4 (§5.2).
         assert!((got_lsb - 4.5e-4).abs() < 0.1e-4, "{got_lsb}");
         assert!((got_msb - 4.5e-4).abs() < 0.3e-4, "{got_msb}");
-    }
-
-    #[test]
-    fn uniform_plus_normal_cdf_matches_numeric_integral() {
-        let c = Core {
-            low: 2.6,
-            width: 0.2,
-            sd: 0.05,
-        };
-        for &v in &[2.4, 2.55, 2.7, 2.85, 3.0] {
-            // Midpoint rule over the uniform window.
-            let n = 20_000;
-            let num: f64 = (0..n)
-                .map(|i| {
-                    let x = 2.6 + 0.2 * (i as f64 + 0.5) / n as f64;
-                    phi_cdf((v - x) / 0.05)
-                })
-                .sum::<f64>()
-                / n as f64;
-            assert!((c.cdf(v) - num).abs() < 1e-9, "{v}");
-            assert!((c.sf(v) - (1.0 - num)).abs() < 1e-9, "{v}");
-        }
-    }
-
-    #[test]
-    fn rtn_convolution_of_uniform_matches_closed_form() {
-        // Uniform[a, a+w] ⊗ Laplace(0, b): F(v) = (H(v−a) − H(v−a−w))/w with
-        // H(y) = (b/2)e^{y/b} for y < 0, y + (b/2)e^{−y/b} for y ≥ 0.
-        let (a, w, b) = (2.6, 0.2, 0.02);
-        let h = |y: f64| {
-            if y < 0.0 {
-                0.5 * b * (y / b).exp()
-            } else {
-                y + 0.5 * b * (-y / b).exp()
-            }
-        };
-        let c = Core {
-            low: a,
-            width: w,
-            sd: 1e-9,
-        };
-        for &v in &[2.45, 2.55, 2.7, 2.82, 2.9] {
-            let exact = (h(v - a) - h(v - a - w)) / w;
-            let got = VthModel::with_rtn(b, v, |x| c.cdf(x));
-            assert!((got - exact).abs() < 2e-4 * exact.max(1e-3), "{v}: {got} vs {exact}");
-        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The `vth` error model: per-state misread probabilities of a [`VthModel`], read from
 //! its [`VthTable`] (the default) or computed exactly for every read
-//! (`reliability.vth_exact = true`, for checks: one exact evaluation costs milliseconds).
+//! (`reliability.vth_exact = true`, for checks: one exact evaluation costs tens of microseconds).
 
 use super::model::{ErrorContext, ErrorModel};
 use super::vth::VthModel;
