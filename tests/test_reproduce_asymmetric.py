@@ -74,12 +74,12 @@ def test_mc_backs_up_every_critical_page_it_writes(real_core, quick_run):
 def test_the_fs_metadata_writes_are_the_critical_ones(real_core, quick_run):
     out, _r, _w = quick_run
     runs = json.loads((out / "metrics_runs.json").read_text())
-    # IOMeter at 50 % reads: a journal and a record write per lazy-writer flush, one flush
-    # per second of data writes at 004's rate: 146,353 requests / 300 s x 0.5 = 243.9 -> 244.
+    # IOMeter at 50 % reads: a journal and a record write per flush, one flush per 16 data
+    # writes (Table 5's implied rate, worked out in test_iometer_metadata_comes_at_...).
     bl = runs["table5"]["1000"]["BL"]
     critical = sum(bl["critical_programs"])
     data = bl["count"] - bl["read_requests"] - critical
-    assert critical == 2 * (data // 244) > 0
+    assert critical == 2 * (data // 16) > 0
 
 
 def test_sensor_baseline_is_its_two_plane_floor_plus_gc(real_core, quick_run):
@@ -106,9 +106,32 @@ def test_lazy_writer_batches_by_hand():
     assert asymmetric.flush_every("sensor", 1 - 0.9334) == 374
     assert asymmetric.metadata_per_flush("sensor", 1 - 0.9334) == 1 + 48 + 2 + 7
     # IOMeter: one test file, so a flush is its record and a log page; no writes, no flush.
-    assert asymmetric.flush_every("iometer", 0.0) == 488
+    # The lazy writer (the sensitivity case): a second's 146,353 / 300 = 487.8 -> 488 writes.
+    assert asymmetric.lazy_flush_every("iometer", 0.0) == 488
     assert asymmetric.metadata_per_flush("iometer", 0.5) == 2
     assert asymmetric.flush_every("iometer", 1.0) == 1
+
+
+def test_iometer_metadata_comes_at_table_5s_implied_rate():
+    # The count scale fitted to Table 5's Baseline column is the critical pages behind the
+    # counts; it cannot be below the t = 0 row's uncorrectable pages (9,647 at 1000 P/E,
+    # 12,947 at 3000 P/E: a page fails at most once), nor near the run's 292,706 requests.
+    scales = [asymmetric.spreads()[pe].scale for pe in (1000, 3000)]
+    assert 12_947 <= min(scales) and max(scales) < 0.1 * 292_706
+    # Per second: ~18.0 k / 600 s = 30.0 critical pages; at 50 % reads 243.9 data writes a
+    # second carry them two (record, log page) a flush: 243.9 x 2 / 30.0 = 16.3 -> 16; at
+    # 0 % reads 487.8 x 2 / 30.0 = 32.5 -> 33 (the same pages a second).
+    per_s = sum(scales) / 2 / 600
+    assert per_s == pytest.approx(30.0, abs=0.5)
+    assert asymmetric.flush_every("iometer", 0.5) == 16
+    assert asymmetric.flush_every("iometer", 0.0) == 33
+    # 4 outstanding I/Os beside a flush's 2 metadata writes; the sensitivity cases change
+    # one value each: the lazy writer's 244, or one outstanding I/O.
+    o = asymmetric.fs_overrides
+    assert o("iometer", 0.5)["host.outstanding"] == 6
+    assert o(asymmetric.LAZY, 0.5)["workload.fs_metadata.flush_every"] == 244
+    assert o(asymmetric.ONE_OUTSTANDING, 0.5)["host.outstanding"] == 3
+    assert o(asymmetric.ONE_OUTSTANDING, 0.5)["workload.fs_metadata.flush_every"] == 16
 
 
 def test_msb_scale_comes_from_fig_3b_and_table_5_implies_less_at_low_wear():
@@ -165,6 +188,22 @@ def test_fail_rates_follow_the_closed_forms():
     q = (lsb + 3 * msb) / 4  # MC's page, and its independent backup placed alike
     assert got["MC"][0] == pytest.approx(q * q, rel=1e-9)
     assert got["MC_half"][0] == pytest.approx(q * (1 + q) / 2, rel=1e-9)
+    # Without a spread a backup sharing its original's RBER fails as an independent one.
+    assert got["MC_shared"][0] == pytest.approx(q * q, rel=1e-9)
+
+
+def test_mc_coverage_that_004s_ratio_needs_by_hand():
+    # Rates at t = 0 (one row): BL 0.5, MC's lone copy q = 0.4 (MC_half = (q + q²)/2 =
+    # 0.28), both copies 0.16 (independent) or 0.25 (shared); over BL: q = 0.8, 0.32, 0.5.
+    # A ratio MC / BL of 0.5 needs (1 − f)·0.8 + f·0.32 = 0.5: f = 0.3 / 0.48 = 0.625.
+    rates = {"BL": [0.5], "MC": [0.16], "MC_half": [0.28], "MC_shared": [0.25], "AP": [0.1]}
+    text = asymmetric.report.Why({}).mc_errors(rates, 0.5, "a hand case", t=0)
+    assert "MC / BL = 0.320 at t = 0 (a hand case) where 004's is 0.500" in text
+    assert "RBER gives 0.500, so a correlation" in text  # 0.5 lies within [0.32, 0.5]
+    assert "fraction f = 0.62 of the pages" in text
+    # 004's 0.7 past both: f = (0.8 − 0.7)/(0.8 − 0.32) = 0.208, (0.8 − 0.7)/(0.8 − 0.5) = 0.333
+    text = asymmetric.report.Why({}).mc_errors(rates, 0.7, "a hand case", t=0)
+    assert "f = 0.21 (copies' RBERs apart) or 0.33 (shared)" in text
 
 
 def test_ap_faster_than_bl_in_open_loop_came_from_both_planes_collecting_at_once(real_core):
