@@ -56,3 +56,38 @@ def test_the_fit_recovers_known_parameters():
     assert fit.sigma == pytest.approx(0.5)
     assert fit.r_median * N == pytest.approx(1.0, rel=1e-6)
     assert fit.scale == pytest.approx(10_000.0, rel=1e-6)
+
+
+def test_a_copy_with_its_own_rber_fails_as_the_product_of_the_means():
+    # ρ = 0: the copy's RBER is drawn apart from the original's, so P(both fail) is
+    # E[P(page a fails)] · E[P(page b fails)], whatever the spread.
+    s = pe.PageSpread(2e-5, 0.6, 1.0, 0.371)
+    for types in ((0, 0), (0, 1), (1, 1)):
+        got = s.both_fail(4, types, 0.0)
+        want = s.fails(4, types[0]) * s.fails(4, types[1])
+        assert got == pytest.approx(want, rel=1e-9)
+
+
+def test_without_a_spread_correlation_changes_nothing():
+    # σ = 0: every page has the median RBER, so at t = 0 both copies fail with
+    # (1 − (1 − R)^N)(1 − (1 − R·σ_MSB)^N) for any ρ (N = 69,120 bits).
+    r, n = 2e-5, 69_120
+    want = (1 - (1 - r) ** n) * (1 - (1 - 0.371 * r) ** n)
+    for rho in (0.0, 0.5, 1.0):
+        got = pe.PageSpread(r, 0.0, 1.0, 0.371).both_fail(0, (0, 1), rho)[0]
+        assert got == pytest.approx(want, rel=1e-9)
+
+
+def test_a_copy_sharing_its_originals_rber_is_the_mean_of_the_square():
+    # ρ = 1, one page type: P(both) = E[p(R)²] over the log-normal R; checked against a
+    # Monte Carlo estimate (200,000 draws, a method apart from the quadrature) at t = 0,
+    # where p(R) = 1 − (1 − R)^N; Jensen: it exceeds the independent copies' (E p)².
+    r, sigma, n = 2e-5, 0.6, 69_120
+    z = np.random.default_rng(4).standard_normal(200_000)
+    p = 1 - (1 - r * np.exp(sigma * z)) ** n
+    s = pe.PageSpread(r, sigma, 1.0)
+    got = s.both_fail(0, (0, 0), 1.0)[0]
+    assert got == pytest.approx(float(np.mean(p * p)), rel=3e-3)
+    assert got > s.both_fail(0, (0, 0), 0.0)[0] * 1.05
+    with pytest.raises(ValueError, match="rho"):
+        s.both_fail(0, (0, 0), 1.5)

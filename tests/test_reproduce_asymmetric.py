@@ -111,6 +111,30 @@ def test_lazy_writer_batches_by_hand():
     assert asymmetric.flush_every("iometer", 1.0) == 1
 
 
+def test_table_5s_counts_imply_15_times_the_lazy_writers_metadata():
+    # The count scale fitted to Table 5's Baseline column is the critical pages behind the
+    # counts; it cannot be below the t = 0 row's uncorrectable pages (9,647 at 1000 P/E,
+    # 12,947 at 3000 P/E: a page fails at most once), nor near the run's 292,706 requests.
+    scales = [asymmetric.spreads()[pe].scale for pe in (1000, 3000)]
+    assert 12_947 <= min(scales) and max(scales) < 0.1 * 292_706
+    # Per second: ~18.0 k / 600 s = 30.0 critical pages; at 50 % reads 243.9 data writes a
+    # second carry them two (record, log page) a flush: 243.9 x 2 / 30.0 = 16.3 -> 16; at
+    # 0 % reads 487.8 x 2 / 30.0 = 32.5 -> 33 (the same pages a second). The lazy writer
+    # flushes every 244: 15 x fewer metadata pages.
+    per_s = sum(scales) / 2 / 600
+    assert per_s == pytest.approx(30.0, abs=0.5)
+    assert asymmetric.table5_flush_every(0.5) == 16
+    assert asymmetric.table5_flush_every(0.0) == 33
+    # The sensitivity workloads: that rate with one outstanding I/O (+ 2 metadata writes)
+    # and with 4; the runs themselves keep the lazy writer and one.
+    o = asymmetric.fs_overrides
+    assert o("iometer", 0.5)["workload.fs_metadata.flush_every"] == 244
+    assert o("iometer", 0.5)["host.outstanding"] == 3
+    assert o(asymmetric.TABLE5_RATE, 0.5)["workload.fs_metadata.flush_every"] == 16
+    assert o(asymmetric.TABLE5_RATE, 0.5)["host.outstanding"] == 3
+    assert o(asymmetric.TABLE5_RATE_QUEUED, 0.5)["host.outstanding"] == 6
+
+
 def test_msb_scale_comes_from_fig_3b_and_table_5_implies_less_at_low_wear():
     from nandlab.reproduce.asymmetric_report import implied_sigma
 
@@ -123,11 +147,12 @@ def test_msb_scale_comes_from_fig_3b_and_table_5_implies_less_at_low_wear():
 def test_every_simulated_claim_is_measured_on_each_quick_seed(real_core, quick_run):
     out, _r, _w = quick_run
     m = json.loads((out / "metrics.json").read_text())
-    assert sorted(m["per_seed"]) == ["1", "2"]
+    # Three seeds in quick mode too (#29: two leave AP's rows undecided).
+    assert sorted(m["per_seed"]) == ["1", "2", "3"]
     claims = json.loads((out / "claims.json").read_text())
     for c in claims:
         if c["kind"] == "simulated" and c["key"] != "t5_bch_range":
-            assert len(c["measured"]["samples"]) == 2, c["key"]
+            assert len(c["measured"]["samples"]) == 3, c["key"]
     # Table 1's rows are model checks of Eq. 3, not simulations.
     kinds = {c["key"]: c["kind"] for c in claims}
     assert kinds["t1_lsb_2e-06"] == kinds["f3b_up_to"] == "model check"
@@ -165,6 +190,22 @@ def test_fail_rates_follow_the_closed_forms():
     q = (lsb + 3 * msb) / 4  # MC's page, and its independent backup placed alike
     assert got["MC"][0] == pytest.approx(q * q, rel=1e-9)
     assert got["MC_half"][0] == pytest.approx(q * (1 + q) / 2, rel=1e-9)
+    # Without a spread a backup sharing its original's RBER fails as an independent one.
+    assert got["MC_shared"][0] == pytest.approx(q * q, rel=1e-9)
+
+
+def test_mc_coverage_that_004s_ratio_needs_by_hand():
+    # Rates at t = 0 (one row): BL 0.5, MC's lone copy q = 0.4 (MC_half = (q + q²)/2 =
+    # 0.28), both copies 0.16 (independent) or 0.25 (shared); over BL: q = 0.8, 0.32, 0.5.
+    # A ratio MC / BL of 0.5 needs (1 − f)·0.8 + f·0.32 = 0.5: f = 0.3 / 0.48 = 0.625.
+    rates = {"BL": [0.5], "MC": [0.16], "MC_half": [0.28], "MC_shared": [0.25], "AP": [0.1]}
+    text = asymmetric.report.Why({}).mc_errors(rates, 0.5, "a hand case", t=0)
+    assert "MC / BL = 0.320 at t = 0 (a hand case) where 004's is 0.500" in text
+    assert "RBER gives 0.500, so a correlation" in text  # 0.5 lies within [0.32, 0.5]
+    assert "fraction f = 0.62 of the pages" in text
+    # 004's 0.7 past both: f = (0.8 − 0.7)/(0.8 − 0.32) = 0.208, (0.8 − 0.7)/(0.8 − 0.5) = 0.333
+    text = asymmetric.report.Why({}).mc_errors(rates, 0.7, "a hand case", t=0)
+    assert "f = 0.21 (copies' RBERs apart) or 0.33 (shared)" in text
 
 
 def test_ap_faster_than_bl_in_open_loop_came_from_both_planes_collecting_at_once(real_core):

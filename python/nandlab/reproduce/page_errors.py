@@ -85,6 +85,20 @@ class PageSpread:
         r = self.r_median * (self.msb_scale if page_type == 1 else 1.0)
         return spread_tails(t_max, r, self.sigma)
 
+    def both_fail(self, t_max: int, page_types: tuple[int, int], rho: float) -> np.ndarray:
+        """P(a page and its copy are both uncorrectable), t = 0 … ``t_max``, the page and
+        the copy of ``page_types`` (0 LSB, 1 MSB), their log-RBERs normal with correlation
+        ``rho``: 0 = each page's RBER its own, 1 = the copy shares its original's (given
+        the RBERs, their bit errors are independent). Nested 40-node quadrature."""
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"rho must lie in [0, 1], got {rho}")
+        a, b = (self.r_median * (self.msb_scale if pt == 1 else 1.0) for pt in page_types)
+        first = tails(t_max, a * np.exp(self.sigma * _NODES))  # (t, node of the first)
+        z = rho * _NODES[:, None] + math.sqrt(1.0 - rho * rho) * _NODES[None, :]
+        second = (tails(t_max, (b * np.exp(self.sigma * z)).ravel())
+                  .reshape(t_max + 1, _NODES.size, _NODES.size) @ _WEIGHTS)
+        return (first * second) @ _WEIGHTS
+
     def counts(self, t_max: int, split: tuple[float, ...]) -> np.ndarray:
         """Expected uncorrectable pages, t = 0 … ``t_max``, among ``scale`` pages split
         by page type as given."""

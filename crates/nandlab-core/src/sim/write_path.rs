@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The write group of backup copies: no write request has it, so a copy never waits for,
+/// or is waited for by, another page's multi-plane program (`Backend::program`).
+const BACKUP_GROUP: u64 = u64::MAX;
+
 impl Simulator {
     /// Writes logical pages `first..=last` of request `slot` (request bytes `bytes`): into
     /// the DRAM cache when there is one (a page is done when it is in DRAM; a dirty page it
@@ -54,17 +58,20 @@ impl Simulator {
         let attrs = WriteAttrs::new(req.stream, self.cfg.host.critical.classifies(lpn, req.critical));
         let (ppa, at_die, t_prog) = self.send_to_flash(now, lpn, id, attrs)?;
         self.events.push(at_die, Event::ProgramStart { req: slot, ppa, t_prog });
-        self.send_backup(now, lpn, id, slot)
+        self.send_backup(now, lpn, slot)
     }
 
     /// Sends the backup copy of page `lpn`, if placement just made one, to its die at `now`
     /// (the data is in the controller: it crosses the copy's channel); request `req` (or
-    /// [`NO_REQUEST`]) waits for its program too.
-    pub(super) fn send_backup(&mut self, now: u64, lpn: u64, tag: u64, req: u32) -> Result<()> {
+    /// [`NO_REQUEST`]) waits for its program too. The copy is programmed on its own, never
+    /// as one multi-plane program with its primary: a multi-plane program needs the same
+    /// page address in every plane (ONFI's multi-plane rule), which a copy appended to
+    /// another plane's active block rarely has.
+    pub(super) fn send_backup(&mut self, now: u64, lpn: u64, req: u32) -> Result<()> {
         let Some(ppa) = self.ftl.backup_of(lpn) else {
             return Ok(());
         };
-        let (at_die, t_prog) = self.data_to_die(ppa, tag, now, now)?;
+        let (at_die, t_prog) = self.data_to_die(ppa, BACKUP_GROUP, now, now)?;
         if req != NO_REQUEST {
             self.reqs[req].remaining += 1;
         }
@@ -162,7 +169,7 @@ impl Simulator {
         let (ppa, at_die, t_prog) = self.send_to_flash(now, ev.lpn, ev.tag, ev.attrs)?;
         let req = if wait { slot } else { NO_REQUEST };
         self.events.push(at_die, Event::WritebackStart { req, ppa, t_prog });
-        self.send_backup(now, ev.lpn, ev.tag, req)
+        self.send_backup(now, ev.lpn, req)
     }
 
     /// A page sent to flash reached its die; returns when its program ends. A data codec's

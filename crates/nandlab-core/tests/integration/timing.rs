@@ -167,3 +167,17 @@ fn a_writes_two_pages_on_one_die_are_one_two_plane_program() {
     let single = format!("{ONE_DIE}multi_plane = false\n");
     assert_eq!(latencies(&single, vec![write]), vec![XFER + 2 * T_PROG_LSB]);
 }
+
+#[test]
+fn a_meta_cure_backup_is_programmed_after_its_primary_not_beside_it() {
+    // A critical 4 KiB write under Meta-Cure: the primary (plane 0, page 0) is in at XFER
+    // and programs at once; the copy (plane 1, page 0, an LSB page too) is in at 2 XFER
+    // but does not join the primary's program as a two-plane one (a multi-plane program
+    // needs equal page addresses, which a copy rarely has): it waits for the die. The
+    // write ends with the copy: XFER + 2 t_PROG = 262.48 µs (one two-plane program would
+    // end at 2 XFER + t_PROG = 161.96 µs). A plain page: XFER + t_PROG.
+    let mc = format!("{ONE_DIE}[ftl.placement]\npolicy = \"meta_cure\"\n[host.critical]\nlpn_ranges = [[0, 0]]\n");
+    let write = |lpn: u64| Request::new(0, lpn * 4096, 4096, Op::Write, 0);
+    assert_eq!(latencies(&mc, vec![write(0)]), vec![XFER + 2 * T_PROG_LSB]);
+    assert_eq!(latencies(&mc, vec![write(1)]), vec![XFER + T_PROG_LSB]);
+}
