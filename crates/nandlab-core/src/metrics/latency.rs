@@ -83,7 +83,9 @@ impl LatencyStats {
             return None;
         }
         let mut since = self.hist.clone();
-        since.subtract(&earlier.hist).expect("an earlier copy holds no more than now");
+        since
+            .subtract(&earlier.hist)
+            .expect("an earlier copy holds no more than now");
         Some(since.value_at_quantile(q).min(self.max_ns))
     }
 
