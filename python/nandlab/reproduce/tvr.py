@@ -7,8 +7,9 @@ Four sweeps on ``configs/002_tvr.toml``:
   "content"``, §4) on a small device written until it garbage-collects, one run per cell
   content (every cell '11', '10', '00' or '01'; random data) × P/E count × TVR off/on:
   Figs. 7–10 as the simulator charges them, and TVR's program speed-up (§5.3);
-- ``ssd``: §5.5's study, the standard vs the TVR device (``[tvr] enabled``) on real trace
-  excerpts and synthetic stand-ins, over the number of packages (channels here);
+- ``ssd``: §5.5's study, the standard vs the TVR device (``[tvr] enabled``) on the traces
+  002 names (excerpt, stand-ins, or the files in ``--trace-dir``) over the number of
+  packages (channels here), set up as DiskSim's SSD module ships (:mod:`.tvr_ssd`);
 - ``region``: the same workloads with TVR on a region of the logical pages only (§5.1:
   TVR for short-lived data), beside whole-device TVR;
 - ``terms``: standard vs TVR with Eq. 3 coupling and Eq. 5 read disturb as the ``vth``
@@ -32,9 +33,18 @@ import polars as pl
 
 from ..io import write_json
 from . import tvr_fit
-from .bitflip import SHARED_TRACES, _savefig
-from .framework import Analysis, Claim, Context, Measured, column, seeds_for
+from .bitflip import _savefig
+from .framework import Analysis, Claim, Context, column, seeds_for
 from .paper_002 import END_OF_LIFE_PE, PAPER, SOURCES, WHY
+from .tvr_ssd import (
+    CLAIM_TIMING,
+    SSD_WORKLOADS,
+    TIMINGS,
+    ssd_md,
+    ssd_measured,
+    ssd_metrics,
+    ssd_spec,
+)
 
 TITLE = "Threshold voltage reduction, TVR (seed 002)"
 
@@ -70,37 +80,6 @@ PE_TIME_DEVICE = {
     "output.record_requests": False,
 }
 
-#: §5.5's workloads, the four 002 names (it counts six traces but names only these): the
-#: Financial1-like excerpt of ../shared/traces, and synthetic stand-ins for the others. 002
-#: gives none of their characteristics, and none could be retrieved here; the stand-ins'
-#: parameters are nandlab's reading of each benchmark (assumptions): Financial2 an OLTP
-#: mix of small random requests, mostly reads (the UMass trace's usual description);
-#: Iozone sequential large transfers, half reads (its write/read phases); Postmark small
-#: random files, mostly writes (create/append/delete transactions).
-SSD_WORKLOADS: dict[str, dict[str, Any]] = {
-    "financial1": {"trace": "ssdsim_example_fin1.ascii",
-                   "paper": "Financial1 (Financial-like OLTP excerpt, unverified)"},
-    "financial2": {
-        "paper": "Financial2 (stand-in: OLTP, 82 % reads, 4–16 KB, 90 IOPS)",
-        "overrides": {"read_fraction": 0.82, "iops": 90.0,
-                      "sizes": [{"size_bytes": 4096, "weight": 7},
-                                {"size_bytes": 8192, "weight": 2},
-                                {"size_bytes": 16384, "weight": 1}]},
-    },
-    "iozone": {
-        "paper": "Iozone (stand-in: sequential 64 KB, half reads, 100 IOPS)",
-        "overrides": {"read_fraction": 0.5, "random_fraction": 0.0, "size_bytes": 65536,
-                      "iops": 100.0},
-    },
-    "postmark": {
-        "paper": "Postmark (stand-in: small files, 35 % reads, 4–16 KB random, 300 IOPS)",
-        "overrides": {"read_fraction": 0.35, "iops": 300.0,
-                      "sizes": [{"size_bytes": 4096, "weight": 2},
-                                {"size_bytes": 8192, "weight": 1},
-                                {"size_bytes": 16384, "weight": 1}]},
-    },
-}
-
 #: §5.1's TVR for short-lived data: the ``region`` runs program only the first half of the
 #: logical pages with TVR (``[tvr.region] kind = "lpn_range"``). Liu et al. [17], whom 002
 #: cites, find that 49-99 % of writes need less than a week of retention; half of a
@@ -129,9 +108,13 @@ class Settings:
     #: divergence, judged there: the second last) and the end of life.
     pe_points: list[int] = field(default_factory=lambda: [0, 200_000, 700_000, END_OF_LIFE_PE])
     pe_writes: int = 80_000
-    ssd_channels: list[int] = field(default_factory=lambda: [4, 8, 16])
+    #: Packages of the ``ssd`` runs (:mod:`.tvr_ssd`: DiskSim's 8-package module, doubled).
+    ssd_channels: list[int] = field(default_factory=lambda: [8, 16, 32])
     ssd_workloads: list[str] = field(default_factory=lambda: list(SSD_WORKLOADS))
     ssd_requests: int = 10_000
+    #: Flash timings of the ``ssd`` runs (:data:`.tvr_ssd.TIMINGS`); the claims take
+    #: :data:`.tvr_ssd.CLAIM_TIMING`'s.
+    ssd_timings: list[str] = field(default_factory=lambda: list(TIMINGS))
     seed: int = 1
     #: Seeds of the ``ssd`` runs (the stand-ins' draws; the excerpt replays the same).
     ssd_seeds: list[int] = field(default_factory=lambda: seeds_for(False))
@@ -144,8 +127,9 @@ class Settings:
     @classmethod
     def quick_(cls) -> Settings:
         return cls(pe_points=[0, 200_000, 700_000, END_OF_LIFE_PE], pe_writes=70_000,
-                   ssd_channels=[4, 8], ssd_workloads=["financial1", "postmark"],
-                   ssd_requests=3_000, ssd_seeds=seeds_for(True), quick=True)
+                   ssd_channels=[8, 16], ssd_workloads=["financial1", "postmark"],
+                   ssd_requests=3_000, ssd_seeds=seeds_for(True), ssd_timings=[CLAIM_TIMING],
+                   quick=True)
 
 
 def _pe_time_spec(s: Settings) -> dict[str, Any]:
@@ -164,34 +148,6 @@ def _pe_time_spec(s: Settings) -> dict[str, Any]:
     }
 
 
-def _ssd_spec(s: Settings) -> tuple[dict[str, Any], list[str]]:
-    notes: list[str] = []
-    traces, synthetic = [], []
-    for name in s.ssd_workloads:
-        w = SSD_WORKLOADS[name]
-        if "trace" in w:
-            path = SHARED_TRACES / w["trace"]
-            if not path.is_file():
-                notes.append(f"{name}: {path} is absent; left out.")
-                continue
-            traces.append({"name": name, "path": str(path), "format": "disksim"})
-        else:
-            synthetic.append({"name": name, "requests": s.ssd_requests, **w["overrides"]})
-    spec: dict[str, Any] = {
-        "name": "ssd",
-        "config": str(PRESET),
-        "seeds": s.ssd_seeds,
-        "set": {"host.out_of_range": "wrap", "output.record_requests": False,
-                "workload.max_requests": s.ssd_requests},
-        "grid": {"device.channels": s.ssd_channels, "tvr.enabled": [False, True]},
-    }
-    if traces:
-        spec["trace"] = traces
-    if synthetic:
-        spec["workload"] = synthetic
-    return spec, notes
-
-
 def region_packages(s: Settings) -> int:
     """The package count of the ``region`` and ``terms`` runs: the preset's 8, else the most
     run."""
@@ -208,11 +164,15 @@ def logical_pages(channels: int) -> int:
     return math.floor(pages * (1.0 - cfg["ftl"]["overprovisioning"]))
 
 
+def _claim_case() -> list[dict[str, Any]]:
+    return [{**TIMINGS[CLAIM_TIMING], "tags": {"flash": CLAIM_TIMING}}]
+
+
 def _region_spec(ssd: dict[str, Any], s: Settings) -> dict[str, Any]:
-    """The ``ssd`` runs' workloads on a TVR region of the first ``REGION_SHARE`` of the
-    logical pages, at :func:`region_packages`."""
+    """The ``ssd`` runs' workloads and seeds on a TVR region of the first ``REGION_SHARE``
+    of the logical pages, at :func:`region_packages`, with the claims' flash timing."""
     c = region_packages(s)
-    return {**ssd, "name": "region", "seeds": [s.seed],
+    return {**ssd, "name": "region", "seeds": s.ssd_seeds, "case": _claim_case(),
             "set": {**ssd["set"], "device.channels": c, "tvr.enabled": True,
                     "tvr.region.kind": "lpn_range", "tvr.region.first_lpn": 0},
             "grid": {"tvr.region.end_lpn": [int(REGION_SHARE * logical_pages(c))]}}
@@ -227,7 +187,7 @@ def _terms_spec(ssd: dict[str, Any], s: Settings) -> dict[str, Any]:
     spec["trace" if first else "workload"] = first or ssd["workload"][:1]
     terms = {**{f"reliability.vth_coupling.{k}": v for k, v in COUPLING.items()},
              **{f"reliability.vth_read_disturb.{k}": v for k, v in READ_DISTURB.items()}}
-    return {**spec, "name": "terms", "seeds": [s.seed],
+    return {**spec, "name": "terms", "seeds": [s.seed], "case": _claim_case(),
             "set": {**ssd["set"], "device.channels": region_packages(s), **terms},
             "grid": {"tvr.enabled": [False, True]}}
 
@@ -235,7 +195,9 @@ def _terms_spec(ssd: dict[str, Any], s: Settings) -> dict[str, Any]:
 def plan(ctx: Context) -> dict[str, dict[str, Any]]:
     s = ctx.settings or (Settings.quick_() if ctx.quick else Settings.full())
     ctx.settings = s
-    ssd, notes = _ssd_spec(s)
+    notes: list[str] = []
+    ssd = {**ssd_spec(s.ssd_channels, s.ssd_workloads, s.ssd_requests, s.ssd_seeds,
+                      s.ssd_timings, notes), "config": str(PRESET)}
     ctx.notes.extend(notes)
     return {"pe_time": _pe_time_spec(s), "ssd": ssd, "region": _region_spec(ssd, s),
             "terms": _terms_spec(ssd, s)}
@@ -261,59 +223,27 @@ def pe_time_metrics(df: pl.DataFrame) -> dict[str, Any]:
     return {f"{c}|{pe}|{'tvr' if t else 'standard'}": v for (c, pe, t), v in sorted(by.items())}
 
 
-def ssd_metrics(df: pl.DataFrame) -> dict[str, Any]:
-    """Per workload and package count: mean response time, standard vs TVR, each the mean
-    over the seeds, and the reduction per seed (``reduction_by_seed``) and of the means."""
-    rows = _rows(df, ["workload", "seed", "config.device.channels", "config.tvr.enabled",
-                      "all.mean_ns", "write.mean_ns", "read.mean_ns", "reliability.rber_mean",
-                      "reliability.uncorrectable_pages", "requests.writes", "requests.count"])
-    runs: dict[str, dict[str, dict[int, dict[str, Any]]]] = {}
-    for r in rows:
-        key = f"{r['workload']}|{int(r['config.device.channels'])}"
-        mode = "tvr" if r["config.tvr.enabled"] else "standard"
-        runs.setdefault(key, {}).setdefault(mode, {})[int(r["seed"])] = {
-            "mean_us": r["all.mean_ns"] / 1e3,
-            "write_mean_us": (r["write.mean_ns"] or 0) / 1e3,
-            "read_mean_us": (r["read.mean_ns"] or 0) / 1e3,
-            "rber_mean": r["reliability.rber_mean"],
-            "uncorrectable_pages": r["reliability.uncorrectable_pages"],
-            "write_share": r["requests.writes"] / max(r["requests.count"], 1),
-        }
-    out: dict[str, dict[str, Any]] = {}
-    for key, modes in runs.items():
-        v: dict[str, Any] = {}
-        for mode, by_seed in modes.items():
-            seeds = sorted(by_seed)
-            v[mode] = {m: sum(by_seed[sd][m] for sd in seeds) / len(seeds)
-                       for m in by_seed[seeds[0]] if m != "uncorrectable_pages"}
-            v[mode]["uncorrectable_pages"] = sum(by_seed[sd]["uncorrectable_pages"]
-                                                 for sd in seeds)
-        if "standard" in modes and "tvr" in modes:
-            common = sorted(set(modes["standard"]) & set(modes["tvr"]))
-            v["reduction_by_seed"] = {
-                sd: 100 * (1 - modes["tvr"][sd]["mean_us"] / modes["standard"][sd]["mean_us"])
-                for sd in common}
-            v["reduction_pct"] = 100 * (1 - v["tvr"]["mean_us"] / v["standard"]["mean_us"])
-        out[key] = v
-    return out
-
-
 def region_metrics(df: pl.DataFrame, ssd: dict[str, Any], packages: int) -> dict[str, Any]:
-    """Per workload: the TVR region's response-time reduction beside the whole device's
-    (against the same standard run), the share of programs in the region, reads at risk."""
+    """Per workload, over the same seeds as the ``ssd`` runs: the TVR region's reduction of
+    the mean response time beside the whole device's (both against the standard runs' mean),
+    the share of programs in the region, reads at risk."""
     rows = _rows(df, ["workload", "all.mean_ns", "tvr.regions.tvr.programs",
                       "tvr.regions.standard.programs", "tvr.regions.tvr.reads_at_risk"])
-    out: dict[str, Any] = {}
+    by: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        base = ssd[f"{r['workload']}|{packages}"]
-        std = base["standard"]["mean_us"]
-        programs = r["tvr.regions.tvr.programs"] + r["tvr.regions.standard.programs"]
-        out[r["workload"]] = {
-            "mean_us": r["all.mean_ns"] / 1e3,
-            "reduction_pct": 100 * (1 - r["all.mean_ns"] / 1e3 / std),
+        by.setdefault(r["workload"], []).append(r)
+    out: dict[str, Any] = {}
+    for name, rs in by.items():
+        base = ssd[f"{name}|{packages}"]
+        mean_us = sum(r["all.mean_ns"] for r in rs) / len(rs) / 1e3
+        tvr_programs = sum(r["tvr.regions.tvr.programs"] for r in rs)
+        programs = tvr_programs + sum(r["tvr.regions.standard.programs"] for r in rs)
+        out[name] = {
+            "mean_us": mean_us,
+            "reduction_pct": 100 * (1 - mean_us / base["standard"]["mean_us"]),
             "whole_device_reduction_pct": base["reduction_pct"],
-            "tvr_program_share": r["tvr.regions.tvr.programs"] / max(programs, 1),
-            "reads_at_risk": r["tvr.regions.tvr.reads_at_risk"],
+            "tvr_program_share": tvr_programs / max(programs, 1),
+            "reads_at_risk": sum(r["tvr.regions.tvr.reads_at_risk"] for r in rs),
         }
     return out
 
@@ -431,33 +361,12 @@ def fit_md(model: dict[str, Any]) -> str:
         "robust property of Eq. 8.\n")
 
 
-def ssd_measured(s: Settings, ssd: dict[str, Any]) -> tuple[Measured, Measured]:
-    """§5.5's two claims from the ``ssd`` runs: the reduction over the workloads at the
-    preset's 8 packages (else the most run), each workload's value per seed; and per seed,
-    the mean gain over the workloads at the most packages minus at the fewest."""
-    chans = s.ssd_channels
-    at = 8 if 8 in chans else chans[-1]
-    names = sorted({k.split("|")[0] for k in ssd})
-    over = {n: list(ssd[f"{n}|{at}"]["reduction_by_seed"].values()) for n in names
-            if f"{n}|{at}" in ssd}
-
-    def mean_gain(c: int, seed: Any) -> float:
-        g = [ssd[f"{n}|{c}"]["reduction_by_seed"][seed] for n in names if f"{n}|{c}" in ssd]
-        return sum(g) / len(g)
-
-    seeds = list(ssd[f"{names[0]}|{chans[0]}"]["reduction_by_seed"])
-    trend = [mean_gain(chans[-1], sd) - mean_gain(chans[0], sd) for sd in seeds]
-    per_wl = {n: (ssd[f"{n}|{chans[-1]}"]["reduction_pct"] - ssd[f"{n}|{chans[0]}"]
-                  ["reduction_pct"]) for n in names}
-    return Measured.over(over), Measured.seeds(trend, per_workload=per_wl)
-
-
 #: The sweeps each simulated claim comes from.
 RUNS = {"speedup_sim": ["pe_time"], "ssd_response": ["ssd"], "ssd_trend": ["ssd"]}
 
 
 def claims(s: Settings, values: dict[str, float], ssd: dict[str, Any]) -> list[Claim]:
-    response, trend = ssd_measured(s, ssd)
+    response, trend = ssd_measured(s.ssd_channels, ssd)
     measured: dict[str, Any] = {**values, "ssd_response": response, "ssd_trend": trend}
     out = []
     for key, (label, paper, where, unit, kind) in PAPER.items():
@@ -553,10 +462,12 @@ def figures(out: Path, s: Settings, pt: dict[str, Any], ssd: dict[str, Any],
 
     # §5.5: response-time reduction per workload vs packages.
     fig, ax = plt.subplots(figsize=(6, 3.2))
-    names = sorted({k.split("|")[0] for k in ssd})
-    for n in names:
-        cs = [c for c in s.ssd_channels if f"{n}|{c}" in ssd]
-        ax.plot(cs, [ssd[f"{n}|{c}"]["reduction_pct"] for c in cs], marker="o", label=n)
+    for flash, ls in zip(TIMINGS, ("-", "--"), strict=True):
+        runs = ssd.get(flash, {})
+        for n in sorted({k.split("|")[0] for k in runs}):
+            cs = [c for c in s.ssd_channels if f"{n}|{c}" in runs]
+            ax.plot(cs, [runs[f"{n}|{c}"]["reduction_pct"] for c in cs], marker="o", ls=ls,
+                    label=f"{n} ({flash})")
     ax.axhspan(11, 35, color="grey", alpha=0.2, label="paper 11–35 %")
     ax.set_xlabel("packages (channels)")
     ax.set_ylabel("mean response time reduction (%)")
@@ -580,18 +491,7 @@ def body_md(s: Settings, pt: dict[str, Any], ssd: dict[str, Any], model: dict[st
             a, t = pt[f"{c}|{pe}|standard"], pt[f"{c}|{pe}|tvr"]
             w(f"| {c} | {pe:,} | {a['program_us'][MSB]:.1f} | {a['program_us'][LSB]:.1f} | "
               f"{a['erase_ms']:.3f} | {t['program_us'][MSB]:.1f} | {t['program_us'][LSB]:.1f} |\n")
-    w("\n## SSD study (`ssd` runs, §5.5)\n\n")
-    w("| workload | packages | write share | standard mean (µs) | TVR mean (µs) | reduction | "
-      "per seed | TVR RBER | uncorrectable |\n|---|---|---|---|---|---|---|---|---|\n")
-    for k in sorted(ssd, key=lambda k: (k.split("|")[0], int(k.split("|")[1]))):
-        v = ssd[k]
-        n, c = k.split("|")
-        seeds = ", ".join(f"{x:.1f}" for x in v["reduction_by_seed"].values())
-        w(f"| {n} | {c} | {v['standard']['write_share']:.2f} | {v['standard']['mean_us']:.1f} | "
-          f"{v['tvr']['mean_us']:.1f} | {v['reduction_pct']:.1f} % | {seeds} | "
-          f"{v['tvr']['rber_mean']:.2e} | {v['tvr']['uncorrectable_pages']} |\n")
-    w("\nWorkloads: " + "; ".join(f"`{n}` = {SSD_WORKLOADS[n]['paper']}"
-                                  for n in s.ssd_workloads) + ".\n")
+    w(ssd_md(ssd, s.ssd_workloads))
     w(f"\n**Model** (the `tvr` section of a TVR run): Δ = "
       f"{', '.join(f'{x:.4f}' for x in model['deltas_v'])} V; standard means "
       f"{', '.join(f'{x:.3f}' for x in model['standard.means_v'])} V, reduced "
@@ -603,7 +503,8 @@ def body_md(s: Settings, pt: dict[str, Any], ssd: dict[str, Any], model: dict[st
       "002 §4, docs/reliability.md); a page takes its slowest state's time. TVR: "
       "`[tvr] enabled = true` scales each page type's program time by its ISPP steps "
       "after/before (Eq. 14) and, with the preset's `vth` model, reads the reduced layout; "
-      "the SSD runs use the preset's fixed times (MSB 460 µs / LSB 1 ms). The rows of Fig. 8, "
+      "the SSD runs use fixed times per page type (reproduce/tvr_ssd.py: DiskSim's SSD module's "
+      "for the claims, the preset's 002 MLC times beside them). The rows of Fig. 8, "
       "§4.1's P/E factors and Figs. 9–10 check that the simulator charges the configured "
       "constants (they are inputs, not predictions); Fig. 7 and §5 are computed.\n")
     for n in notes:
@@ -655,25 +556,27 @@ def extension_md(region: dict[str, Any], terms: dict[str, Any]) -> str:
 def analyse(ctx: Context, tables: dict[str, pl.DataFrame]) -> Analysis:
     s: Settings = ctx.settings
     pt = pe_time_metrics(tables["pe_time"])
-    ssd = ssd_metrics(tables["ssd"])
+    all_ssd = ssd_metrics(tables["ssd"])
+    ssd = all_ssd[CLAIM_TIMING]
     model = model_metrics(tables["ssd"])
     region = region_metrics(tables["region"], ssd, region_packages(s))
     terms = terms_metrics(tables["terms"])
     values = nandlab_values(s, pt, model, terms["terms"])
     cl = claims(s, values, ssd)
-    figs = figures(ctx.out, s, pt, ssd, model)
-    m = {"settings": asdict(s), "pe_time": pt, "ssd": ssd, "region": region, "terms": terms,
+    figs = figures(ctx.out, s, pt, all_ssd, model)
+    m = {"settings": asdict(s), "pe_time": pt, "ssd": all_ssd, "region": region, "terms": terms,
          "model": model, "values": values, "notes": ctx.notes}
-    write_json(ctx.out / "runs.json", {"pe_time": pt, "ssd": ssd, "region": region,
+    write_json(ctx.out / "runs.json", {"pe_time": pt, "ssd": all_ssd, "region": region,
                                        "terms": terms})
     config_text = (
         f"Seed {s.seed}. Config: `configs/002_tvr.toml` (DiskSim-SSD-like, 002's chip "
         f"timing, `vth` on the standard layout, BCH t = 49 per 4 KiB). `pe_time` runs: one "
         f"256 MiB package, empty, {s.pe_writes:,} random 4 KiB writes, P/E "
         f"{', '.join(f'{p:,}' for p in s.pe_points)}. `ssd` runs: packages "
-        f"{', '.join(map(str, s.ssd_channels))}, at most {s.ssd_requests:,} requests each; "
+        f"{', '.join(map(str, s.ssd_channels))}, at most {s.ssd_requests:,} requests each, "
+        f"flash timing {', '.join(s.ssd_timings)} (claims: {CLAIM_TIMING}); "
         f"`region` and `terms` runs at {region_packages(s)} packages.\n\n"
     )
-    body = body_md(s, pt, ssd, model, ctx.notes) + fit_md(model) + extension_md(region, terms)
+    body = body_md(s, pt, all_ssd, model, ctx.notes) + fit_md(model) + extension_md(region, terms)
     return Analysis(claims=cl, body=body, figures=figs,
                     metrics=m, config_text=config_text)
