@@ -142,7 +142,9 @@ mod tests {
         }
         let p50 = s.quantile_since_ns(&mark, 0.5).unwrap() as f64;
         assert!((p50 - 51e6).abs() <= 51e3, "{p50}");
-        assert_eq!(s.quantile_ns(0.5), 1_000_000);
+        // The whole run's p50 is 1 ms, within the histogram's 3 significant digits (the
+        // top of 1 ms's bucket is 1,000,447 ns).
+        assert!((s.quantile_ns(0.5) as f64 - 1e6).abs() <= 1e3);
     }
 
     #[test]
