@@ -4,7 +4,9 @@ bad inputs, on a 4 MiB drive so each epoch's run takes milliseconds."""
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -114,6 +116,15 @@ def test_a_drive_worn_out_at_the_start_is_rated_zero_with_its_reason():
     assert r.sensitivity is not None  # rated (at 0), so the sensitivity ran too
 
 
+def test_a_drive_failing_its_uber_at_the_first_epoch_is_rated_zero():
+    # No ECC and a constant RBER of 1e-3: the UBER after retention is the RBER (by the
+    # definition of retention_uber.rs for no ECC), 1e-3 > 1e-16 from the first byte.
+    r = endurance.rate(tiny(**{"reliability.model": "nominal", "reliability.nominal_rber": 1e-3}),
+                       "enterprise", sensitivity=False)
+    assert (r.rated_tbw, r.limiting, r.epochs) == (0.0, "UBER after power-off retention", 1)
+    assert r.rows[0]["uber"] == pytest.approx(1e-3)
+
+
 def test_no_limit_within_the_epoch_budget_is_said_not_hung():
     r = endurance.rate(tiny(**{"ftl.retire_pe_limit": None}), "enterprise",
                        max_epochs=3, sensitivity=False)
@@ -149,6 +160,41 @@ def test_epochs_carry_the_layout_a_split_run_is_the_whole_run():
     assert session.requests() == 2000
     split = json.loads(session.finish())
     assert _without_wall(split) == _without_wall(whole)
+
+
+def test_epoch_read_statistics_are_the_epochs_own():
+    # lifetime.parquet's RBER, decoding level and read p99 are each epoch's, not the
+    # session's so far. The RBER and level come from the summary's growing sums: after
+    # 10 reads at mean 0.01 (all at level 0), 30 reads at mean 0.02 with 20 at level 2
+    # leave 20 reads with RBER (30 x 0.02 - 10 x 0.01) / 20 = 0.025 at mean level 2.
+    from nandlab import _native
+    from nandlab.config import load_config
+
+    cfg = tiny(**{"workload.requests": 3000, "workload.random_fraction": 1.0,
+                  "workload.size_bytes": 4096, "workload.alignment_bytes": 4096,
+                  "workload.read_fraction": 0.3, "workload.iops": 10.0})
+    core = _native.core()
+    drive = endurance.Drive.of(json.loads(core.validate_config(json.dumps(load_config(cfg)))))
+    session = core.Session(json.dumps(load_config(cfg)))
+    aging = endurance._Aging(session, drive, LIMIT, np.zeros(64), 0, 0)
+    first = aging._epoch_reads({"page_reads": 10, "rber_mean": 0.01, "decoded_at_level": [10]})
+    assert (first["rber_mean"], first["decode_level_mean"], first["read_p99_ns"]) == (
+        pytest.approx(0.01), 0.0, None)  # no request simulated yet: no read p99
+    second = aging._epoch_reads(
+        {"page_reads": 30, "rber_mean": 0.02, "decoded_at_level": [10, 0, 20]})
+    assert second["rber_mean"] == pytest.approx(0.025)
+    assert second["decode_level_mean"] == pytest.approx(2.0)
+    # The read p99 of each step's reads alone: at 10 IOPS every request ends before the
+    # next arrives, so a step's reads are those of its requests; nearest rank over the
+    # recorded latencies (the histogram keeps 3 significant digits).
+    rec = nandlab.run({**cfg, "output": {"record_requests": True}}, progress=False).requests
+    reads = rec.with_row_index("id").filter(pl.col("op") == "read")
+    for lo, hi in ((0, 1000), (1000, 2000)):
+        assert session.advance(hi - lo)
+        lat = np.sort(reads.filter((pl.col("id") >= lo) & (pl.col("id") < hi))["latency_ns"])
+        want = int(lat[math.ceil(0.99 * len(lat)) - 1])
+        assert session.read_quantile_since_mark(0.99) == pytest.approx(want, rel=1e-3)
+    assert session.read_quantile_since_mark(0.99) is None  # nothing since
 
 
 def test_wear_fast_forward_of_another_geometry_is_refused_in_one_line():

@@ -95,10 +95,7 @@ def batch_schema(columns: Mapping[str, Any]) -> dict[str, pl.DataType]:
 def timeline_frame(columns: Mapping[str, Any]) -> pl.DataFrame:
     """A batch of the core's timeline columns as a frame (NaN, the core's "nothing to
     average", as null)."""
-    schema = batch_schema(columns)
-    df = pl.DataFrame(dict(columns), schema=schema)
-    floats = [k for k, t in schema.items() if t == _F]
-    return df.with_columns(pl.col(floats).fill_nan(None))
+    return pl.DataFrame(dict(columns), schema=batch_schema(columns), nan_to_null=True)
 
 
 def pe_frame(pe_by_block: Any) -> pl.DataFrame:
@@ -136,13 +133,14 @@ def dense(t: pl.DataFrame) -> pl.DataFrame:
 
 
 class TimelineWriter:
-    """``simulate``'s ``timeline_sink``: each batch goes to Parquet ``dst`` (written on a
-    thread as batches arrive) or, without ``dst``, into memory (:attr:`frame`)."""
+    """``simulate``'s ``timeline_sink``: each batch goes to Parquet ``dst`` (made a frame
+    and written on a thread as batches arrive, so the simulation only hands its arrays
+    over) or, without ``dst``, into memory (:attr:`frame`)."""
 
     def __init__(self, dst: Path | None) -> None:
         self.dst = dst
         self.frames: list[pl.DataFrame] = []
-        self._queue: queue.Queue[pl.DataFrame | None] = queue.Queue(_AHEAD)
+        self._queue: queue.Queue[Mapping[str, Any] | None] = queue.Queue(_AHEAD)
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
         #: The run's columns, known from its first batch (they depend on its flows and
@@ -150,23 +148,22 @@ class TimelineWriter:
         self.schema: dict[str, pl.DataType] | None = None
 
     def __call__(self, columns: Mapping[str, Any]) -> None:
-        frame = timeline_frame(columns)
         if self.schema is None:
-            self.schema = dict(frame.schema)
+            self.schema = batch_schema(columns)
             if self.dst is not None:
                 self._thread = threading.Thread(target=self._write, name="nandlab-timeline")
                 self._thread.start()
         if self.dst is None:
-            self.frames.append(frame)
+            self.frames.append(timeline_frame(columns))
             return
         if self._error is not None:
             raise RuntimeError(f"the timeline writer stopped: {self._error}")
-        self._queue.put(frame)
+        self._queue.put(columns)
 
     def _write(self) -> None:
         def frames(*_pushdown: object) -> Iterator[pl.DataFrame]:
-            while (f := self._queue.get()) is not None:
-                yield f
+            while (c := self._queue.get()) is not None:
+                yield timeline_frame(c)
 
         assert self.dst is not None and self.schema is not None
         try:

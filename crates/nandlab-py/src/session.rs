@@ -65,6 +65,13 @@ impl PySession {
         guard(|| Ok(s.summary().map_err(err)?.to_json().to_string()))
     }
 
+    /// Read latency (ns) at quantile `q` of the host reads completed since the last call
+    /// (or the start); `None` when none.
+    fn read_quantile_since_mark(&mut self, q: f64) -> PyResult<Option<u64>> {
+        let s = self.session()?;
+        guard(|| s.read_quantile_since_mark(q).map_err(err))
+    }
+
     /// Adds `delta[b]` P/E cycles to every block in service, in place.
     fn add_wear(&mut self, delta: Vec<u32>) -> PyResult<()> {
         let s = self.session()?;

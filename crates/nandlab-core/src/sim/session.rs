@@ -8,7 +8,7 @@
 
 use super::{SimOutput, Simulator};
 use crate::error::{NandError, Result};
-use crate::metrics::Summary;
+use crate::metrics::{LatencyStats, Summary};
 use crate::workload::{self, RequestStream, WorkloadContext};
 use std::time::Instant;
 
@@ -23,6 +23,8 @@ pub struct Session {
     /// The error that stopped a step: the state is then part-way through an event, so
     /// nothing more may run.
     failed: Option<String>,
+    /// The read latencies as [`Session::read_quantile_since_mark`] last saw them.
+    read_mark: LatencyStats,
 }
 
 impl Session {
@@ -41,6 +43,7 @@ impl Session {
             wall_s: 0.0,
             ended: false,
             failed: None,
+            read_mark: LatencyStats::default(),
         })
     }
 
@@ -77,6 +80,17 @@ impl Session {
     pub fn summary(&self) -> Result<Summary> {
         self.usable()?;
         self.sim.summary(self.wall_s)
+    }
+
+    /// Read latency at quantile `q` of the host reads completed since the last call (or
+    /// the start), `None` when none; the next call starts from here (`nandlab
+    /// endurance`'s per-epoch read p99).
+    pub fn read_quantile_since_mark(&mut self, q: f64) -> Result<Option<u64>> {
+        self.usable()?;
+        let reads = &self.sim.latency[0];
+        let out = reads.quantile_since_ns(&self.read_mark, q);
+        self.read_mark = reads.clone();
+        Ok(out)
     }
 
     /// Adds `delta[b]` P/E cycles to every block `b` in service ([`crate::ftl::Ftl::add_wear`]).

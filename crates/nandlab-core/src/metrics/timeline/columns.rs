@@ -115,16 +115,17 @@ impl Extras {
 }
 
 impl TimelineColumns {
-    /// No rows, with the columns of `layout`.
-    pub(super) fn empty(layout: &[(String, bool)]) -> Self {
+    /// No rows, with the columns of `layout`, each with room for `rows` (a batch's
+    /// columns then never grow by copying).
+    pub(super) fn empty(layout: &[(String, bool)], rows: usize) -> Self {
         TimelineColumns {
             columns: layout
                 .iter()
                 .map(|(name, float)| {
                     let col = if *float {
-                        Column::F64(Vec::new())
+                        Column::F64(Vec::with_capacity(rows))
                     } else {
-                        Column::U64(Vec::new())
+                        Column::U64(Vec::with_capacity(rows))
                     };
                     (name.clone(), col)
                 })
