@@ -34,6 +34,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nandlab
+from gc_scheduling import headline
 from nandlab.peers import import_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,15 +51,7 @@ def nandlab_case(preemptible: bool, seed: int) -> dict:
     if preemptible:
         over |= {"scheduler.policy": "priority", "scheduler.preemptible_gc": True,
                  "scheduler.gc_hard_threshold_blocks": MQSIM_HARD_BLOCKS - 1}
-    m = nandlab.run(cfg, overrides=over, progress=False).metric
-    return {
-        "read_mean_us": m("read.mean_ns") / 1e3,
-        "read_p99_us": m("read.p99_ns") / 1e3,
-        "read_max_us": m("read.max_ns") / 1e3,
-        "write_mean_us": m("write.mean_ns") / 1e3,
-        "waf": m("flash.write_amplification"),
-        "gc_erases": m("flash.gc_erases"),
-    }
+    return headline(nandlab.run(cfg, overrides=over, progress=False))
 
 
 def _fields(root: ET.Element, tag_end: str) -> dict[str, str]:
