@@ -236,11 +236,15 @@ def plot(
                               "--out directory of a sweep")
         if out is None and len(runs) > 1:
             raise ConfigError("several runs: give --out for their overlaid figures")
+        import matplotlib.pyplot as plt
+
         from .html_report import write_report
         from .plots import plot_runs
 
         dest = out if out is not None else runs[0] / "figures"
         figs = plot_runs(runs, out=dest, formats=formats)
+        for fig in figs.values():
+            plt.close(fig)  # written: pyplot need not keep them (a sweep of runs adds up)
         typer.echo(f"wrote {len(figs) * len(formats)} figures to {dest}/", err=True)
         if len(runs) == 1:
             typer.echo(f"wrote {write_report(runs[0], preset)}", err=True)
