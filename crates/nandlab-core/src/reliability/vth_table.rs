@@ -543,6 +543,26 @@ mod tests {
         assert!(!DONG.is_constant());
     }
 
+    /// The table's page RBER against the exact model's at `10^log_age − 1` s with content
+    /// shares from weights `w` (all zero: random content).
+    fn within_tolerance(pe: f64, log_age: f64, page: usize, w: &[f64]) -> Result<(), TestCaseError> {
+        let age = 10f64.powf(log_age) - 1.0;
+        let hist = (w.iter().sum::<f64>() > 0.0).then(|| StateHist::from_weights(w));
+        let (got, want) = both(&DONG, page, pe, age, 0.0, hist.as_ref());
+        prop_assert!(
+            (got - want).abs() <= TOLERANCE * want + ABS_FLOOR,
+            "P/E {} age {} page {} shares {:?}: {} vs {} ({:e})",
+            pe,
+            age,
+            page,
+            w,
+            got,
+            want,
+            got / want - 1.0
+        );
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
         /// Page RBER from the table within 0.1 % of the exact model over the demo's
@@ -556,13 +576,7 @@ mod tests {
             page in 0usize..2,
             w in prop::collection::vec(prop_oneof![1 => Just(0.0), 4 => 0.0f64..1.0], 4),
         ) {
-            let age = 10f64.powf(log_age) - 1.0;
-            let hist = (w.iter().sum::<f64>() > 0.0).then(|| StateHist::from_weights(&w));
-            let (got, want) = both(&DONG, page, pe, age, 0.0, hist.as_ref());
-            prop_assert!(
-                (got - want).abs() <= TOLERANCE * want + ABS_FLOOR,
-                "P/E {} age {} page {} shares {:?}: {} vs {} ({:e})", pe, age, page, w, got, want, got / want - 1.0
-            );
+            within_tolerance(pe, log_age, page, &w)?;
         }
 
         /// Data written minutes before it is read (the demo reads what its run wrote,
@@ -578,13 +592,7 @@ mod tests {
             page in 0usize..2,
             w in prop::collection::vec(prop_oneof![1 => Just(0.0), 4 => 0.0f64..1.0], 4),
         ) {
-            let age = 10f64.powf(log_age) - 1.0;
-            let hist = (w.iter().sum::<f64>() > 0.0).then(|| StateHist::from_weights(&w));
-            let (got, want) = both(&DONG, page, pe, age, 0.0, hist.as_ref());
-            prop_assert!(
-                (got - want).abs() <= TOLERANCE * want + ABS_FLOOR,
-                "P/E {} age {} page {} shares {:?}: {} vs {} ({:e})", pe, age, page, w, got, want, got / want - 1.0
-            );
+            within_tolerance(pe, log_age, page, &w)?;
         }
     }
 }
