@@ -563,6 +563,11 @@ mod tests {
         Ok(())
     }
 
+    /// Level-share weights of a page's content, some states absent.
+    fn content() -> impl Strategy<Value = Vec<f64>> {
+        prop::collection::vec(prop_oneof![1 => Just(0.0), 4 => 0.0f64..1.0], 4)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
         /// Page RBER from the table within 0.1 % of the exact model over the demo's
@@ -574,7 +579,7 @@ mod tests {
             pe in 5_000.0f64..30_000.0,
             log_age in 4.94f64..7.8,
             page in 0usize..2,
-            w in prop::collection::vec(prop_oneof![1 => Just(0.0), 4 => 0.0f64..1.0], 4),
+            w in content(),
         ) {
             within_tolerance(pe, log_age, page, &w)?;
         }
@@ -590,7 +595,7 @@ mod tests {
             pe in 10_000.0f64..30_000.0,
             log_age in 0.0f64..3.56,
             page in 0usize..2,
-            w in prop::collection::vec(prop_oneof![1 => Just(0.0), 4 => 0.0f64..1.0], 4),
+            w in content(),
         ) {
             within_tolerance(pe, log_age, page, &w)?;
         }
