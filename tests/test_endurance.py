@@ -76,6 +76,22 @@ def test_the_epoch_length_barely_moves_the_rating():
     assert abs(s["relative_change"]) < 0.02
 
 
+def test_the_half_step_rating_continuing_a_copy_is_a_rating_from_scratch():
+    # The sensitivity rating continues a copy of the paused simulation after the shared
+    # first epoch: it must equal, to the bit, a separate rating with half the step (a
+    # single simulation is deterministic for a seed). The tiny drive at 20 % reads with
+    # random 4 KiB writes has GC moves, so the two ratings' epochs differ in WAF.
+    cfg = tiny(**{"workload.read_fraction": 0.2, "workload.random_fraction": 1.0,
+                  "workload.size_bytes": 4096, "workload.alignment_bytes": 4096,
+                  "workload.requests": 2000})
+    r = endurance.rate(cfg, "enterprise", sensitivity=True, max_step=0.2)
+    alone = endurance.rate(cfg, "enterprise", sensitivity=False, max_step=0.1, max_epochs=400)
+    assert r.sensitivity is not None
+    assert r.sensitivity["epochs"] == alone.epochs > r.epochs
+    assert r.sensitivity["rated_tbw"] == alone.rated_tbw
+    assert r.sensitivity["relative_change"] != 0.0
+
+
 def test_cli_writes_the_three_outputs(tmp_path):
     import tomli_w
 
