@@ -84,8 +84,12 @@ def test_the_half_step_rating_continuing_a_copy_is_a_rating_from_scratch():
     cfg = tiny(**{"workload.read_fraction": 0.2, "workload.random_fraction": 1.0,
                   "workload.size_bytes": 4096, "workload.alignment_bytes": 4096,
                   "workload.requests": 2000})
-    r = endurance.rate(cfg, "enterprise", sensitivity=True, max_step=0.2)
-    alone = endurance.rate(cfg, "enterprise", sensitivity=False, max_step=0.1, max_epochs=400)
+    # 2,500 requests an epoch: the copy reads far past what a reader thread (which a fork
+    # does not copy) would have queued (4 batches of 4,096), so it needs the session to
+    # read its stream inline.
+    r = endurance.rate(cfg, "enterprise", sensitivity=True, max_step=0.2, epoch_requests=2500)
+    alone = endurance.rate(cfg, "enterprise", sensitivity=False, max_step=0.1, max_epochs=400,
+                           epoch_requests=2500)
     assert r.sensitivity is not None
     assert r.sensitivity["epochs"] == alone.epochs > r.epochs
     assert r.sensitivity["rated_tbw"] == alone.rated_tbw
