@@ -249,3 +249,24 @@ def test_a_trace_is_rated_repeated_its_first_pass_the_first_epoch(tmp_path):
     assert r.limiting == "capacity (spare area)"
     assert r.rated_tbw == pytest.approx(LIMIT * PLANES * BLOCKS * PAGES * PAGE / 1e12, rel=0.02)
     assert r.rows[0]["tb_written"] == pytest.approx(48 * 65536 / 1e12)
+
+
+def test_the_retention_check_is_the_mean_over_blocks_with_repeated_wear():
+    # Blocks of equal P/E are worked out once: the check over [a, b, a] must still be the
+    # mean over the three blocks of each block's own check, and the worst block b's.
+    from nandlab import _native
+    from nandlab.config import load_config
+
+    core = _native.core()
+    cfg = core.validate_config(json.dumps(load_config(
+        tiny(**{"reliability.model": "vth", "ecc.scheme": "bch"}))))
+
+    def check(pe: list[float]) -> dict:
+        return json.loads(core.retention_uber(cfg, pe, 91.25, 40.0))
+
+    a, b = check([20_000.0]), check([26_000.0])
+    assert 0 < a["uber"] < b["uber"]  # the wear moves it, so the weights matter
+    mix = check([20_000.0, 26_000.0, 20_000.0])
+    for key in ("rber_mean", "uber"):
+        assert mix[key] == pytest.approx((2 * a[key] + b[key]) / 3, rel=1e-12)
+    assert mix["uber_worst_block"] == b["uber"]
