@@ -95,10 +95,11 @@ class Why:
     def ap_cost(self, t4: dict[str, Any]) -> str:
         ap, bl = t4["AP"], t4["BL"]
         return (f"AP erased {ap['erases']:,} blocks vs BL's {bl['erases']:,} "
-                f"({_pct(_ov(ap['erases'], bl['erases']))}) and its flash response is "
-                f"{_pct(_ov(ap['flash_ns'], bl['flash_ns']))} vs BL's, where 004's 0.23 % is 4 "
-                "erases of 1,745 in one run: a difference of a few erases, which a point at "
-                f"the printed digits does not allow. AP: {_na(ap['feedbacks'])} feedbacks, "
+                f"({ap['erases'] - bl['erases']:+,}, {_pct(_ov(ap['erases'], bl['erases']))}) and "
+                f"its flash response is {_pct(_ov(ap['flash_ns'], bl['flash_ns']))} vs BL's, "
+                "where 004's 0.23 % is +4 erases of 1,745 in one run (judged within one erase, "
+                "0.057 %): both negligible, as 004 says, but not the same count. AP: "
+                f"{_na(ap['feedbacks'])} feedbacks, "
                 f"{_na(ap['unfed'])} critical writes with no non-critical write waiting, "
                 f"{ap['skipped']:,} pages skipped.")
 
