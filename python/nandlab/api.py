@@ -299,7 +299,7 @@ def _simulate(
         summary=summary,
         config=resolved,
         recorded=recorded,
-        frame=requests_frame(columns) if columns is not None or not recorded else None,
+        frame=requests_frame(columns) if columns is not None else None,
         requests_file=stream if recorded and columns is None else None,
         stream_format=stream_format if recorded and columns is None else None,
         timeline_rows=writer.frame if writer is not None and timeline is None else None,
