@@ -144,7 +144,10 @@ impl Ftl {
     /// When `block` was last programmed (its preconditioning time if never in the run).
     pub(super) fn last_program_ns(&self, block: u32) -> i64 {
         let b = &self.blocks[block as usize];
-        match self.page_meta.last_program_ns(block, u32::from(b.written).saturating_sub(1)) {
+        match self
+            .page_meta
+            .last_program_ns(block, u32::from(b.written).saturating_sub(1))
+        {
             Some(t) if !b.implicit && b.written > 0 => t,
             _ => self.preconditioned_ns,
         }
