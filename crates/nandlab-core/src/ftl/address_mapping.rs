@@ -154,6 +154,8 @@ impl Ftl {
     }
 
     /// Metadata of a programmed page: what the OOB area says (owner, content tag, time).
+    /// `None` for a page of a full block with no valid page left: its records were dropped
+    /// (`oob.rs`), as nothing reads a stale page's.
     pub fn page_meta(&self, ppa: Ppa) -> Option<PageMeta> {
         let b = &self.blocks[ppa.block as usize];
         if b.implicit {
