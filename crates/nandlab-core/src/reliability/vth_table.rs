@@ -255,13 +255,15 @@ const MAX_STENCIL: usize = 64;
 
 /// One stencil's node values, packed for a read: per row (see [`VthTable::rows`]) the
 /// stencil's `ln p` (`ln_p`) and `p` (`p`) in stencil order (`(a · len_y + b) · len_z +
-/// c`), and their range of `ln p` (`lo`, `hi`).
+/// c`), and their range of `ln p` (`lo`, `hi`); for a one-node stencil (a constant
+/// table), each row's value (`at_node`, what [`At::value`] gives there), else empty.
 #[derive(Debug)]
 struct Cell {
     ln_p: Box<[f64]>,
     p: Box<[f64]>,
     lo: Box<[f64]>,
     hi: Box<[f64]>,
+    at_node: Box<[f64]>,
 }
 
 impl VthTable {
@@ -365,11 +367,23 @@ impl VthTable {
             let range = |f: fn(f64, f64) -> f64, init: f64| -> Box<[f64]> {
                 ln_p.chunks(m).map(|row| row.iter().copied().fold(init, f)).collect()
             };
+            let (lo, hi) = (range(f64::min, f64::INFINITY), range(f64::max, f64::NEG_INFINITY));
+            // One node: the cubic is `0 + 1·ln p` = `ln p` and the linear form `p`, so this
+            // is the same value, without an `exp` per state on every read (the TVR
+            // device's constant table is read per state for content-aware pages).
+            let at_node = if m == 1 {
+                (0..rows)
+                    .map(|r| if lo[r] < LN_P_CUBIC_MIN { p[r] } else { ln_p[r].exp() })
+                    .collect()
+            } else {
+                Box::default()
+            };
             Cell {
-                lo: range(f64::min, f64::INFINITY),
-                hi: range(f64::max, f64::NEG_INFINITY),
+                lo,
+                hi,
                 ln_p: ln_p.into(),
                 p: p.into(),
+                at_node,
             }
         })
     }
@@ -400,7 +414,7 @@ impl VthTable {
 
     /// `f` of the read at (`pe`, `retention_s`, `reads`): its stencil, weights and packed
     /// values; `None` beyond the grid. (A callback, not a returned value: the weights
-    /// stay where they are built, not copied out on every read.)
+    /// stay where they are built, not copied on every read.)
     #[inline]
     fn at<R>(&self, pe: f64, retention_s: f64, reads: f64, f: impl FnOnce(&At<'_>) -> R) -> Option<R> {
         let (x, y, z) = (
@@ -411,12 +425,13 @@ impl VthTable {
         let st = [self.pe.stencil(x), self.age.stencil(y), self.reads.stencil(z)];
         let cell = self.cell(&st[0], &st[1], &st[2]);
         let m = st.iter().map(|s| s.len).product::<usize>();
-        let w = if m == PLANE {
+        if m == PLANE {
             // Wear × age, the common case (no read disturb): fixed sizes, so the weights
             // and dot products compile to straight-line code.
             let mut axes = st.iter().filter(|s| s.len == 4).map(|s| s.w);
             let (wx, wy) = (axes.next().unwrap_or_default(), axes.next().unwrap_or_default());
-            Weights::Plane(std::array::from_fn(|k| wx[k / 4] * wy[k % 4]))
+            let w: [f64; PLANE] = std::array::from_fn(|k| wx[k / 4] * wy[k % 4]);
+            Some(f(&At { cell, st, m, w: &w }))
         } else {
             let [sx, sy, sz] = &st;
             let mut w = [0.0; MAX_STENCIL];
@@ -427,9 +442,13 @@ impl VthTable {
                     }
                 }
             }
-            Weights::General(w)
-        };
-        Some(f(&At { cell, st, m, w }))
+            Some(f(&At {
+                cell,
+                st,
+                m,
+                w: &w[..m],
+            }))
+        }
     }
 }
 
@@ -439,18 +458,13 @@ fn uniform_mean(p: &[f64]) -> f64 {
     p.iter().sum::<f64>() / p.len() as f64
 }
 
-/// A read's stencil weights: over two axes of four nodes, or general.
-enum Weights {
-    Plane([f64; PLANE]),
-    General([f64; MAX_STENCIL]),
-}
-
-/// A located read: its cell, stencils, stencil size and weights.
+/// A located read: its cell, stencils, stencil size and weights (borrowed: the read's
+/// weights stay where they are built).
 struct At<'a> {
     cell: &'a Cell,
     st: [Stencil; 3],
     m: usize,
-    w: Weights,
+    w: &'a [f64],
 }
 
 impl At<'_> {
@@ -459,15 +473,18 @@ impl At<'_> {
     #[inline]
     fn value(&self, r: usize) -> f64 {
         let (cell, m) = (self.cell, self.m);
+        if let Some(&v) = cell.at_node.get(r) {
+            return v;
+        }
         let (lo, hi) = (cell.lo[r], cell.hi[r]);
         if lo < LN_P_CUBIC_MIN {
             let [sx, sy, sz] = &self.st;
             return linear(&cell.p[r * m..(r + 1) * m], sx, sy, sz);
         }
         let row = &cell.ln_p[r * m..(r + 1) * m];
-        let cubic = match &self.w {
-            Weights::Plane(w) => dot(w, row.try_into().expect("a plane stencil")),
-            Weights::General(w) => w[..m].iter().zip(row).fold(0.0, |acc, (w, v)| acc + w * v),
+        let cubic = match (<&[f64; PLANE]>::try_from(self.w), <&[f64; PLANE]>::try_from(row)) {
+            (Ok(w), Ok(row)) => dot(w, row),
+            _ => self.w.iter().zip(row).fold(0.0, |acc, (w, v)| acc + w * v),
         };
         // Inside the stencil's range: a cubic cannot overshoot a step into a probability
         // above its nodes'.
