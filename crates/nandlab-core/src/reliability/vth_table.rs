@@ -74,6 +74,8 @@ struct Axis {
     kind: Scale,
     /// `x₀` of a [`Scale::Log`] axis.
     x0: f64,
+    /// Coordinate of the last node, `n − 1`.
+    last: f64,
 }
 
 impl Axis {
@@ -83,6 +85,7 @@ impl Axis {
             scale: 0.0,
             kind: Scale::Sqrt,
             x0: 1.0,
+            last: 0.0,
         }
     }
 
@@ -92,6 +95,7 @@ impl Axis {
             scale: 1.0 / step,
             kind: Scale::Sqrt,
             x0: 1.0,
+            last: 0.0,
         }
         .at_least_cubic()
     }
@@ -104,13 +108,16 @@ impl Axis {
             scale: points_per_decade,
             kind: Scale::Log,
             x0,
+            last: 0.0,
         }
         .at_least_cubic()
     }
 
     fn at_least_cubic(self) -> Self {
+        let n = self.n.max(4);
         Axis {
-            n: self.n.max(4),
+            n,
+            last: (n - 1) as f64,
             ..self
         }
     }
@@ -135,7 +142,7 @@ impl Axis {
             Scale::Sqrt => x.sqrt() * self.scale,
             Scale::Log => (1.0 + x / self.x0).log10() * self.scale,
         };
-        (c <= (self.n - 1) as f64).then_some(c)
+        (c <= self.last).then_some(c)
     }
 
     /// The stencil of coordinate `c`: its first node and the cubic Lagrange weights of its
@@ -152,10 +159,12 @@ impl Axis {
             };
         }
         // `c ≥ 0`: truncation is the floor (one instruction; `floor` is a library call on
-        // the baseline x86-64 target).
-        let i = (c as usize).min(self.n - 2);
-        let first = i.saturating_sub(1).min(self.n - 4);
-        let t = c - first as f64;
+        // the baseline x86-64 target). In `u32` (an axis has far fewer nodes), whose
+        // conversions to and from `f64` are single instructions where `usize`'s are not.
+        let n = self.n as u32;
+        let i = (c as u32).min(n - 2);
+        let first = i.saturating_sub(1).min(n - 4);
+        let t = c - f64::from(first);
         // Lagrange weights of nodes 0 … 3 at `t`, written out (this runs on every read).
         let (t1, t2, t3) = (t - 1.0, t - 2.0, t - 3.0);
         let w = [
@@ -165,11 +174,11 @@ impl Axis {
             t * t1 * t2 / 6.0,
         ];
         Stencil {
-            first,
+            first: first as usize,
             w,
             len: 4,
-            cell: i - first,
-            frac: c - i as f64,
+            cell: (i - first) as usize,
+            frac: c - f64::from(i),
         }
     }
 }
@@ -234,7 +243,7 @@ pub struct VthTable {
     age: Axis,
     reads: Axis,
     /// Per node (`(pe · age.n + age) · reads.n + reads`), filled on first use: `ln p` of
-    /// every (page type, pattern), then `p`.
+    /// every row (see [`VthTable::rows`]), then `p`.
     nodes: Vec<OnceLock<Box<[f64]>>>,
     /// Per stencil (indexed by its first nodes like `nodes`, over the stencils' count per
     /// axis), filled on first use.
@@ -244,15 +253,17 @@ pub struct VthTable {
 /// Most nodes in a stencil (4 per axis, three axes).
 const MAX_STENCIL: usize = 64;
 
-/// One stencil's node values, packed for a read: per (page type, pattern) the stencil's
-/// `ln p` (`ln_p`) and `p` (`p`) in stencil order (`(a · len_y + b) · len_z + c`), and
-/// their range of `ln p` (`lo`, `hi`).
+/// One stencil's node values, packed for a read: per row (see [`VthTable::rows`]) the
+/// stencil's `ln p` (`ln_p`) and `p` (`p`) in stencil order (`(a · len_y + b) · len_z +
+/// c`), and their range of `ln p` (`lo`, `hi`); for a one-node stencil (a constant
+/// table), each row's value (`at_node`, what [`At::value`] gives there), else empty.
 #[derive(Debug)]
 struct Cell {
     ln_p: Box<[f64]>,
     p: Box<[f64]>,
     lo: Box<[f64]>,
     hi: Box<[f64]>,
+    at_node: Box<[f64]>,
 }
 
 impl VthTable {
@@ -315,9 +326,20 @@ impl VthTable {
         exact_probs(&self.model, pe.max(0.0), retention_s.max(0.0), reads.max(0.0))
     }
 
+    /// Rows of a node: per (page type, pattern) its misread probability (index `page ·
+    /// n_states + pattern`), then per page type the mean of its patterns' (index
+    /// `bits_per_cell · n_states + page`), the page RBER of random content. That mean is
+    /// tabulated as its own `ln` so that a read of random data interpolates one value and
+    /// takes one `exp` instead of one per state (docs/reliability.md, "The `vth` table").
+    fn rows(&self) -> usize {
+        self.model.bits_per_cell() * (self.model.n_states() + 1)
+    }
+
     fn node(&self, i: usize, j: usize, k: usize) -> &[f64] {
         self.nodes[(i * self.age.n + j) * self.reads.n + k].get_or_init(|| {
-            let p = self.exact(self.pe.node_value(i), self.age.node_value(j), self.reads.node_value(k));
+            let mut p = self.exact(self.pe.node_value(i), self.age.node_value(j), self.reads.node_value(k));
+            let means: Vec<f64> = p.chunks(self.model.n_states()).map(uniform_mean).collect();
+            p.extend(means);
             let ln_p = p.iter().map(|&x| if x > 0.0 { x.ln() } else { LN_P_ZERO });
             ln_p.chain(p.iter().copied()).collect()
         })
@@ -327,7 +349,7 @@ impl VthTable {
     fn cell(&self, sx: &Stencil, sy: &Stencil, sz: &Stencil) -> &Cell {
         let (cy, cz) = (cell_count(&self.age), cell_count(&self.reads));
         self.cells[(sx.first * cy + sy.first) * cz + sz.first].get_or_init(|| {
-            let rows = self.model.bits_per_cell() * self.model.n_states();
+            let rows = self.rows();
             let m = sx.len * sy.len * sz.len;
             let (mut ln_p, mut p) = (vec![0.0; rows * m], vec![0.0; rows * m]);
             for a in 0..sx.len {
@@ -345,11 +367,23 @@ impl VthTable {
             let range = |f: fn(f64, f64) -> f64, init: f64| -> Box<[f64]> {
                 ln_p.chunks(m).map(|row| row.iter().copied().fold(init, f)).collect()
             };
+            let (lo, hi) = (range(f64::min, f64::INFINITY), range(f64::max, f64::NEG_INFINITY));
+            // One node: the cubic is `0 + 1·ln p` = `ln p` and the linear form `p`, so this
+            // is the same value, without an `exp` per state on every read (the TVR
+            // device's constant table is read per state for content-aware pages).
+            let at_node = if m == 1 {
+                (0..rows)
+                    .map(|r| if lo[r] < LN_P_CUBIC_MIN { p[r] } else { ln_p[r].exp() })
+                    .collect()
+            } else {
+                Box::default()
+            };
             Cell {
-                lo: range(f64::min, f64::INFINITY),
-                hi: range(f64::max, f64::NEG_INFINITY),
+                lo,
+                hi,
                 ln_p: ln_p.into(),
                 p: p.into(),
+                at_node,
             }
         })
     }
@@ -358,53 +392,103 @@ impl VthTable {
     /// `reads` into `out` (length `n_states`); does not allocate on the grid.
     pub fn probs_into(&self, page: usize, pe: f64, retention_s: f64, reads: f64, out: &mut [f64]) {
         let n = self.model.n_states();
-        let (Some(x), Some(y), Some(z)) = (self.pe.coord(pe), self.age.coord(retention_s), self.reads.coord(reads))
-        else {
+        let on_grid = self.at(pe, retention_s, reads, |at| {
+            for (s, o) in out.iter_mut().enumerate().take(n) {
+                *o = at.value(page * n + s);
+            }
+        });
+        if on_grid.is_none() {
             out.copy_from_slice(&self.exact(pe, retention_s, reads)[page * n..(page + 1) * n]);
-            return;
-        };
-        let (sx, sy, sz) = (self.pe.stencil(x), self.age.stencil(y), self.reads.stencil(z));
-        let cell = self.cell(&sx, &sy, &sz);
-        let m = sx.len * sy.len * sz.len;
+        }
+    }
+
+    /// Page RBER of random content (every state equally likely: the mean of
+    /// [`VthTable::probs_into`]'s probabilities) of page type `page`, interpolated as one
+    /// value; within the same tolerance of the exact model as a page's states (tests).
+    pub fn uniform_rber(&self, page: usize, pe: f64, retention_s: f64, reads: f64) -> f64 {
+        let n = self.model.n_states();
+        let row = self.model.bits_per_cell() * n + page;
+        self.at(pe, retention_s, reads, |at| at.value(row))
+            .unwrap_or_else(|| uniform_mean(&self.exact(pe, retention_s, reads)[page * n..(page + 1) * n]))
+    }
+
+    /// `f` of the read at (`pe`, `retention_s`, `reads`): its stencil, weights and packed
+    /// values; `None` beyond the grid. (A callback, not a returned value: the weights
+    /// stay where they are built, not copied on every read.)
+    #[inline]
+    fn at<R>(&self, pe: f64, retention_s: f64, reads: f64, f: impl FnOnce(&At<'_>) -> R) -> Option<R> {
+        let (x, y, z) = (
+            self.pe.coord(pe)?,
+            self.age.coord(retention_s)?,
+            self.reads.coord(reads)?,
+        );
+        let st = [self.pe.stencil(x), self.age.stencil(y), self.reads.stencil(z)];
+        let cell = self.cell(&st[0], &st[1], &st[2]);
+        let m = st.iter().map(|s| s.len).product::<usize>();
         if m == PLANE {
             // Wear × age, the common case (no read disturb): fixed sizes, so the weights
             // and dot products compile to straight-line code.
-            let mut axes = [&sx, &sy, &sz].into_iter().filter(|s| s.len == 4).map(|s| s.w);
+            let mut axes = st.iter().filter(|s| s.len == 4).map(|s| s.w);
             let (wx, wy) = (axes.next().unwrap_or_default(), axes.next().unwrap_or_default());
             let w: [f64; PLANE] = std::array::from_fn(|k| wx[k / 4] * wy[k % 4]);
-            for (s, o) in out.iter_mut().enumerate().take(n) {
-                let r = page * n + s;
-                let (lo, hi) = (cell.lo[r], cell.hi[r]);
-                *o = if lo < LN_P_CUBIC_MIN {
-                    linear(&cell.p[r * m..(r + 1) * m], &sx, &sy, &sz)
-                } else {
-                    let row: &[f64; PLANE] = cell.ln_p[r * m..(r + 1) * m].try_into().expect("a plane stencil");
-                    dot(&w, row).clamp(lo, hi).exp()
-                };
-            }
-            return;
-        }
-        let mut w = [0.0; MAX_STENCIL];
-        for a in 0..sx.len {
-            for b in 0..sy.len {
-                for c in 0..sz.len {
-                    w[(a * sy.len + b) * sz.len + c] = sx.w[a] * sy.w[b] * sz.w[c];
+            Some(f(&At { cell, st, m, w: &w }))
+        } else {
+            let [sx, sy, sz] = &st;
+            let mut w = [0.0; MAX_STENCIL];
+            for a in 0..sx.len {
+                for b in 0..sy.len {
+                    for c in 0..sz.len {
+                        w[(a * sy.len + b) * sz.len + c] = sx.w[a] * sy.w[b] * sz.w[c];
+                    }
                 }
             }
+            Some(f(&At {
+                cell,
+                st,
+                m,
+                w: &w[..m],
+            }))
         }
-        for (s, o) in out.iter_mut().enumerate().take(n) {
-            let r = page * n + s;
-            let (lo, hi) = (cell.lo[r], cell.hi[r]);
-            *o = if lo < LN_P_CUBIC_MIN {
-                linear(&cell.p[r * m..(r + 1) * m], &sx, &sy, &sz)
-            } else {
-                let row = &cell.ln_p[r * m..(r + 1) * m];
-                let cubic: f64 = w[..m].iter().zip(row).fold(0.0, |acc, (w, v)| acc + w * v);
-                // Inside the stencil's range: a cubic cannot overshoot a step into a
-                // probability above its nodes'.
-                cubic.clamp(lo, hi).exp()
-            };
+    }
+}
+
+/// Mean of a page's per-pattern probabilities: its RBER for random content (as
+/// [`weighted_page_rber`](super::model::weighted_page_rber) takes it without a histogram).
+fn uniform_mean(p: &[f64]) -> f64 {
+    p.iter().sum::<f64>() / p.len() as f64
+}
+
+/// A located read: its cell, stencils, stencil size and weights (borrowed: the read's
+/// weights stay where they are built).
+struct At<'a> {
+    cell: &'a Cell,
+    st: [Stencil; 3],
+    m: usize,
+    w: &'a [f64],
+}
+
+impl At<'_> {
+    /// Interpolated value of row `r`: cubic in `ln p`, or multilinear in `p` where the
+    /// stencil holds a probability below [`LN_P_CUBIC_MIN`].
+    #[inline]
+    fn value(&self, r: usize) -> f64 {
+        let (cell, m) = (self.cell, self.m);
+        if let Some(&v) = cell.at_node.get(r) {
+            return v;
         }
+        let (lo, hi) = (cell.lo[r], cell.hi[r]);
+        if lo < LN_P_CUBIC_MIN {
+            let [sx, sy, sz] = &self.st;
+            return linear(&cell.p[r * m..(r + 1) * m], sx, sy, sz);
+        }
+        let row = &cell.ln_p[r * m..(r + 1) * m];
+        let cubic = match (<&[f64; PLANE]>::try_from(self.w), <&[f64; PLANE]>::try_from(row)) {
+            (Ok(w), Ok(row)) => dot(w, row),
+            _ => self.w.iter().zip(row).fold(0.0, |acc, (w, v)| acc + w * v),
+        };
+        // Inside the stencil's range: a cubic cannot overshoot a step into a probability
+        // above its nodes'.
+        cubic.clamp(lo, hi).exp()
     }
 }
 
@@ -445,159 +529,5 @@ fn linear(p: &[f64], sx: &Stencil, sy: &Stencil, sz: &Stencil) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::LazyLock;
-
-    use proptest::prelude::*;
-
-    use super::*;
-    use crate::content::StateHist;
-    use crate::reliability::model::{weighted_page_rber, ErrorContext};
-    use crate::reliability::vth::VthParams;
-    use crate::reliability::ReliabilityConfig;
-
-    /// The table's promise: page RBER within 0.1 % of the exact model's, or within 1e-15
-    /// absolute (a page whose every cell sits in states with RTN-only tails, p < 1e-30
-    /// each, e.g. all-programmed data at a few hundred P/E).
-    const TOLERANCE: f64 = 1e-3;
-    const ABS_FLOOR: f64 = 1e-15;
-
-    /// The demo's model (Dong MLC) on the default grid, shared so that nodes filled by one
-    /// case serve the next.
-    static DONG: LazyLock<VthTable> = LazyLock::new(|| {
-        let c = ReliabilityConfig::default();
-        VthTable::new(
-            VthModel::new(VthParams::dong_mlc()).unwrap(),
-            c.vth_sqrt_pe_step,
-            c.vth_points_per_decade,
-        )
-    });
-
-    fn page_rber(p: &[f64], hist: Option<&StateHist>) -> f64 {
-        let ctx = ErrorContext {
-            hist,
-            ..Default::default()
-        };
-        weighted_page_rber(p, &ctx)
-    }
-
-    /// Table and exact page RBER of page type `page` at one point.
-    fn both(t: &VthTable, page: usize, pe: f64, age: f64, reads: f64, hist: Option<&StateHist>) -> (f64, f64) {
-        let n = t.vth().n_states();
-        let mut got = vec![0.0; n];
-        t.probs_into(page, pe, age, reads, &mut got);
-        let exact = t.exact(pe, age, reads);
-        (page_rber(&got, hist), page_rber(&exact[page * n..(page + 1) * n], hist))
-    }
-
-    /// On the grid's nodes the table is the exact model: its corners (P/E 0 and the last
-    /// node, 320² = 102,400 ≥ [`MAX_PE`]; retention 0 and the last node,
-    /// `τ·(10^(35/4) − 1)` ≈ 1.69e10 s ≥ [`MAX_RETENTION_S`]) and an inner node, every
-    /// state.
-    #[test]
-    fn nodes_are_exact_including_the_edges() {
-        let t = &*DONG;
-        let (pe_last, age_last) = (t.pe.node_value(t.pe.n - 1), t.age.node_value(t.age.n - 1));
-        assert_eq!(pe_last, 102_400.0);
-        let want_age_last = AGE_TAU_S * (10f64.powf(8.75) - 1.0);
-        assert!((age_last / want_age_last - 1.0).abs() < 1e-12, "{age_last}");
-        let (pe_inner, age_inner) = (t.pe.node_value(t.pe.n / 2), t.age.node_value(t.age.n / 2));
-        for (pe, age) in [
-            (0.0, 0.0),
-            (0.0, age_last),
-            (pe_last, 0.0),
-            (pe_last, age_last),
-            (pe_inner, age_inner),
-        ] {
-            let exact = t.exact(pe, age, 0.0);
-            for page in 0..2 {
-                let mut got = [0.0; 4];
-                t.probs_into(page, pe, age, 0.0, &mut got);
-                for s in 0..4 {
-                    let want = exact[page * 4 + s];
-                    assert!(
-                        (got[s] - want).abs() <= 1e-9 * want,
-                        "P/E {pe} age {age} page {page} pattern {s}: {} vs {want}",
-                        got[s]
-                    );
-                }
-            }
-        }
-    }
-
-    /// Beyond the grid the model is evaluated exactly.
-    #[test]
-    fn beyond_the_grid_is_exact() {
-        let t = &*DONG;
-        let (a, b) = both(t, 1, 1.5 * MAX_PE, 3600.0, 0.0, None);
-        assert_eq!(a, b);
-    }
-
-    /// A model that ignores wear and age is one node.
-    #[test]
-    fn blind_model_is_one_node() {
-        let t = VthTable::new(VthModel::new(VthParams::wang_retention_free_mlc()).unwrap(), 100.0, 8.0);
-        assert!(t.is_constant());
-        let (a, b) = both(&t, 0, 12_345.0, 1e7, 0.0, None);
-        assert_eq!(a, b);
-        assert!(!DONG.is_constant());
-    }
-
-    /// The table's page RBER against the exact model's at `10^log_age − 1` s with content
-    /// shares from weights `w` (all zero: random content).
-    fn within_tolerance(pe: f64, log_age: f64, page: usize, w: &[f64]) -> Result<(), TestCaseError> {
-        let age = 10f64.powf(log_age) - 1.0;
-        let hist = (w.iter().sum::<f64>() > 0.0).then(|| StateHist::from_weights(w));
-        let (got, want) = both(&DONG, page, pe, age, 0.0, hist.as_ref());
-        prop_assert!(
-            (got - want).abs() <= TOLERANCE * want + ABS_FLOOR,
-            "P/E {} age {} page {} shares {:?}: {} vs {} ({:e})",
-            pe,
-            age,
-            page,
-            w,
-            got,
-            want,
-            got / want - 1.0
-        );
-        Ok(())
-    }
-
-    /// Level-share weights of a page's content, some states absent.
-    fn content() -> impl Strategy<Value = Vec<f64>> {
-        prop::collection::vec(prop_oneof![1 => Just(0.0), 4 => 0.0f64..1.0], 4)
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
-        /// Page RBER from the table within 0.1 % of the exact model over the demo's
-        /// wear and age with margin (P/E 5,000 … 30,000, retention 1 day … 2 years,
-        /// log-uniform) and random content (level shares from random weights, some
-        /// states absent). Below that, see docs/reliability.md ("The `vth` table").
-        #[test]
-        fn table_within_tolerance_of_exact(
-            pe in 5_000.0f64..30_000.0,
-            log_age in 4.94f64..7.8,
-            page in 0usize..2,
-            w in content(),
-        ) {
-            within_tolerance(pe, log_age, page, &w)?;
-        }
-
-        /// Data written minutes before it is read (the demo reads what its run wrote,
-        /// 0 … 50 s old) up to an hour old, the demo's wear with margin, random content:
-        /// within the same 0.1 %. (With the RTN convolution as a Simpson sum the exact
-        /// model was rough here and the table missed by up to 1e-2 for uniform content;
-        /// the closed form made it smooth: measured worst 1.8e-4 uniform, 3.4e-4 for a
-        /// single state, benchmarks/vth_speed.md.)
-        #[test]
-        fn fresh_data_within_tolerance(
-            pe in 10_000.0f64..30_000.0,
-            log_age in 0.0f64..3.56,
-            page in 0usize..2,
-            w in content(),
-        ) {
-            within_tolerance(pe, log_age, page, &w)?;
-        }
-    }
-}
+#[path = "vth_table_tests.rs"]
+mod tests;

@@ -18,7 +18,7 @@
 //! `erase_pe_weight`.
 
 use super::{BaseTimes, PeTimeModel, PeTimeSpec};
-use crate::content::StateHist;
+use crate::content::{StateHist, MAX_STATES};
 use crate::error::{NandError, Result};
 use crate::flash::cell::PageType;
 use crate::flash::timing::MAX_OP_NS;
@@ -142,7 +142,7 @@ fn compose(rule: Compose, times: &[u64], weights: &[u64]) -> u64 {
     let total: u64 = weights.iter().sum();
     if total == 0 {
         // Nothing known of the content: random data, every state equally.
-        return compose(rule, times, &vec![1; times.len()]);
+        return compose(rule, times, &[1; MAX_STATES][..times.len()]);
     }
     match rule {
         Compose::Slowest => times
@@ -240,26 +240,34 @@ impl PeTimeModel for ContentTimes {
     }
 
     fn program_ns(&mut self, block: u32, page_type: PageType, hist: Option<&StateHist>, pe: u32) -> u64 {
+        // On the stack: this runs for every page programmed.
         let n = self.n_states;
-        let weights: Vec<u64> = match hist {
-            Some(h) => (0..n).map(|s| u64::from(h.share_q(s))).collect(),
-            None => vec![1; n],
-        };
-        for (acc, &w) in self.block_slot(block).iter_mut().zip(&weights) {
+        let mut buf = [1u64; MAX_STATES];
+        let weights = &mut buf[..n];
+        if let Some(h) = hist {
+            for (s, w) in weights.iter_mut().enumerate() {
+                *w = u64::from(h.share_q(s));
+            }
+        }
+        for (acc, &w) in self.block_slot(block).iter_mut().zip(weights.iter()) {
             // A share is at most SHARE_SCALE (< 2^16), so it fits.
             *acc = acc.saturating_add(w as u32);
         }
         let rows = &self.p.program_state_latency_ns;
         let row = &rows[usize::from(page_type).min(rows.len() - 1)];
-        let t = compose(self.p.compose, row, &weights);
+        let t = compose(self.p.compose, row, weights);
         (t as f64 * self.program_factor.at(pe)).round() as u64
     }
 
     fn erase_ns(&mut self, block: u32, pe: u32) -> u64 {
         let slot = self.block_slot(block);
-        let weights: Vec<u64> = slot.iter().map(|&w| u64::from(w)).collect();
+        let mut buf = [0u64; MAX_STATES];
+        let weights = &mut buf[..slot.len()];
+        for (w, &s) in weights.iter_mut().zip(slot.iter()) {
+            *w = u64::from(s);
+        }
         slot.fill(0);
-        let fresh = compose(self.p.compose, &self.p.erase_state_latency_ns, &weights) as f64;
+        let fresh = compose(self.p.compose, &self.p.erase_state_latency_ns, weights) as f64;
         let eol = self.p.erase_end_of_life_ns as f64;
         (fresh + (eol - fresh) * self.erase_weight.at(pe)).round() as u64
     }

@@ -7,6 +7,8 @@
 //! model, as in its own test, sees 0 for an input it forgot to declare). The list at the
 //! bottom is the registry.
 
+mod powers;
+
 use super::model::ErrorContext;
 use crate::error::{NandError, Result};
 

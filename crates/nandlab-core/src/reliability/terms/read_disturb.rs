@@ -4,12 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::powers::WholePowers;
 use super::{clamp_to, non_negative, positive, ErrorTerm, Limits, Needs};
 use crate::error::Result;
 use crate::reliability::model::ErrorContext;
-
-/// Whole read counts whose `R^q` the term tabulates (larger counts are computed).
-const READ_POWERS: usize = 1 << 16;
 
 /// `γ·PE^p·R^q`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,22 +23,12 @@ pub struct ReadDisturb {
     pub max_pe: f64,
     /// Largest read count the fit is used at (block reads).
     pub max_reads: f64,
-    /// `(PE, γ·PE^p)` of the last read: a block's reads share its wear.
+    /// `PE^p` of whole P/E counts (reads alternate between blocks of different wear).
     #[serde(skip)]
-    memo: Option<(f64, f64)>,
-    /// `R^q` for whole `R < READ_POWERS`, NaN until first needed.
+    pe_powers: WholePowers,
+    /// `R^q` of whole read counts.
     #[serde(skip)]
-    powers: ReadPowers,
-}
-
-/// The `R^q` table (its debug form is its size, not its 65,536 entries).
-#[derive(Clone, Default, PartialEq)]
-struct ReadPowers(Vec<f64>);
-
-impl std::fmt::Debug for ReadPowers {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ReadPowers({} entries)", self.0.len())
-    }
+    read_powers: WholePowers,
 }
 
 impl ReadDisturb {
@@ -52,8 +40,8 @@ impl ReadDisturb {
             q,
             max_pe,
             max_reads,
-            memo: None,
-            powers: ReadPowers::default(),
+            pe_powers: WholePowers::default(),
+            read_powers: WholePowers::default(),
         }
     }
 }
@@ -87,29 +75,6 @@ impl ErrorTerm for ReadDisturb {
     fn rber(&mut self, ctx: &ErrorContext) -> f64 {
         let pe = clamp_to(ctx.pe_cycles, self.max_pe);
         let r = clamp_to(ctx.reads_since_erase, self.max_reads);
-        let coefficient = match self.memo {
-            Some((p, v)) if p == pe => v,
-            _ => {
-                let v = self.gamma * pe.powf(self.p);
-                self.memo = Some((pe, v));
-                v
-            }
-        };
-        // Whole counts (the simulator's) come from the table; `as` truncates without a
-        // libm call.
-        let whole = r as u32;
-        let r_q = if f64::from(whole) == r && (whole as usize) < READ_POWERS {
-            if self.powers.0.is_empty() {
-                self.powers.0 = vec![f64::NAN; READ_POWERS];
-            }
-            let v = &mut self.powers.0[whole as usize];
-            if v.is_nan() {
-                *v = r.powf(self.q);
-            }
-            *v
-        } else {
-            r.powf(self.q)
-        };
-        coefficient * r_q
+        self.gamma * self.pe_powers.pow(pe, self.p) * self.read_powers.pow(r, self.q)
     }
 }

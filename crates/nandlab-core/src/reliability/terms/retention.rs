@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::powers::WholePowers;
 use super::{clamp_to, non_negative, positive, ErrorTerm, Limits, Needs};
 use crate::error::Result;
 use crate::reliability::model::ErrorContext;
@@ -26,6 +27,9 @@ pub struct Retention {
     /// `((PE, t), β·PE^m·t^n)` of the last read: data older than `max_time` shares it.
     #[serde(skip)]
     memo: Option<((f64, f64), f64)>,
+    /// `PE^m` of whole P/E counts (reads alternate between blocks of different wear).
+    #[serde(skip)]
+    pe_powers: WholePowers,
 }
 
 impl Retention {
@@ -39,6 +43,7 @@ impl Retention {
             max_pe,
             max_time,
             memo: None,
+            pe_powers: WholePowers::default(),
         }
     }
 }
@@ -83,13 +88,18 @@ impl ErrorTerm for Retention {
 
     #[inline]
     fn rber(&mut self, ctx: &ErrorContext) -> f64 {
+        // `β = 0` (the `tlc-3d` preset: no retention term) is 0 at any finite P/E and age;
+        // two `powf` per read otherwise.
+        if self.beta == 0.0 {
+            return 0.0;
+        }
         let pe = clamp_to(ctx.pe_cycles, self.max_pe);
         // The reciprocal does not wait for `retention_s`: one multiply on the read's path.
         let t = clamp_to(ctx.retention_s * self.time_unit_s.recip(), self.max_time);
         match self.memo {
             Some((k, v)) if k == (pe, t) => v,
             _ => {
-                let v = self.beta * pe.powf(self.m) * t.powf(self.n);
+                let v = self.beta * self.pe_powers.pow(pe, self.m) * t.powf(self.n);
                 self.memo = Some(((pe, t), v));
                 v
             }

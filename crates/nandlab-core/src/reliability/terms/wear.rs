@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::powers::WholePowers;
 use super::{clamp_to, non_negative, positive, ErrorTerm, Limits, Needs};
 use crate::error::Result;
 use crate::reliability::model::ErrorContext;
@@ -17,9 +18,9 @@ pub struct Wear {
     pub k: f64,
     /// Largest P/E count the fit is used at (cycles; above it, clamped).
     pub max_pe: f64,
-    /// `(PE, α·PE^k)` of the last read: a block's reads share its wear.
+    /// `PE^k` of whole P/E counts (reads alternate between blocks of different wear).
     #[serde(skip)]
-    memo: Option<(f64, f64)>,
+    powers: WholePowers,
 }
 
 impl Wear {
@@ -29,7 +30,7 @@ impl Wear {
             alpha,
             k,
             max_pe,
-            memo: None,
+            powers: WholePowers::default(),
         }
     }
 }
@@ -58,13 +59,6 @@ impl ErrorTerm for Wear {
     #[inline]
     fn rber(&mut self, ctx: &ErrorContext) -> f64 {
         let pe = clamp_to(ctx.pe_cycles, self.max_pe);
-        match self.memo {
-            Some((p, v)) if p == pe => v,
-            _ => {
-                let v = self.alpha * pe.powf(self.k);
-                self.memo = Some((pe, v));
-                v
-            }
-        }
+        self.alpha * self.powers.pow(pe, self.k)
     }
 }
