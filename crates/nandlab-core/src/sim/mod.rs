@@ -301,8 +301,9 @@ pub struct Simulator {
     merges: Slab<u64>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
-    /// Each host page read, from its request's arrival to its data decoded (`read_page`).
-    page_reads: LatencyStats,
+    /// Each host page read, from its request's arrival to its data decoded (`read_page`),
+    /// when `output.read_page_latency` is on.
+    page_reads: Option<LatencyStats>,
     /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
     flow_latency: Vec<[LatencyStats; 3]>,
     records: Option<Recorder>,
