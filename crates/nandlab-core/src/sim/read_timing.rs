@@ -16,7 +16,8 @@ impl Simulator {
         }
     }
 
-    #[inline]
+    /// Every page read's first sensing ends here, from the event loop: inlined there.
+    #[inline(always)]
     pub(super) fn sense_done(&mut self, now: u64, req: u32, ppa: Ppa, verdict: Verdict, units: u16, backup: u32) {
         let plan = match verdict {
             Verdict::Plan(p) if !self.read_path.is_single_hard_read(usize::from(p)) => usize::from(p),
