@@ -103,7 +103,6 @@ impl Simulator {
             scheduler,
             inflight: 0,
             pending: None,
-            held: None,
             next_id: 0,
             bg_ops: Vec::new(),
             tsu,

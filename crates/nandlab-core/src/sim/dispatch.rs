@@ -94,8 +94,8 @@ impl Simulator {
     }
 
     /// One page of request `slot` is done at `end_ns`; completes the request after its last.
-    /// Every page comes here: inlined (always: split from the read path's file, it was
-    /// called, +30 M instructions on DTRS 1x), with the completion out of line.
+    /// Every page comes here: inlined (always: since the simulator's split into files it
+    /// was called instead), with the completion out of line.
     #[inline(always)]
     pub(super) fn finish_page(&mut self, slot: u32, end_ns: u64) {
         let st = &mut self.reqs[slot];

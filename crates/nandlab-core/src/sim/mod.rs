@@ -282,8 +282,6 @@ pub struct Simulator {
     scheduler: Box<dyn HostScheduler>,
     inflight: u32,
     pending: Option<Request>,
-    /// The event a paused run runs first when it resumes (`session.rs`).
-    held: Option<(u64, Event)>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
     /// The per-die queues of background work, when the scheduler defers it.
