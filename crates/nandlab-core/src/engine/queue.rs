@@ -185,7 +185,7 @@ mod tests {
             ]
         );
         assert_eq!(q.pop(), None);
-        assert_eq!(q.peek_time(), None);
+        assert_eq!(q.peek(), None);
     }
 
     /// Replays `ops` (`Some(t)`: push at time `t`, or at the last popped time plus `t` when
@@ -204,7 +204,7 @@ mod tests {
                 None => {
                     model.sort_by_key(|&(t, _)| t); // stable: insertion order within a time
                     let want = if model.is_empty() { None } else { Some(model.remove(0)) };
-                    prop_assert_eq!(q.peek_time(), want.map(|(t, _)| t));
+                    prop_assert_eq!(q.peek(), want);
                     prop_assert_eq!(q.pop(), want);
                     if let Some((t, _)) = want {
                         now = t;
