@@ -15,14 +15,19 @@ imports count); its CPU time (user + system, all threads) and peak RSS are the k
 (``wait4``). CPU time is the figure a busy shared machine blurs least. ``--before DIR``
 adds the same two CLI cases run as ``python -m nandlab`` from another build's ``python/``
 folder (its ``nandlab`` package with its compiled core), for a before/after on one machine.
-Prints a Markdown table (best and median of ``--runs``) and the load average before and
-after.
+Prints a Markdown table (best and median of ``--runs``; each case's best wall time against
+the engine's), issue 33's targets for the records case (>= 1.5 M requests/s, within 20 % of
+the engine alone, peak RSS <= 150 MB) met or not, a hash of the records' content (to
+compare builds: equal hashes, equal rows) and the load average before and after.
 Usage: python benchmarks/end_to_end.py [--repeat 32] [--runs 7] [--before DIR]
+(the lead's check on an idle machine: ``python benchmarks/end_to_end.py --runs 7``).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import hashlib
 import os
 import shutil
 import statistics
@@ -40,6 +45,23 @@ ROOT = Path(__file__).resolve().parents[1]
 TRACE = ROOT.parent / "shared" / "traces" / "msprod_DTRS100M.trace"
 CONFIG = ROOT / "configs" / "001_ldpc_in_ssd.toml"
 OVERLAY = ROOT / "benchmarks" / "overlays" / "none.toml"
+#: Issue 33's targets for ``nandlab run`` with records on this case.
+TARGET_RPS = 1.5e6
+TARGET_OF_ENGINE = 1.2
+TARGET_RSS_MB = 150
+ENGINE = "engine (examples/replay)"
+RECORDS = "nandlab run, records (parquet)"
+
+
+def records_hash(path: Path) -> str:
+    """SHA-256 (16 hex digits) of the records' columns, in order: equal for equal rows
+    whatever the file's encoding (compression, row groups)."""
+    df = pl.read_parquet(path)
+    h = hashlib.sha256(str(df.schema).encode())
+    for col in df.columns:
+        s = df[col]
+        h.update((s.to_physical() if s.dtype == pl.Enum else s).to_numpy().tobytes())
+    return h.hexdigest()[:16]
 
 
 def timed(cmd: list[str], env: dict[str, str] | None) -> tuple[float, float, float]:
@@ -70,6 +92,10 @@ def main() -> int:
         return 0
     exe = ROOT / "target" / "release" / "examples" / "replay" if args.no_build else build()
     nandlab = [sys.executable, "-m", "nandlab"]  # what the `nandlab` command runs
+    # Bytecode compiled once, as an installed package has it: with PYTHONDONTWRITEBYTECODE
+    # set (this project's VM sets it) an editable install compiles every module each run.
+    for src in [ROOT / "python", *([Path(args.before)] if args.before else [])]:
+        compileall.compile_dir(src / "nandlab", quiet=1)
     out = Path(tempfile.mkdtemp(prefix="nandlab-e2e-"))
     run_args = [
         "run", str(CONFIG), "--trace", str(TRACE), "--format", "disksim", "-q",
@@ -78,10 +104,10 @@ def main() -> int:
     ]
     none = ["--requests-out", "none"]
     cases: dict[str, tuple[list[str], dict[str, str] | None]] = {
-        "engine (examples/replay)": (
+        ENGINE: (
             [str(exe), str(CONFIG), str(TRACE), "disksim", str(args.repeat), str(OVERLAY)], None
         ),
-        "nandlab run, records (parquet)": ([*nandlab, *run_args], None),
+        RECORDS: ([*nandlab, *run_args], None),
         "nandlab run, --requests-out none": ([*nandlab, *run_args, *none], None),
     }
     if args.before:
@@ -90,24 +116,39 @@ def main() -> int:
         cases["before: nandlab run, --requests-out none"] = (before[0] + none, before[1])
     load_before = os.getloadavg()
     runs: dict[str, list[tuple[float, float, float]]] = {k: [] for k in cases}
-    rows = None
+    rows, digests = 0, {}
     for _ in range(args.runs):
         for name, (cmd, env) in cases.items():
             runs[name].append(timed(cmd, env))
-            if name == "nandlab run, records (parquet)" and rows is None:
+            if "records" in name and name not in digests and "none" not in name:
+                digests[name] = records_hash(out / "requests.parquet")
                 rows = pl.scan_parquet(out / "requests.parquet").select(pl.len()).collect().item()
     load_after = os.getloadavg()
     shutil.rmtree(out)
     print(f"records written per run: {rows:,}")
-    print("| case | best s | median s | requests/s (best) | CPU s (best) | peak RSS MB (max) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    for name, digest in digests.items():
+        print(f"records content hash ({name}): {digest}")
+    print("| case | best s | median s | requests/s (best) | best s / engine's | CPU s (best) "
+          "| peak RSS MB (max) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    engine_best = min(w for w, _, _ in runs[ENGINE])
     for name, r in runs.items():
         walls = [w for w, _, _ in r]
         best = min(walls)
         print(
             f"| {name} | {best:.3f} | {statistics.median(walls):.3f} | {rows / best:,.0f} "
-            f"| {min(c for _, c, _ in r):.2f} | {max(m for _, _, m in r):.0f} |"
+            f"| {best / engine_best:.2f} | {min(c for _, c, _ in r):.2f} "
+            f"| {max(m for _, _, m in r):.0f} |"
         )
+    best = min(w for w, _, _ in runs[RECORDS])
+    rss = max(m for _, _, m in runs[RECORDS])
+    rps, of_engine = rows / best, best / engine_best
+    for what, ok in (
+        (f">= {TARGET_RPS / 1e6:.1f} M requests/s: {rps / 1e6:.2f} M", rps >= TARGET_RPS),
+        (f"within 20 % of the engine: {of_engine:.2f}x", of_engine <= TARGET_OF_ENGINE),
+        (f"peak RSS <= {TARGET_RSS_MB} MB: {rss:.0f} MB", rss <= TARGET_RSS_MB),
+    ):
+        print(f"target {'met' if ok else 'NOT met'}: {RECORDS}, {what}")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
     return 0
 

@@ -76,6 +76,26 @@ def test_the_epoch_length_barely_moves_the_rating():
     assert abs(s["relative_change"]) < 0.02
 
 
+def test_the_half_step_rating_continuing_a_copy_is_a_rating_from_scratch():
+    # The sensitivity rating continues a copy of the paused simulation after the shared
+    # first epoch: it must equal, to the bit, a separate rating with half the step (a
+    # single simulation is deterministic for a seed). The tiny drive at 20 % reads with
+    # random 4 KiB writes has GC moves, so the two ratings' epochs differ in WAF.
+    cfg = tiny(**{"workload.read_fraction": 0.2, "workload.random_fraction": 1.0,
+                  "workload.size_bytes": 4096, "workload.alignment_bytes": 4096,
+                  "workload.requests": 2000})
+    # 2,500 requests an epoch: the copy reads far past what a reader thread (which a fork
+    # does not copy) would have queued (4 batches of 4,096), so it needs the session to
+    # read its stream inline.
+    r = endurance.rate(cfg, "enterprise", sensitivity=True, max_step=0.2, epoch_requests=2500)
+    alone = endurance.rate(cfg, "enterprise", sensitivity=False, max_step=0.1, max_epochs=400,
+                           epoch_requests=2500)
+    assert r.sensitivity is not None
+    assert r.sensitivity["epochs"] == alone.epochs > r.epochs
+    assert r.sensitivity["rated_tbw"] == alone.rated_tbw
+    assert r.sensitivity["relative_change"] != 0.0
+
+
 def test_cli_writes_the_three_outputs(tmp_path):
     import tomli_w
 
@@ -229,3 +249,24 @@ def test_a_trace_is_rated_repeated_its_first_pass_the_first_epoch(tmp_path):
     assert r.limiting == "capacity (spare area)"
     assert r.rated_tbw == pytest.approx(LIMIT * PLANES * BLOCKS * PAGES * PAGE / 1e12, rel=0.02)
     assert r.rows[0]["tb_written"] == pytest.approx(48 * 65536 / 1e12)
+
+
+def test_the_retention_check_is_the_mean_over_blocks_with_repeated_wear():
+    # Blocks of equal P/E are worked out once: the check over [a, b, a] must still be the
+    # mean over the three blocks of each block's own check, and the worst block b's.
+    from nandlab import _native
+    from nandlab.config import load_config
+
+    core = _native.core()
+    cfg = core.validate_config(json.dumps(load_config(
+        tiny(**{"reliability.model": "vth", "ecc.scheme": "bch"}))))
+
+    def check(pe: list[float]) -> dict:
+        return json.loads(core.retention_uber(cfg, pe, 91.25, 40.0))
+
+    a, b = check([20_000.0]), check([26_000.0])
+    assert 0 < a["uber"] < b["uber"]  # the wear moves it, so the weights matter
+    mix = check([20_000.0, 26_000.0, 20_000.0])
+    for key in ("rber_mean", "uber"):
+        assert mix[key] == pytest.approx((2 * a[key] + b[key]) / 3, rel=1e-12)
+    assert mix["uber_worst_block"] == b["uber"]

@@ -79,3 +79,31 @@ def test_a_writer_that_stops_early_fails_the_run(tmp_path, monkeypatch):
     monkeypatch.setattr(nandlab.api, "write_parquet", lambda batches, dst: None)
     with pytest.raises(nandlab.NandlabError, match="before the last batch"):
         nandlab.run(CFG, out=tmp_path / "out", progress=False)
+
+
+def test_the_command_imports_polars_only_on_its_record_thread(tmp_path):
+    # `nandlab run` starts without polars (or NumPy): the record thread imports them while
+    # the simulation runs, off the run's critical path (issue 33 item 3). A run of the
+    # command in a fresh interpreter then writes every record.
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, nandlab.cli\n"
+        "print(sorted(m for m in ('polars', 'numpy') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    cfg = tmp_path / "cfg.toml"
+    cfg.write_text(
+        "[workload]\nkind = 'synthetic'\nrequests = 3000\nread_fraction = 0.5\n"
+        "iops = 50000.0\n[host]\nqueue_depth = 4\n"
+    )
+    out = tmp_path / "out"
+    subprocess.run(
+        [sys.executable, "-m", "nandlab", "run", str(cfg), "-q", "--out", str(out)],
+        check=True, capture_output=True,
+    )
+    assert pl.read_parquet(out / "requests.parquet").height == 3000
+    assert json.loads((out / "summary.json").read_text())["requests"]["count"] == 3000

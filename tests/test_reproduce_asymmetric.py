@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from nandlab.reproduce import asymmetric, framework, paper_004
+from nandlab.reproduce import asymmetric, asymmetric_errors, asymmetric_fs, framework, paper_004
 from nandlab.reproduce.page_errors import PageSpread
 
 
@@ -103,19 +103,19 @@ def test_lazy_writer_batches_by_hand():
     # Sensor: 1e9 / 2,495,552 ns = 400.7 requests/s x 93.34 % writes = 374.0 files a flush;
     # their metadata: 1 log page, 374 x 1 KiB records = 46.75 -> 47 clusters (+1 where the
     # batch straddles), 374 x 112-byte entries = 5.1 -> 6 clusters (+1), bitmap 1 (+1).
-    assert asymmetric.flush_every("sensor", 1 - 0.9334) == 374
-    assert asymmetric.metadata_per_flush("sensor", 1 - 0.9334) == 1 + 48 + 2 + 7
+    assert asymmetric_fs.flush_every("sensor", 1 - 0.9334) == 374
+    assert asymmetric_fs.metadata_per_flush("sensor", 1 - 0.9334) == 1 + 48 + 2 + 7
     # IOMeter: one test file, so a flush is its record and a log page; no writes, no flush.
-    assert asymmetric.flush_every("iometer", 0.0) == 488
-    assert asymmetric.metadata_per_flush("iometer", 0.5) == 2
-    assert asymmetric.flush_every("iometer", 1.0) == 1
+    assert asymmetric_fs.flush_every("iometer", 0.0) == 488
+    assert asymmetric_fs.metadata_per_flush("iometer", 0.5) == 2
+    assert asymmetric_fs.flush_every("iometer", 1.0) == 1
 
 
 def test_table_5s_counts_imply_15_times_the_lazy_writers_metadata():
     # The count scale fitted to Table 5's Baseline column is the critical pages behind the
     # counts; it cannot be below the t = 0 row's uncorrectable pages (9,647 at 1000 P/E,
     # 12,947 at 3000 P/E: a page fails at most once), nor near the run's 292,706 requests.
-    scales = [asymmetric.spreads()[pe].scale for pe in (1000, 3000)]
+    scales = [asymmetric_errors.spreads()[pe].scale for pe in (1000, 3000)]
     assert 12_947 <= min(scales) and max(scales) < 0.1 * 292_706
     # Per second: ~18.0 k / 600 s = 30.0 critical pages; at 50 % reads 243.9 data writes a
     # second carry them two (record, log page) a flush: 243.9 x 2 / 30.0 = 16.3 -> 16; at
@@ -123,23 +123,23 @@ def test_table_5s_counts_imply_15_times_the_lazy_writers_metadata():
     # flushes every 244: 15 x fewer metadata pages.
     per_s = sum(scales) / 2 / 600
     assert per_s == pytest.approx(30.0, abs=0.5)
-    assert asymmetric.table5_flush_every(0.5) == 16
-    assert asymmetric.table5_flush_every(0.0) == 33
+    assert asymmetric_fs.table5_flush_every(0.5) == 16
+    assert asymmetric_fs.table5_flush_every(0.0) == 33
     # The sensitivity workloads: that rate with one outstanding I/O (+ 2 metadata writes)
     # and with 4; the runs themselves keep the lazy writer and one.
-    o = asymmetric.fs_overrides
+    o = asymmetric_fs.fs_overrides
     assert o("iometer", 0.5)["workload.fs_metadata.flush_every"] == 244
     assert o("iometer", 0.5)["host.outstanding"] == 3
-    assert o(asymmetric.TABLE5_RATE, 0.5)["workload.fs_metadata.flush_every"] == 16
-    assert o(asymmetric.TABLE5_RATE, 0.5)["host.outstanding"] == 3
-    assert o(asymmetric.TABLE5_RATE_QUEUED, 0.5)["host.outstanding"] == 6
+    assert o(asymmetric_fs.TABLE5_RATE, 0.5)["workload.fs_metadata.flush_every"] == 16
+    assert o(asymmetric_fs.TABLE5_RATE, 0.5)["host.outstanding"] == 3
+    assert o(asymmetric_fs.TABLE5_RATE_QUEUED, 0.5)["host.outstanding"] == 6
 
 
 def test_msb_scale_comes_from_fig_3b_and_table_5_implies_less_at_low_wear():
     from nandlab.reproduce.asymmetric_report import implied_sigma
 
     # Fig. 3b: 1 - sigma^4 = 0.9810 -> sigma = 0.019^(1/4) = 0.37127.
-    assert asymmetric.MSB_SCALE == pytest.approx(0.37127, abs=1e-5)
+    assert asymmetric_errors.MSB_SCALE == pytest.approx(0.37127, abs=1e-5)
     # Table 5, 1000 P/E, t = 0: AP / BL = 5716 / 9647 = 0.59252 = 2q/(1 + q) -> q = 0.42097.
     assert implied_sigma(1000, range(1)) == pytest.approx(0.42097, abs=1e-5)
 
@@ -172,8 +172,8 @@ def test_table_1_is_the_binomial_tail_at_8640_bits():
     for x, lsb, msb in zip(paper_004.TABLE_1_RBER, paper_004.TABLE_1_LSB,
                            paper_004.TABLE_1_MSB, strict=True):
         # Within 0.6 of a unit of the printed third digit (docs/asymmetric.md).
-        for got, want in ((asymmetric.page_fail(3, 8640, 1, x), lsb),
-                          (asymmetric.page_fail(3, 8640, 1, 0.5 * x), msb)):
+        for got, want in ((asymmetric_errors.page_fail(3, 8640, 1, x), lsb),
+                          (asymmetric_errors.page_fail(3, 8640, 1, 0.5 * x), msb)):
             unit = 0.01 * 10 ** math.floor(math.log10(want))
             assert abs(got - want) <= 0.61 * unit, (x, got, want)
 
@@ -183,7 +183,7 @@ def test_fail_rates_follow_the_closed_forms():
     r, n = 2e-5, 69_120
     lsb, msb = 1 - (1 - r) ** n, 1 - (1 - r / 2) ** n
     spread = PageSpread(r, 0.0, 1.0)
-    got = asymmetric.fail_rates({"critical_programs": [1, 1]}, {"critical_programs": [0, 7]},
+    got = asymmetric_errors.fail_rates({"critical_programs": [1, 1]}, {"critical_programs": [0, 7]},
                                 {"critical_programs": [1, 3]}, spread, t_max=0)
     assert got["BL"][0] == pytest.approx((lsb + msb) / 2, rel=1e-9)
     assert got["AP"][0] == pytest.approx(msb, rel=1e-9)
@@ -238,3 +238,21 @@ def test_ap_faster_than_bl_in_open_loop_came_from_both_planes_collecting_at_once
     assert ap2[0] < bl2[0]  # ... yet is faster on two planes,
     assert ap1[0] > bl1[0]  # and slower on one
     assert bl2[1] > 1.7 * bl1[1]  # two planes collecting at once: BL's worst stall doubles
+
+
+def test_tables_6_and_7s_average_rows_are_the_mean_of_the_rows():
+    # 004's Average rows are the mean of the printed overheads: Table 6's MC (6.21 + 6.72 +
+    # 6.68 + 6.68 + 6.88) / 5 = 6.634 (printed 6.63), AP 0.342 / 5 = 0.068 (0.07); Table
+    # 7's AP 1.01 / 5 = 0.202 (0.20). The overhead of Table 6's summed mean responses is
+    # 9,217,779 / 8,648,625 − 1 = 6.58 %, not what 004 prints.
+    def avg(printed, col):
+        return round(sum(float(v[col]) for v in printed.values()) / len(printed), 2)
+
+    assert (avg(paper_004.TABLE_6_OVERHEAD, 0), avg(paper_004.TABLE_6_OVERHEAD, 1)) == (6.63, 0.07)
+    assert avg(paper_004.TABLE_7_OVERHEAD, 1) == 0.20
+    t6 = [{"BL": {"ns": bl}, "MC": {"ns": mc}} for _n, bl, mc, _ap in paper_004.TABLE_6.values()]
+    assert asymmetric.ratio_of_sums(t6, "ns", "MC") == pytest.approx(6.581, abs=5e-4)
+    # The statistic on a hand case: overheads 10 % and 5 % average 7.5 %; summed, 320 / 300.
+    rows = [{"BL": {"ns": 100}, "MC": {"ns": 110}}, {"BL": {"ns": 200}, "MC": {"ns": 210}}]
+    assert asymmetric.row_mean_overhead(rows, "ns", "MC") == pytest.approx(7.5)
+    assert asymmetric.ratio_of_sums(rows, "ns", "MC") == pytest.approx(100 * (320 / 300 - 1))

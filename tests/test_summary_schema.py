@@ -64,6 +64,10 @@ RUNS = {
     # Read refresh on (`flash.host_read_blocks`, seed 003's report).
     "refresh": ("demo.toml", {"workload.requests": 1500, "ftl.refresh.trigger": "threshold",
                               "ftl.refresh.read_count": 1000}),
+    # MQSim's preemptible GC (what `nandlab config import` writes for it).
+    "preemptible_gc": ("demo.toml", {"workload.requests": 1500, "scheduler.policy": "priority",
+                                     "scheduler.preemptible_gc": True,
+                                     "scheduler.gc_hard_threshold_blocks": 1}),
     "hot_reliable": ("001_ldpc_in_ssd.toml", {
         **SMALL, "ftl.placement.policy": "hot_reliable", "ftl.placement.window_requests": 1000,
         "ftl.placement.hot_reads": 2, "ftl.placement.reliable_chips": [0, 1]}),

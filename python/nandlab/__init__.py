@@ -16,7 +16,6 @@ from typing import Any
 
 from .api import (
     OP_NAMES,
-    REQUEST_SCHEMA,
     Result,
     calibrate_ldpc,
     check_config,
@@ -28,7 +27,6 @@ from .api import (
 from .config import apply_overrides, deep_merge, load_config, parse_override
 from .errors import ConfigError, MissingFileError, NandlabError, NotAFileError, TraceError
 from .summary import MissingMetric, Summary
-from .sweeps import SweepFailed, sweep
 
 __all__ = [
     "OP_NAMES",
@@ -69,7 +67,16 @@ def _package_version() -> str:
 
 
 def __getattr__(name: str) -> Any:
-    # Resolved lazily so that importing nandlab does not need the compiled core.
+    # Resolved lazily: importing nandlab needs neither the compiled core nor polars (a
+    # `nandlab run` imports polars on its record thread, while the simulation runs).
     if name == "__version__":
         return _package_version()
+    if name == "REQUEST_SCHEMA":
+        from .records import request_schema
+
+        return request_schema()
+    if name in ("SweepFailed", "sweep"):
+        from . import sweeps
+
+        return getattr(sweeps, name)
     raise AttributeError(f"module 'nandlab' has no attribute {name!r}")

@@ -1,4 +1,8 @@
-"""The Python API: run a simulation, check a config, inspect and convert traces."""
+"""The Python API: run a simulation, check a config, inspect and convert traces.
+
+polars is imported where a frame is made, not with this module: ``nandlab run --out``
+then imports it on the record thread while the simulation runs (issue 33).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,14 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-import polars as pl
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import _native
 from .config import ConfigSource, check_finite, load_config
 from .errors import ConfigError, MissingFileError, NandlabError, NotAFileError
 from .io import (
+    PE_FILE,
+    TIMELINE_FILE,
     _temp_beside,
     atomic_path,
     check_writable_dir,
@@ -25,9 +29,11 @@ from .io import (
 )
 from .progress import ProgressFn, ProgressReporter
 from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record writer
-from .records import REQUEST_SCHEMA, columns_frame, text_schema, write_parquet
+from .records import columns_frame, request_schema, text_schema, write_parquet
 from .summary import Summary
-from .timeline import PE_FILE, TIMELINE_FILE, TimelineWriter, pe_frame
+
+if TYPE_CHECKING:
+    import polars as pl
 
 RequestsFormat = Literal["parquet", "csv", "none"]
 REQUESTS_FORMATS = ("parquet", "csv", "none")
@@ -77,6 +83,8 @@ class Result:
     def timeline(self) -> pl.DataFrame | None:
         """Metrics per window of simulated time, or ``None`` without a timeline."""
         if self.timeline_rows is None and self.timeline_file is not None:
+            import polars as pl
+
             self.timeline_rows = pl.read_parquet(self.timeline_file)
         return self.timeline_rows
 
@@ -99,7 +107,7 @@ class Result:
             self.frame = (
                 scan_requests(self.requests_file, self.stream_format).collect()
                 if self.requests_file is not None
-                else pl.DataFrame(schema=REQUEST_SCHEMA)
+                else requests_frame(None)
             )
         return self.frame
 
@@ -164,6 +172,8 @@ class Result:
         elif src is not None and self.timeline_stream:
             write = lambda p: os.replace(src, p)  # noqa: E731 - the run's own stream moves
         elif src is not None:
+            import polars as pl
+
             write = lambda p: pl.scan_parquet(src).sink_parquet(p)  # noqa: E731
         else:
             return False
@@ -249,7 +259,11 @@ def _simulate(
     timeline: Path | None = None,
 ) -> Result:
     user = progress if callable(progress) else None
-    writer = TimelineWriter(timeline) if _timeline_ns(cfg) else None
+    writer = None
+    if _timeline_ns(cfg):
+        from .timeline import TimelineWriter
+
+        writer = TimelineWriter(timeline)
     timeline_sink = None if writer is None else ("timeline", writer)
     reporter = ProgressReporter(
         show=progress is not False and user is None,
@@ -276,17 +290,22 @@ def _simulate(
     summary = json.loads(summary_json)
     resolved = dict(Summary(summary).config)
     recorded = resolved["output"]["record_requests"]
+    pe_cycles = None
+    if pe_by_block is not None:  # kept with a timeline
+        from .timeline import pe_frame
+
+        pe_cycles = pe_frame(pe_by_block)
     return Result(
         summary=summary,
         config=resolved,
         recorded=recorded,
-        frame=requests_frame(columns) if columns is not None or not recorded else None,
+        frame=requests_frame(columns) if columns is not None else None,
         requests_file=stream if recorded and columns is None else None,
         stream_format=stream_format if recorded and columns is None else None,
         timeline_rows=writer.frame if writer is not None and timeline is None else None,
         timeline_file=timeline,
         timeline_stream=timeline is not None,
-        pe_cycles=pe_frame(pe_by_block) if pe_by_block is not None else None,
+        pe_cycles=pe_cycles,
     )
 
 
@@ -440,17 +459,22 @@ def calibrate_ldpc(
 def scan_requests(path: Path, fmt: str | None = None) -> pl.LazyFrame:
     """Per-request records in a CSV or Parquet file (``fmt``, default: from the file's
     extension), lazily, with :data:`REQUEST_SCHEMA`."""
+    import polars as pl
+
     if (fmt or path.suffix.lstrip(".")) == "parquet":
         return pl.scan_parquet(path)
-    frame = pl.scan_csv(path, schema=text_schema(REQUEST_SCHEMA))
-    return frame.with_columns(pl.col("op").cast(REQUEST_SCHEMA["op"]))
+    schema = request_schema()
+    frame = pl.scan_csv(path, schema=text_schema(schema))
+    return frame.with_columns(pl.col("op").cast(schema["op"]))
 
 
 def requests_frame(columns: Mapping[str, Any] | None) -> pl.DataFrame:
     """Per-request columns as a polars frame with :data:`REQUEST_SCHEMA` (extra columns
     kept), in arrival order."""
+    import polars as pl
+
     if columns is None:
-        return pl.DataFrame(schema=REQUEST_SCHEMA)
+        return pl.DataFrame(schema=request_schema())
     df = columns_frame(columns)
     # The core records requests as they complete; present them in arrival order.
     return df.sort("arrival_ns", maintain_order=True) if "arrival_ns" in df.columns else df
@@ -506,3 +530,10 @@ def _check_requests_format(fmt: str) -> None:
         raise ConfigError(
             f"requests format {fmt!r} is not one of {', '.join(REQUESTS_FORMATS)}"
         )
+
+
+def __getattr__(name: str) -> Any:
+    # REQUEST_SCHEMA (records.py) holds polars types: built on first use.
+    if name == "REQUEST_SCHEMA":
+        return request_schema()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,14 +19,13 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from . import _native, api, peers
+from . import _native, api
 from . import cli_experiments as experiments
 from .config import dumps_toml, parse_overrides
 from .errors import ConfigError, user_message
 from .io import atomic_write
 from .progress import ProgressReporter
 from .report import states_view, summary_view, trace_view
-from .timeline import parse_window
 
 try:  # newer typer runs on its own copy of click (and keeps `Abort` itself); older on click
     from typer._click import exceptions as click_errors
@@ -158,6 +157,8 @@ def run(
     with user_errors():
         overrides = parse_overrides(set_ or [])
         if timeline is not None:
+            from .timeline import parse_window
+
             try:
                 overrides["output.timeline_ns"] = parse_window(timeline)
             except ValueError as e:
@@ -369,6 +370,8 @@ def config_import(
     """Convert an MQSim or SSDsim configuration into a nandlab config (TOML); what is not
     modelled and what behaves differently is listed at its head."""
     with user_errors():
+        from . import peers
+
         imported = peers.import_files(list(files), scenario)
         try:
             api.check_config(imported.checkable())

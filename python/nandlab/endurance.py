@@ -30,9 +30,10 @@ from __future__ import annotations
 import copy
 import json
 import math
+import multiprocessing
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -179,7 +180,9 @@ def rate(
 
     ``max_step``: the largest step one epoch may take towards a requirement, as a
     fraction of the whole way (P/E towards the limit, spare blocks, UBER decades); the
-    epoch length adapts to it. ``sensitivity``: rate again with half the step and report the change.
+    epoch length adapts to it. ``sensitivity``: rate again with half the step and report
+    the change (the first epoch, which the step does not size, is simulated once: the
+    second rating continues a copy of the paused simulation, beside the first).
     ``retention_c``: the power-off temperature instead of the class's.
     ``epoch_requests``: requests simulated in each epoch after the first (default a
     tenth of the first's, which are the configured workload's, at most ``LATER_MAX``).
@@ -191,118 +194,225 @@ def rate(
         raise ConfigError(f"warranty period {warranty_years} years must be positive")
     if epoch_requests is not None and epoch_requests < 1:
         raise ConfigError(f"epoch requests {epoch_requests} must be at least 1")
+    if max_epochs < 1:
+        raise ConfigError(f"max epochs {max_epochs} must be at least 1")
     cfg = load_config(config, overrides)
-    rating = _rate(cfg, cls, warranty_years, max_step, max_epochs, retention_c, epoch_requests, log)
-    if sensitivity and rating.rated_tbw is not None:
-        half = _rate(
-            cfg, cls, warranty_years, max_step / 2, max_epochs * 2, retention_c, epoch_requests, log
-        )
-        rating.sensitivity = {
-            "max_step": max_step / 2,
-            "rated_tbw": half.rated_tbw,
-            "epochs": half.epochs,
-            "relative_change": None
-            if half.rated_tbw is None or rating.rated_tbw == 0
-            else (half.rated_tbw - rating.rated_tbw) / rating.rated_tbw,
-        }
+    life = _Life.start(cfg, cls, retention_c, epoch_requests, log)
+    life.epoch(0)
+    if not sensitivity:
+        return life.rating(max_step, max_epochs, warranty_years)
+
+    def half_of(paused: _Life) -> tuple[Rating, list[str]]:
+        lines: list[str] = []  # logged after the first rating's
+        paused.log = lines.append
+        return paused.rating(max_step / 2, max_epochs * 2, warranty_years), lines
+
+    if "fork" in multiprocessing.get_all_start_methods():
+        half = _beside(lambda: half_of(life))
+    else:  # no copy of the paused simulation: the first epoch is simulated again
+
+        def half(wait: bool) -> tuple[Rating, list[str]] | None:
+            again = _Life.start(cfg, cls, retention_c, epoch_requests, None)
+            again.epoch(0)
+            return half_of(again) if wait else None
+
+    rating = life.rating(max_step, max_epochs, warranty_years)
+    if rating.rated_tbw is None:
+        half(False)
+        return rating
+    done = half(True)
+    assert done is not None
+    h, lines = done
+    if log:
+        for line in lines:
+            log(line)
+    rating.sensitivity = {
+        "max_step": max_step / 2,
+        "rated_tbw": h.rated_tbw,
+        "epochs": h.epochs,
+        "relative_change": None
+        if h.rated_tbw is None or rating.rated_tbw == 0
+        else (h.rated_tbw - rating.rated_tbw) / rating.rated_tbw,
+    }
     return rating
 
 
-def _rate(
-    cfg0: dict[str, Any],
-    cls: EnduranceClass,
-    warranty_years: float,
-    max_step: float,
-    max_epochs: int,
-    retention_c: float | None,
-    epoch_requests: int | None,
-    log: Callable[[str], None] | None,
-) -> Rating:
-    core = _native.core()
-    cfg = copy.deepcopy(cfg0)
-    out = cfg.setdefault("output", {})
-    out["record_requests"] = False
-    out.pop("timeline_ns", None)  # the session would keep one for the whole life
-    configured = cfg.setdefault("ftl", {}).get("retire_pe_limit")
-    limit = int(configured) if configured is not None else NO_LIMIT_PE
-    cfg["ftl"]["retire_pe_limit"] = limit
-    # Resolved without the initial wear, which may already fail the drive (the first
-    # epoch reports that).
-    probe = copy.deepcopy(cfg)
-    probe.get("aging", {}).pop("initial_pe", None)
-    resolved = json.loads(core.validate_config(json.dumps(probe)))
-    drive = Drive.of(resolved)
-    first_requests, endless = _workload_plan(resolved["workload"])
-    later_requests = epoch_requests or min(max(first_requests // LATER_DIVISOR, 1), LATER_MAX)
-    cfg["workload"] = {**cfg.get("workload", {}), **endless}
-    off_c = cls.retention_c if retention_c is None else retention_c
-    requirements = {
-        "uber": cls.uber,
-        "retention_days": cls.retention_days,
-        "retention_c": off_c,
-        "active_c": cls.active_c,
-        "hours_per_day": cls.hours_per_day,
-        "ffr": cls.ffr,
-        "ffr_evaluated": False,
-    }
-    config_json = json.dumps(resolved)
+_T = TypeVar("_T")
 
-    def uber_at(pe: np.ndarray) -> dict[str, float]:
-        alive = pe[pe < limit]
-        days = cls.retention_days
-        return json.loads(core.retention_uber(config_json, alive.tolist(), days, off_c))
 
-    # Failing at once (a retention temperature out of range, say) fails before any run.
-    uber_at(np.zeros(1))
-    written = 0.0
-    epoch_bytes = 0.0  # the first epoch is its simulated requests alone
-    rows: list[dict[str, Any]] = []
-    limiting = ""
+def _beside(run: Callable[[], _T]) -> Callable[[bool], _T | None]:
+    """Starts ``run`` in a copy of this process (``fork``: the paused simulation is copied
+    as it stands, not simulated again), running beside this one; returns a function that
+    waits for its result (``True``) or stops it (``False``)."""
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            send.send(("ok", run()))
+        except BaseException as e:  # handed to the parent, which raises it
+            send.send(("error", e))
+
+    proc = ctx.Process(target=child, daemon=True)
+    proc.start()
+    send.close()
+
+    def result(wait: bool) -> _T | None:
+        try:
+            if not wait:
+                proc.terminate()
+                return None
+            try:
+                kind, value = recv.recv()
+            except EOFError:
+                raise NandlabError(
+                    f"the half-step rating's process ended without a result (exit code "
+                    f"{proc.exitcode})"
+                ) from None
+            if kind == "error":
+                raise value
+            return value
+        finally:
+            proc.join()
+            recv.close()
+
+    return result
+
+
+@dataclass
+class _Life:
+    """One rating's progress: the drive paused between epochs and the epochs so far."""
+
+    cls: EnduranceClass
+    drive: Drive
+    limit: int
+    configured: int | None
+    first_requests: int
+    later_requests: int
+    requirements: dict[str, Any]
+    uber_at: Callable[[np.ndarray], dict[str, float]]
+    aging: _Aging | None
+    log: Callable[[str], None] | None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    written: float = 0.0
+    #: host bytes of the next epoch (the first epoch is its simulated requests alone)
+    epoch_bytes: float = 0.0
+    last_bytes: float = 0.0  #: host bytes of the last epoch
+    ended: bool = False
     rated: float | None = None
-    aging = _Aging.start(core, cfg, drive, limit)
-    for k in range(max_epochs):
-        requests = first_requests if k == 0 else later_requests
-        epoch = None if aging is None else aging.epoch(requests, epoch_bytes)
+    limiting: str = ""
+
+    @classmethod
+    def start(
+        cls,
+        cfg0: dict[str, Any],
+        klass: EnduranceClass,
+        retention_c: float | None,
+        epoch_requests: int | None,
+        log: Callable[[str], None] | None,
+    ) -> _Life:
+        core = _native.core()
+        cfg = copy.deepcopy(cfg0)
+        out = cfg.setdefault("output", {})
+        out["record_requests"] = False
+        out.pop("timeline_ns", None)  # the session would keep one for the whole life
+        configured = cfg.setdefault("ftl", {}).get("retire_pe_limit")
+        limit = int(configured) if configured is not None else NO_LIMIT_PE
+        cfg["ftl"]["retire_pe_limit"] = limit
+        # Resolved without the initial wear, which may already fail the drive (the first
+        # epoch reports that).
+        probe = copy.deepcopy(cfg)
+        probe.get("aging", {}).pop("initial_pe", None)
+        resolved = json.loads(core.validate_config(json.dumps(probe)))
+        drive = Drive.of(resolved)
+        first_requests, endless = _workload_plan(resolved["workload"])
+        later_requests = epoch_requests or min(
+            max(first_requests // LATER_DIVISOR, 1), LATER_MAX
+        )
+        cfg["workload"] = {**cfg.get("workload", {}), **endless}
+        off_c = klass.retention_c if retention_c is None else retention_c
+        requirements = {
+            "uber": klass.uber,
+            "retention_days": klass.retention_days,
+            "retention_c": off_c,
+            "active_c": klass.active_c,
+            "hours_per_day": klass.hours_per_day,
+            "ffr": klass.ffr,
+            "ffr_evaluated": False,
+        }
+        config_json = json.dumps(resolved)
+
+        def uber_at(pe: np.ndarray) -> dict[str, float]:
+            alive = pe[pe < limit]
+            days = klass.retention_days
+            return json.loads(core.retention_uber(config_json, alive.tolist(), days, off_c))
+
+        # Failing at once (a retention temperature out of range, say) fails before any run.
+        uber_at(np.zeros(1))
+        aging = _Aging.start(core, cfg, drive, limit)
+        return cls(
+            klass, drive, limit, configured, first_requests, later_requests, requirements,
+            uber_at, aging, log,
+        )
+
+    def epoch(self, k: int) -> None:
+        """Simulates epoch ``k``, fast-forwards its wear and checks the requirements;
+        ``ended`` once one fails (``rated``, ``limiting``)."""
+        requests = self.first_requests if k == 0 else self.later_requests
+        aging = self.aging
+        epoch = None if aging is None else aging.epoch(requests, self.epoch_bytes)
         if aging is None or epoch is None:  # the drive failed before or in the simulation
-            rated, limiting = written, "capacity (spare area)"
-            break
-        fail_f, why = _first_failure(epoch, drive, limit, cls, uber_at)
+            self.ended, self.rated, self.limiting = True, self.written, "capacity (spare area)"
+            return
+        fail_f, why = _first_failure(epoch, self.drive, self.limit, self.cls, self.uber_at)
         f = 1.0 if fail_f is None else fail_f
-        pe_end = np.minimum(epoch.pe_start + f * epoch.slope, limit)
-        end_written = written + f * epoch.bytes
-        check = uber_at(pe_end)
-        rows.append(_row(k, end_written, pe_end, epoch, check, limit, drive))
-        if log:
-            log(
+        pe_end = np.minimum(epoch.pe_start + f * epoch.slope, self.limit)
+        end_written = self.written + f * epoch.bytes
+        check = self.uber_at(pe_end)
+        self.rows.append(_row(k, end_written, pe_end, epoch, check, self.limit, self.drive))
+        if self.log:
+            self.log(
                 f"epoch {k}: {end_written / TB:.3f} TB written, P/E mean {pe_end.mean():.1f} "
-                f"max {pe_end.max():.0f}, WAF {rows[-1]['write_amplification']:.3f}, "
+                f"max {pe_end.max():.0f}, WAF {self.rows[-1]['write_amplification']:.3f}, "
                 f"UBER {check['uber']:.3g}"
             )
         if fail_f is None and not aging.fast_forward(epoch):
             fail_f, why = 1.0, "capacity (spare area)"
         if fail_f is not None:
-            rated, limiting = end_written, why
-            break
-        step = _largest_change(rows, limit, cls.uber)
-        written = end_written
-        grow = min(MAX_GROWTH, max(0.25, max_step / max(step, 1e-12)))
-        epoch_bytes = max(epoch.bytes * grow, 1.0)
-    else:
-        limiting = f"none within {max_epochs} epochs ({written / TB:.3f} TB written)"
-    tbw = None if rated is None else rated / TB
-    years_days = warranty_years * 365.0
-    return Rating(
-        endurance_class=cls.name,
-        rated_tbw=tbw,
-        dwpd=None if rated is None else rated / drive.capacity_bytes / years_days,
-        warranty_years=warranty_years,
-        limiting=limiting,
-        capacity_bytes=drive.capacity_bytes,
-        retire_pe_limit=configured,
-        epochs=len(rows),
-        requirements=requirements,
-        rows=rows,
-    )
+            self.ended, self.rated, self.limiting = True, end_written, why
+            return
+        self.written = end_written
+        self.last_bytes = epoch.bytes
+
+    def rating(self, max_step: float, max_epochs: int, warranty_years: float) -> Rating:
+        """Runs the epochs after the first, each sized by ``max_step`` from the one
+        before, until a requirement fails or ``max_epochs`` have run."""
+        for k in range(1, max_epochs):
+            if self.ended:
+                break
+            step = _largest_change(self.rows, self.limit, self.cls.uber)
+            grow = min(MAX_GROWTH, max(0.25, max_step / max(step, 1e-12)))
+            self.epoch_bytes = max(self.last_bytes * grow, 1.0)
+            self.epoch(k)
+        if not self.ended:
+            self.limiting = (
+                f"none within {max_epochs} epochs ({self.written / TB:.3f} TB written)"
+            )
+        rated = self.rated
+        return Rating(
+            endurance_class=self.cls.name,
+            rated_tbw=None if rated is None else rated / TB,
+            dwpd=None
+            if rated is None
+            else rated / self.drive.capacity_bytes / (warranty_years * 365.0),
+            warranty_years=warranty_years,
+            limiting=self.limiting,
+            capacity_bytes=self.drive.capacity_bytes,
+            retire_pe_limit=self.configured,
+            epochs=len(self.rows),
+            requirements=self.requirements,
+            rows=self.rows,
+        )
 
 
 def _workload_plan(w: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:

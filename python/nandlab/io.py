@@ -20,6 +20,12 @@ from typing import IO, Any
 
 from .errors import ConfigError
 
+#: The timeline of a run with ``[output] timeline_ns`` (``nandlab.timeline``).
+TIMELINE_FILE = "timeline.parquet"
+#: Every block's P/E cycles at the end of a run with a timeline (columns ``block``,
+#: ``pe_cycles``), for the P/E distribution of ``nandlab plot``.
+PE_FILE = "pe_cycles.parquet"
+
 
 def umask() -> int:
     """The process's umask (read by setting it and putting it back)."""

@@ -19,10 +19,8 @@ from typing import Any
 import polars as pl
 from polars.io.plugins import register_io_source
 
-TIMELINE_FILE = "timeline.parquet"
-#: Every block's P/E cycles at the end of a run with a timeline (columns ``block``,
-#: ``pe_cycles``), for the P/E distribution of ``nandlab plot``.
-PE_FILE = "pe_cycles.parquet"
+from .io import PE_FILE as PE_FILE  # re-exported: defined with the other output files
+from .io import TIMELINE_FILE as TIMELINE_FILE
 
 _U, _F = pl.UInt64(), pl.Float64()
 #: Columns of the timeline, in the core's order (``metrics/timeline.rs``). Per window

@@ -18,9 +18,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from ..io import atomic_write, write_json
@@ -55,6 +53,9 @@ from .claims_md import (
     workloads_table,
 )
 from .verdict_table import index_md
+
+if TYPE_CHECKING:  # imported where used: `nandlab run` needs no polars before its run
+    import polars as pl
 
 #: Paper modules by the name `nandlab reproduce NAME` takes.
 PAPERS: dict[str, str] = {
@@ -253,6 +254,8 @@ def column(df: pl.DataFrame, name: str, optional: bool = False) -> list[Any]:
 def by_seed(table: pl.DataFrame) -> dict[int, pl.DataFrame]:
     """A results table split by its ``seed`` column, in seed order: compute a claim on
     each part and pass the values to :meth:`Measured.seeds`."""
+    import polars as pl
+
     seeds = sorted(set(column(table, "seed")))
     return {s: table.filter(pl.col("seed") == s) for s in seeds}
 

@@ -57,25 +57,23 @@ CLAIMS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
                     ("77.69",), "Table 5, §5.3.1"),
     "t5_mc_3000": ("IOMeter, 3000 P/E: AP vs MC over 0 ... 8 bits (as above)", "point",
                    ("56.67",), "Table 5, §5.3.1"),
-    "t6_ap": ("IOMeter random 0 ... 100 %, 50 % reads: mean response, AP vs BL (overhead of "
-              "the summed means)", "point", ("0.07",), "Table 6"),
-    "t6_mc": ("IOMeter random 0 ... 100 %: mean response, MC vs BL (overhead of the summed "
-              "means)", "point",
-              ("6.63",), "Table 6"),
-    "t7_ap": ("IOMeter reads 0 ... 100 %, 50 % random: mean response, AP vs BL (overhead of "
-              "the summed means)", "point", ("0.20",), "Table 7"),
-    "t7_mc": ("IOMeter reads 0 ... 100 %: mean response, MC vs BL (overhead of the summed "
-              "means)", "point",
-              ("7.81",), "Table 7"),
+    "t6_ap": ("IOMeter random 0 ... 100 %, 50 % reads: mean response, AP vs BL (the mean of "
+              "the rows' overheads, the table's Average row)", "point", ("0.07",), "Table 6"),
+    "t6_mc": ("IOMeter random 0 ... 100 %: mean response, MC vs BL (the mean of the rows' "
+              "overheads)", "point", ("6.63",), "Table 6"),
+    "t7_ap": ("IOMeter reads 0 ... 100 %, 50 % random: mean response, AP vs BL (the mean of "
+              "the rows' overheads, the table's Average row)", "point", ("0.20",), "Table 7"),
+    "t7_mc": ("IOMeter reads 0 ... 100 %: mean response, MC vs BL (the mean of the rows' "
+              "overheads)", "point", ("7.81",), "Table 7"),
     "f12_mc_read": ("read response time, MC / BL (%)", "above", ("200", "over two times"),
                     "Fig. 12"),
     "f13_ap_erases": ("block erases, AP vs BL over Tables 6-7's workloads (overhead)", "below",
                       ("1", "almost the same (read: under +1 %)"), "Figs. 13c, 14c"),
     "f15_ap_copies": ("valid-page copies, AP vs BL over Tables 6-7's workloads (overhead)",
                       "below", ("1", "nearly similar (read: under +1 %)"), "Fig. 15"),
-    "f16_ap": ("worst-case response, AP vs BL (overhead of the summed worst cases)", "point",
+    "f16_ap": ("worst-case response, AP vs BL (the mean of the workloads' overheads)", "point",
                ("3.32",), "Fig. 16, §6.2"),
-    "f16_mc": ("worst-case response, MC vs BL (overhead of the summed worst cases)", "point",
+    "f16_mc": ("worst-case response, MC vs BL (the mean of the workloads' overheads)", "point",
                ("9.33",), "Fig. 16, §6.2"),
 }
 
@@ -106,6 +104,11 @@ TABLE_6_OVERHEAD = {0.0: ("6.21", "0.12"), 0.25: ("6.72", "0.05"), 0.5: ("6.68",
                     0.75: ("6.68", "0.12"), 1.0: ("6.88", "0.002")}
 TABLE_7_OVERHEAD = {0.0: ("3.78", "0.14"), 0.25: ("4.71", "0.33"), 0.5: ("6.64", "0.21"),
                     0.75: ("9.88", "0.27"), 1.0: ("14.29", "0.06")}
+
+#: Table 4's Baseline erase count: its erase overheads (AP 0.23 % = 4 erases, MC 6.93 % =
+#: 121) are differences of whole erases, each 100 / 1,745 = 0.057 % of it — finer than that
+#: the printed digits do not resolve, so the claims are judged within one erase.
+TABLE_4_BL_ERASES = 1_745
 
 #: Table 4 (sensor): mean response in ns, BL, MC, AP.
 TABLE_4_RESPONSE = (2_495_552, 2_727_154, 2_496_564)

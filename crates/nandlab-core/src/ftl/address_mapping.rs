@@ -144,13 +144,18 @@ impl Ftl {
     /// When `block` was last programmed (its preconditioning time if never in the run).
     pub(super) fn last_program_ns(&self, block: u32) -> i64 {
         let b = &self.blocks[block as usize];
-        match self.page_meta.program_ns(block, u32::from(b.written).saturating_sub(1)) {
+        match self
+            .page_meta
+            .last_program_ns(block, u32::from(b.written).saturating_sub(1))
+        {
             Some(t) if !b.implicit && b.written > 0 => t,
             _ => self.preconditioned_ns,
         }
     }
 
     /// Metadata of a programmed page: what the OOB area says (owner, content tag, time).
+    /// `None` for a page of a full block with no valid page left: its records were dropped
+    /// (`oob.rs`), as nothing reads a stale page's.
     pub fn page_meta(&self, ppa: Ppa) -> Option<PageMeta> {
         let b = &self.blocks[ppa.block as usize];
         if b.implicit {
@@ -191,8 +196,7 @@ impl Ftl {
         let Some(old) = self.mapping.get(lpn) else {
             return false;
         };
-        let b = self.ppa(old).block as usize;
-        self.blocks[b].valid -= 1;
+        self.invalidate(self.ppa(old).block);
         self.mapping.remove(lpn);
         true
     }
@@ -200,8 +204,25 @@ impl Ftl {
     /// Detaches `lpn`'s backup copy, if it has one.
     pub(super) fn detach_backup(&mut self, lpn: u64) {
         if let Some(old) = self.backups.remove(&lpn) {
-            let b = self.ppa(old).block as usize;
-            self.blocks[b].valid -= 1;
+            self.invalidate(self.ppa(old).block);
+        }
+    }
+
+    /// Keeps the OOB records of blocks whose pages are all stale until their erase (see
+    /// [`OobStore::keep_stale`]). Called once, before the run.
+    pub fn keep_stale_records(&mut self) {
+        self.page_meta.keep_stale();
+    }
+
+    /// Counts one page of `block` stale; a full block left with none valid drops its OOB
+    /// records (nothing reads them before its erase).
+    #[inline]
+    fn invalidate(&mut self, block: u32) {
+        let st = &mut self.blocks[block as usize];
+        st.valid -= 1;
+        if st.valid == 0 && st.status == BlockStatus::Full && !st.implicit {
+            let last = u32::from(st.written) - 1;
+            self.page_meta.drop_stale(block, last);
         }
     }
 }

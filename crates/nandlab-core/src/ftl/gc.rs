@@ -134,16 +134,23 @@ impl Ftl {
     ) -> Result<u64> {
         let ppb = self.geo.cfg.pages_per_block;
         let (mut waiting, mut from) = (std::mem::take(&mut self.moving), std::mem::take(&mut self.moving_from));
+        // Which pages are live first, then detach them: the liveness lookups (a mapping
+        // cache miss each on a large drive) no longer wait on one another's updates, so
+        // the CPU overlaps them. Same result: one page's detaching never changes whether
+        // another page of the block is live (each logical page has one primary and at
+        // most one backup, each checked against its own table).
         for page in 0..ppb {
             if let Some(meta) = self.live_meta(Ppa { block: victim, page }) {
-                // A moved copy leaves its pair where it is.
-                if meta.attrs.backup() {
-                    self.detach_backup(meta.lpn);
-                } else {
-                    self.unmap_primary(meta.lpn);
-                }
                 waiting.push_back(meta);
                 from.push_back(page);
+            }
+        }
+        for meta in &waiting {
+            // A moved copy leaves its pair where it is.
+            if meta.attrs.backup() {
+                self.detach_backup(meta.lpn);
+            } else {
+                self.unmap_primary(meta.lpn);
             }
         }
         let moved = waiting.len() as u64;

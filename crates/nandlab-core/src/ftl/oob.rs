@@ -11,8 +11,15 @@
 //! the low halves of owner and tag and the program time (16 bytes) for every page, and
 //! the rest (the halves' high bits, codec tags, attributes: 24 bytes) only in slots where
 //! some page has any of it non-zero. Both halves together are the record, bit for bit.
+//!
+//! A full block whose every page went stale gives its slots back at once ([`OobStore::drop_stale`]):
+//! nothing reads a stale page's record (a read or a move asks for a valid page), so only
+//! its last program time is kept, which the victim policies age it by. A run that
+//! rewrites the same addresses without erasing (DTRS ×32 never collects) then holds about
+//! the records of its live data instead of every page it ever programmed.
 
 use crate::flash::block::{PageMeta, WriteAttrs};
+use rustc_hash::FxHashMap;
 
 /// What every record stores (16 bytes).
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,11 +38,14 @@ struct Rare {
     oob_tags: u64,
 }
 
+/// `slot_of` of a block whose pages are all stale (records dropped until its erase).
+const STALE: u32 = u32::MAX;
+
 /// Per-block OOB records.
 #[derive(Debug, Clone)]
 pub struct OobStore {
     pages_per_block: usize,
-    /// Slot of each block plus one (0: no records).
+    /// Slot of each block plus one (0: no records; [`STALE`]: dropped).
     slot_of: Vec<u32>,
     /// `pages_per_block` common parts per slot.
     common: Vec<Common>,
@@ -47,6 +57,10 @@ pub struct OobStore {
     rare: Vec<Rare>,
     /// Rare slots given back.
     rare_free: Vec<u32>,
+    /// Last program time of each [`STALE`] block.
+    stale_ns: FxHashMap<u32, i64>,
+    /// Stale blocks keep their records (see [`OobStore::keep_stale`]).
+    keep_stale: bool,
 }
 
 /// A fresh slot in `arena` (reused from `free` when there is one), holding defaults.
@@ -75,20 +89,30 @@ impl OobStore {
             rare_of: Vec::new(),
             rare: Vec::new(),
             rare_free: Vec::new(),
+            stale_ns: FxHashMap::default(),
+            keep_stale: false,
         }
     }
 
-    /// Slot of `block`, if it was programmed since its last erase.
+    /// Keeps stale blocks' records until their erase: for a simulator that reads a page's
+    /// record when it times its program, which for a moved page can come after the page
+    /// went stale.
+    pub fn keep_stale(&mut self) {
+        self.keep_stale = true;
+    }
+
+    /// Slot of `block`, if it was programmed since its last erase and holds a valid page.
     #[inline]
     fn slot(&self, block: u32) -> Option<usize> {
         match self.slot_of[block as usize] {
-            0 => None,
+            0 | STALE => None,
             s => Some(s as usize - 1),
         }
     }
 
     /// The record of page `page` of `block`, if the block has records (a page not
-    /// programmed yet reads as the default record).
+    /// programmed yet reads as the default record; a block whose records were dropped as
+    /// all stale has none).
     #[inline]
     pub fn get(&self, block: u32, page: u32) -> Option<PageMeta> {
         let s = self.slot(block)?;
@@ -112,6 +136,16 @@ impl OobStore {
     pub fn program_ns(&self, block: u32, page: u32) -> Option<i64> {
         let s = self.slot(block)?;
         Some(self.common[s * self.pages_per_block + page as usize].program_ns)
+    }
+
+    /// Program time of page `last` of `block`, the last it programmed; kept when its
+    /// records were dropped as stale.
+    #[inline]
+    pub fn last_program_ns(&self, block: u32, last: u32) -> Option<i64> {
+        match self.slot_of[block as usize] {
+            STALE => self.stale_ns.get(&block).copied(),
+            _ => self.program_ns(block, last),
+        }
     }
 
     /// Gives `block` a slot of default records if it has none; returns the slot.
@@ -158,13 +192,34 @@ impl OobStore {
 
     /// Forgets the records of `block` (erased).
     pub fn release(&mut self, block: u32) {
-        let s = std::mem::take(&mut self.slot_of[block as usize]);
-        if s != 0 {
-            self.free.push(s - 1);
-            let k = std::mem::take(&mut self.rare_of[s as usize - 1]);
-            if k != 0 {
-                self.rare_free.push(k - 1);
+        match std::mem::take(&mut self.slot_of[block as usize]) {
+            0 => {}
+            STALE => {
+                self.stale_ns.remove(&block);
             }
+            s => self.free_slots(s - 1),
+        }
+    }
+
+    /// Drops the records of full `block`, whose pages are all stale, keeping the program
+    /// time of its page `last` (see the module's note). A block without records (never
+    /// programmed in the run) keeps none.
+    pub fn drop_stale(&mut self, block: u32, last: u32) {
+        let Some(s) = self.slot(block).filter(|_| !self.keep_stale) else {
+            return;
+        };
+        let t = self.common[s * self.pages_per_block + last as usize].program_ns;
+        self.free_slots(s as u32);
+        self.slot_of[block as usize] = STALE;
+        self.stale_ns.insert(block, t);
+    }
+
+    /// Gives slot `s` and its rare slot back.
+    fn free_slots(&mut self, s: u32) {
+        self.free.push(s);
+        let k = std::mem::take(&mut self.rare_of[s as usize]);
+        if k != 0 {
+            self.rare_free.push(k - 1);
         }
     }
 }
@@ -229,5 +284,40 @@ mod tests {
         assert_eq!(o.rare.len(), 4);
         assert_eq!(o.get(2, 1), Some(PageMeta::default()));
         assert_eq!(o.get(2, 0), Some(wide));
+    }
+
+    #[test]
+    fn a_stale_block_keeps_only_its_last_program_time_until_its_erase() {
+        let mut o = OobStore::new(3, 2);
+        let at = |lpn, program_ns| PageMeta {
+            lpn,
+            program_ns,
+            tag: 1 << 40, // a rare part too
+            ..PageMeta::default()
+        };
+        o.set(0, 0, at(4, 10));
+        o.set(0, 1, at(5, 20));
+        o.drop_stale(0, 1);
+        assert_eq!(o.get(0, 0), None);
+        assert_eq!(o.program_ns(0, 1), None);
+        assert_eq!(o.last_program_ns(0, 1), Some(20));
+        // Both of its slots go to the next block that needs them, cleared.
+        o.set(1, 1, at(6, 30));
+        assert_eq!((o.common.len(), o.rare.len()), (2, 2));
+        assert_eq!(o.get(1, 0), Some(PageMeta::default()));
+        assert_eq!(o.last_program_ns(1, 1), Some(30));
+        // Erased: no records, no time kept.
+        o.release(0);
+        assert_eq!(o.last_program_ns(0, 1), None);
+        assert!(o.stale_ns.is_empty());
+        // A block with no records (preconditioned) has nothing to drop.
+        o.drop_stale(2, 1);
+        assert_eq!(o.last_program_ns(2, 1), None);
+        o.set(2, 0, at(7, 40));
+        assert_eq!(o.get(2, 0).map(|m| m.lpn), Some(7));
+        // Kept when asked.
+        o.keep_stale();
+        o.drop_stale(2, 0);
+        assert_eq!(o.get(2, 0).map(|m| m.lpn), Some(7));
     }
 }

@@ -64,6 +64,11 @@ impl Simulator {
         cfg.host.suspend.validate()?;
         let suspension = suspend::Suspension::new(&cfg.host.suspend, geo.dies);
         let tvr = TvrData::new(&cfg.tvr);
+        // A moved page's program is timed from its record under these models, and its
+        // block may go stale before that.
+        if timing.needs_content() || tvr.as_ref().is_some_and(|d| !d.whole_device()) {
+            ftl.keep_stale_records();
+        }
         let plain_reads = cache.is_none()
             && mapping_cache.is_none()
             && !cfg.host.critical.is_active()

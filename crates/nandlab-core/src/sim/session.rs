@@ -34,8 +34,10 @@ impl Session {
             logical_bytes: sim.logical_bytes(),
             seed: sim.cfg.seed,
         };
-        let mut stream: RequestStream =
-            Box::new(workload::Background::spawn(workload::open(&sim.cfg.workload, &ctx)?)?);
+        // Read inline, not on a reader thread: a session then holds no thread, so its
+        // process may fork a copy of the paused simulation that goes on reading the same
+        // stream (the endurance rating's half-step run continues one). Same requests.
+        let mut stream: RequestStream = workload::open(&sim.cfg.workload, &ctx)?;
         sim.start_replay(&mut stream, &mut |_| true)?;
         Ok(Session {
             sim,
