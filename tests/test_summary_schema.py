@@ -43,7 +43,7 @@ RUNS = {
     "flows": ("examples/two_flows.toml", {}),
     "interleave": ("001_ldpc_in_ssd.toml", {
         **SMALL, "ecc.interleave.ways": 2, "ftl.placement.policy": "interleave_group",
-        "ftl.placement.ways": 2}),
+        "ftl.placement.ways": 2, "output.read_page_latency": True}),
     "caches": ("demo.toml", {"workload.requests": 1500, "cache.capacity_bytes": 8388608,
                              "ftl.mapping_cache.capacity_bytes": 65536}),
     "tvr_region": ("002_tvr.toml", {

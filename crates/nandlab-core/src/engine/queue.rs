@@ -113,16 +113,22 @@ impl<E: Copy> EventQueue<E> {
         top
     }
 
-    /// Time of the earliest event.
+    /// The earliest event and its time, left queued.
     #[inline]
-    pub fn peek_time(&self) -> Option<u64> {
-        let key = match (self.run.front(), self.heap.first()) {
-            (Some(r), Some(h)) => r.0.min(h.0),
-            (Some(r), None) => r.0,
-            (None, Some(h)) => h.0,
+    pub fn peek(&self) -> Option<(u64, E)> {
+        let (key, event) = match (self.run.front(), self.heap.first()) {
+            (Some(r), Some(h)) => {
+                if r.0 < h.0 {
+                    r
+                } else {
+                    h
+                }
+            }
+            (Some(r), None) => r,
+            (None, Some(h)) => h,
             (None, None) => return None,
         };
-        Some((key >> 64) as u64)
+        Some(((key >> 64) as u64, *event))
     }
 
     /// Number of pending events.
@@ -148,7 +154,7 @@ mod tests {
         q.push(10, 'a');
         q.push(30, 'd');
         q.push(10, 'b');
-        assert_eq!(q.peek_time(), Some(10));
+        assert_eq!(q.peek(), Some((10, 'a')));
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['a', 'b', 'c', 'd']);
         assert!(q.is_empty());
@@ -164,7 +170,7 @@ mod tests {
         }
         q.push(20, 'e');
         assert_eq!(q.len(), 7);
-        assert_eq!(q.peek_time(), Some(10));
+        assert_eq!(q.peek(), Some((10, 'a')));
         let order: Vec<(u64, char)> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(
             order,
@@ -179,7 +185,7 @@ mod tests {
             ]
         );
         assert_eq!(q.pop(), None);
-        assert_eq!(q.peek_time(), None);
+        assert_eq!(q.peek(), None);
     }
 
     /// Replays `ops` (`Some(t)`: push at time `t`, or at the last popped time plus `t` when
@@ -198,7 +204,7 @@ mod tests {
                 None => {
                     model.sort_by_key(|&(t, _)| t); // stable: insertion order within a time
                     let want = if model.is_empty() { None } else { Some(model.remove(0)) };
-                    prop_assert_eq!(q.peek_time(), want.map(|(t, _)| t));
+                    prop_assert_eq!(q.peek(), want);
                     prop_assert_eq!(q.pop(), want);
                     if let Some((t, _)) = want {
                         now = t;

@@ -91,8 +91,8 @@ impl Backend {
     }
 
     /// Reserves plane `plane` (index within its die) of `die` for `op` taking `dur_ns`,
-    /// ready at `ready_ns`.
-    #[inline]
+    /// ready at `ready_ns`. Every page read senses through it: inlined.
+    #[inline(always)]
     pub fn array(&mut self, die: u32, plane: u32, op: ArrayOp, ready_ns: u64, dur_ns: u64) -> Slot {
         let d = &mut self.dies[die as usize];
         let bit = 1u64 << (plane & 63);

@@ -4,7 +4,7 @@
 //! read_disturb` of its preset's constants (then any `[[reliability.terms]]`); the `terms`
 //! model is the listed terms alone.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use super::model::{weighted_page_rber, ErrorContext, ErrorModel, RBER_CAP};
 use super::nominal::scale_of;
@@ -62,8 +62,8 @@ impl Terms {
         v
     }
 
-    /// `s` plus the other terms, in order.
-    #[inline]
+    /// `s` plus the other terms, in order (every judged read: inlined).
+    #[inline(always)]
     fn add_rest(&mut self, ctx: &ErrorContext, mut s: f64) -> f64 {
         match self {
             Terms::PowerLaw(.., d, more) => {
@@ -82,18 +82,26 @@ impl Terms {
     }
 }
 
+/// The terms and the memo of their leading sum: one borrow per read.
+#[derive(Debug)]
+struct Memoised {
+    terms: Terms,
+    /// `(P/E, age, page type)`, clamped to the leading terms' limits, of the last read.
+    key: (f64, f64, u8),
+    /// The leading terms' sum there.
+    fixed: f64,
+}
+
 /// A model summing [`TermConfig`]s.
 #[derive(Debug)]
 pub struct TermStack {
     name: &'static str,
     /// The terms; `RefCell`: a term may remember its powers.
-    terms: RefCell<Terms>,
+    terms: RefCell<Memoised>,
     /// Where the leading terms that do not read the block's reads all stop changing: their
     /// sum depends on `(P/E, age)` clamped to these alone, which consecutive reads mostly
     /// share (a block's reads share its wear; data older than the fits' range its age).
     fixed_limits: Limits,
-    /// `((P/E, age, page type) so clamped, sum of the leading terms)` of the last read.
-    fixed_memo: Cell<((f64, f64, u8), f64)>,
     /// What any term reads.
     needs: Needs,
     /// Per page type multiplier (LSB first; last repeats).
@@ -130,9 +138,12 @@ impl TermStack {
         TermStack {
             name,
             fixed_limits,
-            fixed_memo: Cell::new(((f64::NAN, f64::NAN, 0), 0.0)),
             needs: terms.iter().fold(Needs::NONE, |a, t| a.union(t.policy().needs())),
-            terms: RefCell::new(Terms::new(terms)),
+            terms: RefCell::new(Memoised {
+                terms: Terms::new(terms),
+                key: (f64::NAN, f64::NAN, 0),
+                fixed: 0.0,
+            }),
             page_type_scale,
             rel: state_weights.iter().map(|w| n * w / total).collect(),
             max_rel: state_weights.iter().fold(0.0, |m: f64, w| m.max(n * w / total)),
@@ -142,8 +153,9 @@ impl TermStack {
     /// The terms' sum in `ctx` (in list order), capped to `[0, 0.5]`. The leading terms
     /// that do not read the block's reads are summed once per `(P/E, age, page type)`
     /// clamped to their limits (a read increments its block's reads, so only the later
-    /// terms change from read to read).
-    #[inline]
+    /// terms change from read to read). Inlined into `page_rber`: it runs for every judged
+    /// read.
+    #[inline(always)]
     pub fn law(&self, ctx: &ErrorContext) -> f64 {
         let l = &self.fixed_limits;
         let key = (
@@ -151,21 +163,17 @@ impl TermStack {
             ctx.retention_s.min(l.retention_s),
             ctx.page_type,
         );
-        let mut terms = self.terms.borrow_mut();
-        let s = match self.fixed_memo.get() {
-            (k, v) if k == key => v,
-            _ => {
-                let v = terms.fixed(ctx);
-                self.fixed_memo.set((key, v));
-                v
-            }
-        };
-        terms.add_rest(ctx, s).clamp(0.0, RBER_CAP)
+        let m = &mut *self.terms.borrow_mut();
+        if m.key != key {
+            m.fixed = m.terms.fixed(ctx);
+            m.key = key;
+        }
+        m.terms.add_rest(ctx, m.fixed).clamp(0.0, RBER_CAP)
     }
 
     /// The law times the page type's scale: every state's error probability for uniform
     /// state weights.
-    #[inline]
+    #[inline(always)]
     fn base_rber(&self, ctx: &ErrorContext) -> f64 {
         self.law(ctx) * scale_of(&self.page_type_scale, ctx.page_type)
     }
@@ -254,7 +262,7 @@ mod tests {
     fn clamped_memo_matches_a_fresh_stack() {
         let law = EmpiricalParams::mlc_2y();
         let stack = TermStack::new("empirical", law.terms(), vec![1.0], &[1.0; 4]);
-        assert!(matches!(*stack.terms.borrow(), Terms::PowerLaw(..)));
+        assert!(matches!(stack.terms.borrow().terms, Terms::PowerLaw(..)));
         let reads = [
             (3000.0, 40.0, 1e4),
             (3000.0, 400.0, 1e4),
@@ -284,7 +292,7 @@ mod tests {
         let mut terms = law.terms();
         terms.swap(0, 1);
         let stack = TermStack::new("terms", terms, vec![1.0], &[1.0; 4]);
-        assert!(matches!(*stack.terms.borrow(), Terms::Listed(_, 3)));
+        assert!(matches!(stack.terms.borrow().terms, Terms::Listed(_, 3)));
         for (pe, days, r) in [(3000.0, 40.0, 1e4), (500.0, 3.0, 100.0)] {
             let want = law.rber(pe, days * 86_400.0, r);
             let got = stack.law(&ctx(pe, days, r));

@@ -59,6 +59,7 @@ impl Simulator {
         };
         let dram_page_ns = cfg.cache.dram_ns(page_bytes);
         let flow_latency = vec![Default::default(); cfg.workload.flows.len()];
+        let page_reads = cfg.output.read_page_latency.then(LatencyStats::default);
         let mapping_cache = translation::build(&cfg.ftl.mapping_cache, &ftl, &geo)?;
         cfg.host.suspend.validate()?;
         let suspension = suspend::Suspension::new(&cfg.host.suspend, geo.dies);
@@ -107,13 +108,12 @@ impl Simulator {
             scheduler,
             inflight: 0,
             pending: None,
-            held: None,
             next_id: 0,
             bg_ops: Vec::new(),
             tsu,
             background: background::Work::new(hot_moves),
             latency: Default::default(),
-            page_reads: LatencyStats::default(),
+            page_reads,
             flow_latency,
             records,
             counters: Counters::default(),

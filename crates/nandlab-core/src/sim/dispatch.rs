@@ -94,12 +94,15 @@ impl Simulator {
     }
 
     /// One page of request `slot` is done at `end_ns`; completes the request after its last.
-    /// Every page comes here: inlined, with the completion out of line.
-    #[inline]
+    /// Every page comes here: inlined (always: since the simulator's split into files it
+    /// was called instead), with the completion out of line.
+    #[inline(always)]
     pub(super) fn finish_page(&mut self, slot: u32, end_ns: u64) {
         let st = &mut self.reqs[slot];
-        if st.req.op == Op::Read {
-            self.page_reads.record(end_ns - st.req.arrival_ns, self.page_bytes);
+        if let Some(pages) = self.page_reads.as_mut() {
+            if st.req.op == Op::Read {
+                pages.record(end_ns - st.req.arrival_ns, self.page_bytes);
+            }
         }
         st.end_ns = st.end_ns.max(end_ns);
         st.remaining -= 1;

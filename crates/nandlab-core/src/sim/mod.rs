@@ -282,8 +282,6 @@ pub struct Simulator {
     scheduler: Box<dyn HostScheduler>,
     inflight: u32,
     pending: Option<Request>,
-    /// The event a paused run runs first when it resumes (`session.rs`).
-    held: Option<(u64, Event)>,
     next_id: u64,
     bg_ops: Vec<BgOp>,
     /// The per-die queues of background work, when the scheduler defers it.
@@ -301,8 +299,9 @@ pub struct Simulator {
     merges: Slab<u64>,
     decode_page_ns: u64,
     latency: [LatencyStats; 3],
-    /// Each host page read, from its request's arrival to its data decoded (`read_page`).
-    page_reads: LatencyStats,
+    /// Each host page read, from its request's arrival to its data decoded (`read_page`),
+    /// when `output.read_page_latency` is on.
+    page_reads: Option<LatencyStats>,
     /// Per flow (`workload.flows`, indexed by `Request::stream`), as `latency`.
     flow_latency: Vec<[LatencyStats; 3]>,
     records: Option<Recorder>,

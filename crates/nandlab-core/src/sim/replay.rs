@@ -32,9 +32,10 @@ impl Simulator {
 
     /// Runs events until they run out (returns `false`), or pauses before the first event
     /// that would take a request past the `stop_at`-th from the stream (an arrival, or a
-    /// completion in a closed loop) and returns `true`: that event is held, with every
-    /// other one still queued, and is the first the next call runs, so a run paused and
-    /// resumed is the uninterrupted run.
+    /// completion in a closed loop) and returns `true`: that event stays queued, the first
+    /// the next call runs, so a run paused and resumed is the uninterrupted run. (Checked
+    /// on the queue's front before popping: no event held aside, whose take on every
+    /// event cost ~2 % of a replay.)
     pub(super) fn resume(
         &mut self,
         stream: &mut RequestStream,
@@ -42,11 +43,15 @@ impl Simulator {
         progress: &mut dyn FnMut(u64) -> bool,
     ) -> Result<bool> {
         let bounded = self.cfg.host.replay == ReplayMode::Closed || self.device_depth > 0;
-        while let Some((now, ev)) = self.held.take().or_else(|| self.events.pop()) {
-            if self.next_id >= stop_at && matches!(ev, Event::Arrival | Event::RequestDone(_)) {
-                self.held = Some((now, ev));
+        loop {
+            if self.next_id >= stop_at
+                && matches!(self.events.peek(), Some((_, Event::Arrival | Event::RequestDone(_))))
+            {
                 return Ok(true);
             }
+            let Some((now, ev)) = self.events.pop() else {
+                break;
+            };
             self.counters.events += 1;
             if self.timeline.as_ref().is_some_and(|t| now >= t.next_close_ns()) {
                 self.close_windows(now);

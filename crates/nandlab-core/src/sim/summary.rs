@@ -33,7 +33,7 @@ impl Simulator {
                 trims: self.counters.requests[2],
             },
             read: self.latency[0].summary(span),
-            read_page: self.page_reads.summary(span),
+            read_page: self.page_reads.as_ref().map(|p| p.summary(span)),
             write: self.latency[1].summary(span),
             all: all.summary(span),
             flash: self.flash_summary(span),

@@ -133,15 +133,33 @@ fn each_page_of_a_read_is_timed_on_its_own() {
     // request completes with its slowest page.
     let mut cfg = uniform(1.0e-2);
     cfg.reliability.model = ModelKind::None;
+    cfg.output.read_page_latency = true;
     let out = Simulator::new(cfg)
         .unwrap()
         .run_requests(vec![Request::new(0, 0, 9 * 4096, Op::Read, 0)])
         .unwrap();
-    let (page, read) = (&out.summary.read_page, &out.summary.read);
+    let (page, read) = (out.summary.read_page.as_ref().unwrap(), &out.summary.read);
     assert_eq!(page.count, 9);
     assert_eq!(page.bytes, 9 * 4096);
     assert_eq!(page.max_ns, Some(89_960));
     assert_eq!(read.max_ns, Some(89_960));
     let mean = (8.0 * 69_480.0 + 89_960.0) / 9.0; // 71,755.6 ns
     assert!((page.mean_ns.unwrap() - mean).abs() < 1e-6, "{:?}", page.mean_ns);
+}
+
+#[test]
+fn pages_are_timed_only_when_asked() {
+    // `output.read_page_latency` off (the default): no `read_page` section, in the struct
+    // or the JSON, and the resolved config does not name the key.
+    let mut cfg = uniform(1.0e-2);
+    cfg.reliability.model = ModelKind::None;
+    let out = Simulator::new(cfg)
+        .unwrap()
+        .run_requests(vec![Request::new(0, 0, 9 * 4096, Op::Read, 0)])
+        .unwrap();
+    assert!(out.summary.read_page.is_none());
+    let json = out.summary.to_json();
+    assert!(json.get("read_page").is_none());
+    assert!(json["config"]["output"].get("read_page_latency").is_none());
+    assert_eq!(out.summary.read.count, 1);
 }

@@ -39,8 +39,10 @@ pub struct Summary {
     pub read: LatencySummary,
     /// Each host page read, from its request's arrival to its data decoded (before the
     /// host interface): a page's own response time, where a request of several pages
-    /// completes with its slowest. `bytes` counts whole pages.
-    pub read_page: LatencySummary,
+    /// completes with its slowest. `bytes` counts whole pages. Only with
+    /// `output.read_page_latency`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_page: Option<LatencySummary>,
     pub write: LatencySummary,
     /// Every request (reads, writes and trims).
     pub all: LatencySummary,

@@ -71,7 +71,8 @@ impl ErrorTerm for ReadDisturb {
         }
     }
 
-    #[inline]
+    // Every judged read of the `empirical` model: inlined into the stack's law.
+    #[inline(always)]
     fn rber(&mut self, ctx: &ErrorContext) -> f64 {
         let pe = clamp_to(ctx.pe_cycles, self.max_pe);
         let r = clamp_to(ctx.reads_since_erase, self.max_reads);
