@@ -59,6 +59,7 @@ impl Simulator {
         let counts = self.timeline_counts();
         if let Some(t) = self.timeline.as_mut() {
             t.close_until(now, counts, self.backend.busy.as_mut());
+            self.timeline_close_ns = t.next_close_ns();
         }
     }
 
