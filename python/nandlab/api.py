@@ -27,7 +27,7 @@ from .progress import ProgressFn, ProgressReporter
 from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record writer
 from .records import REQUEST_SCHEMA, columns_frame, text_schema, write_parquet
 from .summary import Summary
-from .timeline import PE_FILE, TIMELINE_FILE, TimelineWriter, pe_frame
+from .timeline import PE_FILE, TIMELINE_FILE, TimelineWriter, pe_frame, write_pe
 
 RequestsFormat = Literal["parquet", "csv", "none"]
 REQUESTS_FORMATS = ("parquet", "csv", "none")
@@ -170,7 +170,8 @@ class Result:
         summary = files.pop(SUMMARY_FILE)
         files[TIMELINE_FILE] = write
         if self.pe_cycles is not None:
-            files[PE_FILE] = self.pe_cycles.write_parquet
+            pe = self.pe_cycles
+            files[PE_FILE] = lambda p: write_pe(pe, p)
         files[SUMMARY_FILE] = summary
         self.timeline_stream = False
         return src is not None
