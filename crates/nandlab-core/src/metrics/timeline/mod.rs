@@ -378,7 +378,11 @@ pub(super) fn percentiles(v: &mut [u64]) -> [f64; 3] {
     // Exact order statistics by selection, O(n): no sort of the window's latencies.
     let (below, &mut p99, above) = v.select_nth_unstable(r99);
     let max = above.iter().copied().max().unwrap_or(p99);
-    let p50 = if r50 == r99 { p99 } else { *below.select_nth_unstable(r50).1 };
+    let p50 = if r50 == r99 {
+        p99
+    } else {
+        *below.select_nth_unstable(r50).1
+    };
     [p50 as f64, p99 as f64, max as f64]
 }
 
