@@ -3,20 +3,21 @@ simulators, on the same device and workload (``benchmarks/mqsim_gc/``: MQSim's
 ``ssdconfig.xml`` + ``workload.xml`` for configs/bench/gc_heavy.toml's case; nandlab runs
 what ``nandlab config import`` makes of them).
 
-For each of ``Preemptible_GC_Enabled = false / true`` MQSim runs the two files (the flag
-written into a copy) and nandlab runs the imported config under ``[scheduler] policy =
-"fifo"`` / ``"priority"`` with ``preemptible_gc`` and MQSim's hard threshold (MQSim
-collects urgently while a plane has fewer than ``GC_Hard_Threshold`` x blocks free: 3 of
-128 here; nandlab's ``gc_hard_threshold_blocks`` counts "at or below", so 2). The importer
-writes no ``[scheduler]`` (it still lists ``Preemptible_GC_Enabled`` as not modelled), so
-the benchmark sets it.
+For each of ``Preemptible_GC_Enabled = false / true`` both simulators read the same two
+files (the flag and seed written into copies): the importer turns the flag into
+``[scheduler] policy = "priority"`` with ``preemptible_gc`` and MQSim's hard threshold
+(MQSim collects urgently while a plane has fewer than ``GC_Hard_Threshold`` x blocks free:
+3 of 128 here; nandlab's ``gc_hard_threshold_blocks`` counts "at or below", so 2), and
+leaves nandlab's ``fifo`` (GC in the write that triggers it) when it is false.
+``--occupancy``, ``--requests`` and ``--copyback`` write a variant of the case into both.
 
 MQSim reports no latency percentiles: only the mean and maximum response time over all
 requests (``Device_Response_Time``), and the mean turnaround of read and write transactions
 (``Average_*_Transaction_Turnaround_Time``), all in whole microseconds; its WAF here is
 1 + ``Total_GC_Executions`` x ``Average_Page_Movement_For_GC`` / host-written pages.
 
-Usage: python benchmarks/mqsim_gc.py [--mqsim PATH/TO/MQSim] [--seed S ...] [--json]
+Usage: python benchmarks/mqsim_gc.py [--mqsim PATH/TO/MQSim] [--seed S ...] [--occupancy PCT]
+[--requests N] [--copyback true|false] [--json]
 (without ``--mqsim``, or ``$MQSIM``, only nandlab's side runs). Build MQSim from its public
 repository (CMU-SAFARI/MQSim, commit 7ec40e3 here) with its ``Makefile`` (``make``).
 """
@@ -31,6 +32,7 @@ import shutil
 import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 import nandlab
@@ -39,19 +41,47 @@ from nandlab.peers import import_files
 
 ROOT = Path(__file__).resolve().parents[1]
 CASE = ROOT / "benchmarks" / "mqsim_gc"
-#: MQSim's GC_Hard_Threshold x Block_No_Per_Plane, floored (ssdconfig.xml: 0.025 x 128).
-MQSIM_HARD_BLOCKS = 3
 PAGE_BYTES = 4096
 
 
-def nandlab_case(preemptible: bool, seed: int) -> dict:
-    """nandlab on the imported case; fifo = MQSim's GC without preemption."""
-    cfg = import_files([CASE / "ssdconfig.xml", CASE / "workload.xml"]).config
-    over = {"seed": seed, "output.record_requests": False}
-    if preemptible:
-        over |= {"scheduler.policy": "priority", "scheduler.preemptible_gc": True,
-                 "scheduler.gc_hard_threshold_blocks": MQSIM_HARD_BLOCKS - 1}
-    return headline(nandlab.run(cfg, overrides=over, progress=False))
+@dataclass(frozen=True)
+class Case:
+    """The variant of the case both simulators run: ``None`` keeps the shipped files' value."""
+    preemptible: bool
+    seed: int
+    occupancy_pct: int | None = None
+    requests: int | None = None
+    copyback: bool | None = None
+
+
+def _set(xml: str, tag: str, value: object | None) -> str:
+    if value is None:
+        return xml
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    return re.sub(rf"<{tag}>[^<]*<", f"<{tag}>{text}<", xml)
+
+
+def write_case(case: Case, d: Path) -> list[Path]:
+    """The two MQSim files of ``case`` in ``d``: what MQSim runs and nandlab imports."""
+    ssd = (CASE / "ssdconfig.xml").read_text()
+    ssd = _set(_set(ssd, "Preemptible_GC_Enabled", case.preemptible), "Seed", case.seed)
+    ssd = _set(ssd, "Use_Copyback_for_GC", case.copyback)
+    wl = _set((CASE / "workload.xml").read_text(), "Seed", case.seed)
+    wl = _set(wl, "Initial_Occupancy_Percentage", case.occupancy_pct)
+    wl = _set(wl, "Total_Requests_To_Generate", case.requests)
+    (d / "ssd.xml").write_text(ssd)
+    (d / "wl.xml").write_text(wl)
+    return [d / "ssd.xml", d / "wl.xml"]
+
+
+def nandlab_case(case: Case) -> dict:
+    """nandlab on what ``nandlab config import`` makes of the case's files: MQSim's
+    ``Preemptible_GC_Enabled`` becomes ``[scheduler]`` (docs/peers.md); without it GC is
+    nandlab's ``fifo``, MQSim's GC without preemption."""
+    with tempfile.TemporaryDirectory() as d:
+        cfg = import_files(write_case(case, Path(d))).config
+    return headline(nandlab.run(cfg, overrides={"output.record_requests": False},
+                                progress=False))
 
 
 def _fields(root: ET.Element, tag_end: str) -> dict[str, str]:
@@ -67,16 +97,10 @@ class MQSimFailed(Exception):
     """MQSim stopped with an error or before serving every request."""
 
 
-def mqsim_case(binary: str, preemptible: bool, seed: int) -> dict:
-    """MQSim on the two files with ``Preemptible_GC_Enabled`` and both seeds set."""
+def mqsim_case(binary: str, case: Case) -> dict:
+    """MQSim on the case's two files."""
     with tempfile.TemporaryDirectory() as d:
-        ssd = (CASE / "ssdconfig.xml").read_text()
-        flag = str(preemptible).lower()
-        ssd = re.sub(r"<Preemptible_GC_Enabled>\w+<", f"<Preemptible_GC_Enabled>{flag}<", ssd)
-        ssd = re.sub(r"<Seed>\d+<", f"<Seed>{seed}<", ssd)
-        wl = re.sub(r"<Seed>\d+<", f"<Seed>{seed}<", (CASE / "workload.xml").read_text())
-        (Path(d) / "ssd.xml").write_text(ssd)
-        (Path(d) / "wl.xml").write_text(wl)
+        write_case(case, Path(d))
         # MQSim waits for a key after an error or at the end: stdin is closed.
         run = subprocess.run([binary, "-i", "ssd.xml", "-w", "wl.xml"], cwd=d, capture_output=True,
                              text=True, stdin=subprocess.DEVNULL, timeout=1800)
@@ -106,6 +130,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--mqsim", default=os.environ.get("MQSIM"), help="MQSim binary ($MQSIM)")
     ap.add_argument("--seed", type=int, nargs="+", default=[1])
+    ap.add_argument("--occupancy", type=int, help="Initial_Occupancy_Percentage (shipped: 100)")
+    ap.add_argument("--requests", type=int, help="Total_Requests_To_Generate (shipped: 20,000)")
+    ap.add_argument("--copyback", choices=["true", "false"],
+                    help="Use_Copyback_for_GC (shipped: true)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.mqsim and not shutil.which(args.mqsim):
@@ -113,14 +141,15 @@ def main() -> int:
     rows = []
     for seed in args.seed:
         for preemptible in (False, True):
-            rows.append({"sim": "nandlab", "seed": seed, "preemptible": preemptible}
-                        | nandlab_case(preemptible, seed))
+            copyback = None if args.copyback is None else args.copyback == "true"
+            case = Case(preemptible, seed, args.occupancy, args.requests, copyback)
+            row = {"seed": seed, "preemptible": preemptible}
+            rows.append({"sim": "nandlab"} | row | nandlab_case(case))
             if args.mqsim:
-                row = {"sim": "MQSim", "seed": seed, "preemptible": preemptible}
                 try:
-                    rows.append(row | mqsim_case(args.mqsim, preemptible, seed))
+                    rows.append({"sim": "MQSim"} | row | mqsim_case(args.mqsim, case))
                 except MQSimFailed as e:
-                    rows.append(row | {"failed": str(e)})
+                    rows.append({"sim": "MQSim"} | row | {"failed": str(e)})
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -281,6 +281,24 @@ def test_mqsim_bandwidth_flow_and_hot_cold(tmp_path, real_core):
     assert res.summary["requests"]["count"] == 50
 
 
+@pytest.mark.parametrize(("hard", "blocks", "expect"), [
+    # MQSim: urgent while free blocks < floor(h x B); nandlab: urgent at or below the count.
+    ("0.005000", "2048", 9),   # floor(10.24) = 10 -> 9
+    ("0.025", "128", 2),       # floor(3.2) = 3 -> 2 (benchmarks/mqsim_gc's case)
+    ("0.0", "128", 1),         # never urgent in MQSim; nandlab's least is 1
+])
+def test_preemptible_gc_imports_as_the_priority_scheduler(tmp_path, hard, blocks, expect):
+    (tmp_path / "w.xml").write_text(workload([("Synthetic", SYNTHETIC)]))
+    (tmp_path / "s.xml").write_text(ssdconfig(Preemptible_GC_Enabled="true",
+                                              GC_Hard_Threshold=hard, Block_No_Per_Plane=blocks))
+    c = import_files([tmp_path / "s.xml", tmp_path / "w.xml"]).config
+    assert c["scheduler"] == {"policy": "priority", "preemptible_gc": True,
+                              "gc_hard_threshold_blocks": expect}
+    assert expect < c["ftl"]["gc_threshold_blocks"]
+    (tmp_path / "s.xml").write_text(ssdconfig(Preemptible_GC_Enabled="false"))
+    assert "scheduler" not in import_files([tmp_path / "s.xml", tmp_path / "w.xml"]).config
+
+
 def test_ssdsim_parameters_import_with_each_rule(tmp_path, real_core, shared_traces):
     p = tmp_path / "page.parameters"
     p.write_text(SSDSIM)

@@ -84,9 +84,7 @@ def _ftl(p: Params, out: Imported) -> None:
     out.differences.append(
         f"GC trigger: MQSim collects a plane while its free blocks are fewer than "
         f"max(floor(GC_Exec_Threshold {x} x {blocks} blocks), {MAX_ONGOING_GC}) = {mq}; "
-        f"nandlab when they have fallen to gc_threshold_blocks = {n}. MQSim's GC is "
-        "background work its scheduler queues beside host I/O; nandlab's runs in the write "
-        "that triggers it")
+        f"nandlab when they have fallen to gc_threshold_blocks = {n}")
     policy = p.choice("GC_Block_Selection_Policy", tuple(VICTIMS))
     out.set("ftl.gc.victim", VICTIMS[policy])
     if policy == "RGA":
@@ -108,8 +106,12 @@ def _ftl(p: Params, out: Imported) -> None:
         out.differences.append("Dynamic_Wearleveling_Enabled = false: nandlab always opens "
                                "the least-worn free block")
     if p.bool("Preemptible_GC_Enabled"):
-        out.differences.append("Preemptible_GC_Enabled = true: nandlab's GC is never "
-                               "preempted (GC_Hard_Threshold has no use)")
+        # MQSim: GC is urgent while a plane has fewer than floor(h x blocks) free blocks;
+        # nandlab's hard threshold counts "at or below" and must lie in [1, soft threshold).
+        hard = math.floor(p.float("GC_Hard_Threshold") * blocks) - 1
+        out.set("scheduler.policy", "priority")
+        out.set("scheduler.preemptible_gc", True)
+        out.set("scheduler.gc_hard_threshold_blocks", min(max(hard, 1), n - 1))
 
 
 def _host(p: Params, out: Imported) -> None:

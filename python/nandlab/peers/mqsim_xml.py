@@ -19,7 +19,7 @@ DEVICE_DEFAULTS = {
     "Ideal_Mapping_Table": "false", "CMT_Capacity": str(2 * 1024 * 1024),
     "Plane_Allocation_Scheme": "CWDP", "Overprovisioning_Ratio": "0.07",
     "GC_Exec_Threshold": "0.05", "GC_Block_Selection_Policy": "RGA",
-    "Use_Copyback_for_GC": "false", "Preemptible_GC_Enabled": "true",
+    "Use_Copyback_for_GC": "false", "Preemptible_GC_Enabled": "true", "GC_Hard_Threshold": "0.005",
     "Dynamic_Wearleveling_Enabled": "true", "Static_Wearleveling_Enabled": "true",
     "Static_Wearleveling_Threshold": "100", "Prefered_suspend_erase_time_for_read": "700000",
     "Preferred_suspend_write_time_for_read": "100000", "Flash_Channel_Count": "8",
