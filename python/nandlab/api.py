@@ -180,7 +180,10 @@ class Result:
         summary = files.pop(SUMMARY_FILE)
         files[TIMELINE_FILE] = write
         if self.pe_cycles is not None:
-            files[PE_FILE] = self.pe_cycles.write_parquet
+            from .timeline import write_pe
+
+            pe = self.pe_cycles
+            files[PE_FILE] = lambda p: write_pe(pe, p)
         files[SUMMARY_FILE] = summary
         self.timeline_stream = False
         return src is not None

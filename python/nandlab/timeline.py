@@ -1,10 +1,10 @@
 """The timeline of a run (``[output] timeline_ns``, ``nandlab run --timeline 100ms``):
 one row per window of simulated time, streamed to ``timeline.parquet`` as the run goes.
 
-The core hands its rows over in batches of 4,096 windows (dicts of NumPy columns) on the
-simulator's thread; :class:`TimelineWriter` queues each as a polars frame for a Parquet
-writer running on a thread of its own, so memory stays at a few batches whatever the
-run's length. Without an output directory the frames are kept and concatenated.
+The core hands its rows over in batches of 16,384 windows (dicts of NumPy columns) on the
+simulator's thread; :class:`TimelineWriter` queues the arrays for a Parquet writer running
+on a thread of its own, which makes them polars frames, so memory stays at a few batches
+whatever the run's length. Without an output directory the frames are kept and concatenated.
 """
 
 from __future__ import annotations
@@ -102,6 +102,12 @@ def pe_frame(pe_by_block: Any) -> pl.DataFrame:
     pe = pl.Series("pe_cycles", pe_by_block, dtype=pl.UInt32)
     return pl.DataFrame({"block": pl.int_range(0, pe.len(), eager=True, dtype=pl.UInt32),
                          "pe_cycles": pe})
+
+
+def write_pe(pe: pl.DataFrame, dst: Path) -> None:
+    """Writes :data:`PE_FILE`: zstd level 1 without column statistics (a million blocks in
+    ~24 ms of CPU instead of the defaults' ~32 ms, at the same size)."""
+    pe.write_parquet(dst, compression="zstd", compression_level=1, statistics=False)
 
 
 #: Most windows :func:`dense` fills in (beyond, the rows are returned as they are).

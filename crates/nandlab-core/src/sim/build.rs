@@ -77,6 +77,7 @@ impl Simulator {
             && cfg.ecc.interleave.is_off();
         let mut sim = Simulator {
             timeline: None,
+            timeline_close_ns: u64::MAX,
             plain_reads,
             device_depth,
             suspension,

@@ -307,6 +307,9 @@ pub struct Simulator {
     records: Option<Recorder>,
     /// Metrics over simulated time (`output.timeline_ns`).
     timeline: Option<Timeline>,
+    /// The event clock at which the timeline's open window closes (`u64::MAX`: no
+    /// timeline, or no request yet): one compare per event.
+    timeline_close_ns: u64,
     counters: Counters,
     page_bytes: u64,
     /// How pages divide for partial transfers.

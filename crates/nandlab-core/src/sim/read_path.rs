@@ -19,6 +19,7 @@ use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
 use crate::metrics::summary::CodecSummary;
+use crate::metrics::timeline::Counts;
 use crate::metrics::ReliabilityStats;
 use crate::reliability::{ErrorContext, ErrorModel, ModelKind, Needs, Variation};
 use rustc_hash::FxHashMap;
@@ -408,6 +409,28 @@ impl ReadPath {
             s.add_energy(o.energy, n);
         }
         s
+    }
+
+    /// The judged reads' counts the timeline samples at each window's close, as `stats()`
+    /// has them, without building it (a clone per close: ~200 instructions a row).
+    pub fn sample_counts(&self, c: &mut Counts) {
+        let s = &self.stats;
+        c.judged = s.reads;
+        c.rber_sum = s.rber_sum();
+        c.decoded = s.decoded_at_level.iter().sum();
+        c.level_sum = s.decoded_at_level.iter().enumerate().map(|(l, &n)| l as u64 * n).sum();
+        c.retries = s.retries;
+        c.uncorrectable = s.uncorrectable;
+        for (o, &n) in self.outcomes.iter().zip(&self.plan_reads) {
+            c.retries += o.attempts.saturating_sub(1) as u64 * n;
+            match o.level {
+                Some(l) => {
+                    c.decoded += n;
+                    c.level_sum += u64::from(l) * n;
+                }
+                None => c.uncorrectable += n,
+            }
+        }
     }
 
     /// Whether reads need the page's owner and tag (content other than random data, or a

@@ -53,7 +53,7 @@ impl Simulator {
                 break;
             };
             self.counters.events += 1;
-            if self.timeline.as_ref().is_some_and(|t| now >= t.next_close_ns()) {
+            if now >= self.timeline_close_ns {
                 self.close_windows(now);
             }
             match ev {
@@ -154,6 +154,7 @@ impl Simulator {
         self.next_id += 1;
         if let Some(t) = self.timeline.as_mut() {
             t.arrived(req.arrival_ns);
+            self.timeline_close_ns = t.next_close_ns();
         }
         self.waiting.push_back(Queued { id, req });
     }

@@ -31,16 +31,9 @@ impl Simulator {
         let b = &self.background.by_cause;
         let hot = b.hot_read.unwrap_or_default();
         let causes = [&b.gc, &b.wear_leveling, &b.refresh, &hot];
-        let s = self.read_path.stats();
-        Counts {
+        let mut counts = Counts {
             moves: causes.map(|c| c.page_programs),
             erases: causes.map(|c| c.erases),
-            judged: s.reads,
-            rber_sum: s.rber_sum(),
-            decoded: s.decoded_at_level.iter().sum(),
-            level_sum: s.decoded_at_level.iter().enumerate().map(|(l, &n)| l as u64 * n).sum(),
-            retries: s.retries,
-            uncorrectable: s.uncorrectable,
             free_blocks_min: self.ftl.min_free_blocks(),
             cache: self.cache.as_ref().map_or([0; 4], |c| {
                 let s = c.stats;
@@ -50,7 +43,10 @@ impl Simulator {
                 .mapping_cache
                 .as_ref()
                 .map_or([0; 2], |c| [c.stats.hits, c.stats.misses]),
-        }
+            ..Counts::default()
+        };
+        self.read_path.sample_counts(&mut counts);
+        counts
     }
 
     /// Closes the windows the event clock passed at `now` (called before its events).
@@ -59,6 +55,7 @@ impl Simulator {
         let counts = self.timeline_counts();
         if let Some(t) = self.timeline.as_mut() {
             t.close_until(now, counts, self.backend.busy.as_mut());
+            self.timeline_close_ns = t.next_close_ns();
         }
     }
 

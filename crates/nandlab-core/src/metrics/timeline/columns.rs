@@ -114,6 +114,36 @@ impl Extras {
     }
 }
 
+/// A row being added to [`TimelineColumns`] (see [`TimelineColumns::row`]).
+pub(super) struct RowPush<'a> {
+    cols: std::slice::IterMut<'a, (String, Column)>,
+}
+
+impl RowPush<'_> {
+    /// The next column's value, a count.
+    #[inline]
+    pub fn u(&mut self, v: u64) {
+        match self.cols.next() {
+            Some((_, Column::U64(c))) => c.push(v),
+            other => unreachable!("a count for column {:?}", other.map(|(n, _)| n)),
+        }
+    }
+
+    /// The next column's value, a float.
+    #[inline]
+    pub fn f(&mut self, v: f64) {
+        match self.cols.next() {
+            Some((_, Column::F64(c))) => c.push(v),
+            other => unreachable!("a float for column {:?}", other.map(|(n, _)| n)),
+        }
+    }
+
+    /// Every column got its value.
+    pub fn done(self) {
+        debug_assert!(self.cols.len() == 0, "a row short of its columns");
+    }
+}
+
 impl TimelineColumns {
     /// No rows, with the columns of `layout`, each with room for `rows` (a batch's
     /// columns then never grow by copying).
@@ -133,13 +163,10 @@ impl TimelineColumns {
         }
     }
 
-    /// Adds a row: values in column order.
-    pub(super) fn push(&mut self, row: &[f64]) {
-        for ((_, col), &v) in self.columns.iter_mut().zip(row) {
-            match col {
-                Column::U64(c) => c.push(v as u64),
-                Column::F64(c) => c.push(v),
-            }
+    /// A row to add: its values pushed in column order, each straight into its column.
+    pub(super) fn row(&mut self) -> RowPush<'_> {
+        RowPush {
+            cols: self.columns.iter_mut(),
         }
     }
 

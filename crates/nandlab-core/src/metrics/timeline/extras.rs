@@ -1,7 +1,7 @@
 //! The timeline's columns of flows and caches ([`Extras`]): each flow's requests completed
 //! in a window, and the hits and misses of the caches that are on.
 
-use super::columns::Extras;
+use super::columns::{Extras, RowPush};
 use super::{percentiles, Counts};
 
 /// A flow's requests completed in an open window.
@@ -24,10 +24,10 @@ fn rate(hits: u64, misses: u64) -> f64 {
 }
 
 impl Extras {
-    /// Appends to `row` the values of the extra columns of a window in which the flows
+    /// Pushes to `r` the values of the extra columns of a window in which the flows
     /// completed `flows` (empty: none) and the counts grew from `last` to `now`; `per_s`
     /// is windows per second.
-    pub(super) fn values(&self, row: &mut Vec<f64>, flows: &mut [FlowOpen], now: &Counts, last: &Counts, per_s: f64) {
+    pub(super) fn values(&self, r: &mut RowPush<'_>, flows: &mut [FlowOpen], now: &Counts, last: &Counts, per_s: f64) {
         let none = FlowOpen::default();
         for i in 0..self.flows {
             let f = flows.get_mut(i);
@@ -36,30 +36,28 @@ impl Extras {
                 Some(f) => f.latency.each_mut().map(|v| percentiles(v)[1]),
                 None => [f64::NAN; 2],
             };
-            row.extend([
-                done[0] as f64,
-                done[1] as f64,
-                done[2] as f64,
-                bytes[0] as f64 / 1e6 * per_s,
-                bytes[1] as f64 / 1e6 * per_s,
-                read,
-                write,
-            ]);
+            for d in done {
+                r.u(d);
+            }
+            r.f(bytes[0] as f64 / 1e6 * per_s);
+            r.f(bytes[1] as f64 / 1e6 * per_s);
+            r.f(read);
+            r.f(write);
         }
         if self.cache {
             let d: [u64; 4] = std::array::from_fn(|k| now.cache[k] - last.cache[k]);
-            row.extend([
-                d[0] as f64,
-                d[1] as f64,
-                rate(d[0], d[1]),
-                d[2] as f64,
-                d[3] as f64,
-                rate(d[2], d[3]),
-            ]);
+            r.u(d[0]);
+            r.u(d[1]);
+            r.f(rate(d[0], d[1]));
+            r.u(d[2]);
+            r.u(d[3]);
+            r.f(rate(d[2], d[3]));
         }
         if self.mapping_cache {
             let d: [u64; 2] = std::array::from_fn(|k| now.mapping[k] - last.mapping[k]);
-            row.extend([d[0] as f64, d[1] as f64, rate(d[0], d[1])]);
+            r.u(d[0]);
+            r.u(d[1]);
+            r.f(rate(d[0], d[1]));
         }
     }
 }

@@ -73,6 +73,11 @@ struct Open {
 }
 
 impl Open {
+    /// No request arrived or completed in it (nothing touched it).
+    fn is_empty(&self) -> bool {
+        self.arrivals == 0 && self.completions == 0
+    }
+
     /// Empties it for another window, keeping the latency lists' room.
     fn reset(&mut self) {
         let [mut r, mut w] = std::mem::take(&mut self.latency);
@@ -94,9 +99,15 @@ pub type TimelineSink = Box<dyn FnMut(TimelineColumns) -> std::result::Result<()
 /// The timeline of a run being recorded.
 pub struct Timeline {
     window_ns: u64,
-    /// Window index of `open[0]`; `None` until the first request arrives.
+    /// Window index of `cur`, the first open window; `None` until the first request
+    /// arrives.
     base: Option<u64>,
-    open: VecDeque<Open>,
+    /// `[start, end)` of window `base` (ns; empty before the first request): most
+    /// requests fall in it, found without a division or a look-up.
+    base_span: (u64, u64),
+    /// What window `base` gathered, and windows `base + 1`, `base + 2`, ….
+    cur: Open,
+    ahead: VecDeque<Open>,
     /// Closed windows, emptied, for the next ones to open.
     spare: Vec<Open>,
     /// Requests arrived and not completed at the start of window `base`.
@@ -108,8 +119,6 @@ pub struct Timeline {
     /// Columns beyond [`COLUMNS`], and every column's name and type.
     extras: Extras,
     layout: Vec<(String, bool)>,
-    /// The row being built.
-    row: Vec<f64>,
     batch: TimelineColumns,
     /// `None`: rows are kept in `kept`.
     sink: Option<(String, TimelineSink)>,
@@ -125,14 +134,15 @@ impl Timeline {
         Timeline {
             window_ns,
             base: None,
-            open: VecDeque::new(),
+            base_span: (u64::MAX, u64::MAX),
+            cur: Open::default(),
+            ahead: VecDeque::new(),
             spare: Vec::new(),
             outstanding: 0,
             last: Counts::default(),
             dies: u64::from(dies.max(1)),
             channels: u64::from(channels.max(1)),
             extras,
-            row: Vec::with_capacity(layout.len()),
             batch: TimelineColumns::empty(&layout, BATCH_WINDOWS),
             sink: None,
             kept: TimelineColumns::empty(&layout, 0),
@@ -156,28 +166,46 @@ impl Timeline {
     /// request).
     #[inline]
     pub fn next_close_ns(&self) -> u64 {
-        self.base.map_or(u64::MAX, |b| (b + 1) * self.window_ns)
+        self.base_span.1
     }
 
-    fn slot(&mut self, t_ns: u64) -> &mut Open {
-        let base = *self.base.get_or_insert(t_ns / self.window_ns);
-        // Nothing happens before the clock, whose window is `base`.
-        let i = (t_ns / self.window_ns).saturating_sub(base) as usize;
-        while self.open.len() <= i {
-            self.open.push_back(self.spare.pop().unwrap_or_default());
+    fn span(&self, w: u64) -> (u64, u64) {
+        (w * self.window_ns, (w + 1) * self.window_ns)
+    }
+
+    /// The open window of `t_ns`, and the end of `t_ns`'s window.
+    #[inline]
+    fn slot(&mut self, t_ns: u64) -> (&mut Open, u64) {
+        if t_ns >= self.base_span.0 && t_ns < self.base_span.1 {
+            return (&mut self.cur, self.base_span.1);
         }
-        &mut self.open[i]
+        self.slot_ahead(t_ns)
     }
 
-    fn end_of(&self, t_ns: u64) -> u64 {
-        (t_ns / self.window_ns + 1) * self.window_ns
+    #[inline(never)]
+    fn slot_ahead(&mut self, t_ns: u64) -> (&mut Open, u64) {
+        let w = t_ns / self.window_ns;
+        if self.base.is_none() {
+            self.base = Some(w);
+            self.base_span = self.span(w);
+        }
+        let end = self.span(w).1;
+        // Nothing happens before the clock, whose window is `base`.
+        let i = w.saturating_sub(self.base.unwrap_or(w)) as usize;
+        if i == 0 {
+            return (&mut self.cur, end);
+        }
+        while self.ahead.len() < i {
+            self.ahead.push_back(self.spare.pop().unwrap_or_default());
+        }
+        (&mut self.ahead[i - 1], end)
     }
 
     /// A request arrived at `t_ns` (the event clock).
     #[inline]
     pub fn arrived(&mut self, t_ns: u64) {
-        let area = self.end_of(t_ns) - t_ns;
-        let o = self.slot(t_ns);
+        let (o, end) = self.slot(t_ns);
+        let area = end - t_ns;
         o.arrivals += 1;
         o.arrival_area += area;
     }
@@ -187,9 +215,9 @@ impl Timeline {
     /// the event clock) after `latency_ns`.
     #[inline]
     pub fn completed(&mut self, op: usize, bytes: u64, end_ns: u64, latency_ns: u64, flow: u32) {
-        let area = self.end_of(end_ns) - end_ns;
         let flows = self.extras.flows;
-        let o = self.slot(end_ns);
+        let (o, end) = self.slot(end_ns);
+        let area = end - end_ns;
         if (flow as usize) < flows {
             if o.flows.is_empty() {
                 o.flows.resize_with(flows, FlowOpen::default);
@@ -225,7 +253,7 @@ impl Timeline {
         if let Some(base) = self.base {
             let last_busy = busy.as_ref().and_then(|b| b.last()).unwrap_or(base);
             // The clock's window always closes: the counts' last growth belongs to it.
-            let upto = (base + self.open.len().max(1) as u64).max(last_busy + 1);
+            let upto = (base + 1 + self.ahead.len() as u64).max(last_busy + 1);
             self.close(base, upto, counts, busy);
         }
         let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty(&self.layout, BATCH_WINDOWS));
@@ -242,10 +270,11 @@ impl Timeline {
     /// no row (its would be zeros and nulls, and the free blocks of the row before).
     fn close(&mut self, from: u64, upto: u64, counts: Counts, mut busy: Option<&mut BusyWindows>) {
         for w in from..upto {
-            let quiet_ahead = self.open.is_empty()
+            let quiet_ahead = self.cur.is_empty()
+                && self.ahead.is_empty()
                 && self.outstanding == 0
                 && counts == self.last
-                && busy.as_deref().is_none_or(|b| b.open.is_empty());
+                && busy.as_deref().is_none_or(BusyWindows::is_empty);
             if quiet_ahead {
                 // Every window left to close is idle.
                 if let Some(b) = busy.as_deref_mut() {
@@ -253,7 +282,8 @@ impl Timeline {
                 }
                 break;
             }
-            let mut o = self.open.pop_front().unwrap_or_default();
+            let next = self.ahead.pop_front().or_else(|| self.spare.pop()).unwrap_or_default();
+            let mut o = std::mem::replace(&mut self.cur, next);
             let busy_ns = busy.as_deref_mut().map_or([0; 2], BusyWindows::close);
             let idle = o.arrivals == 0
                 && o.completions == 0
@@ -271,13 +301,14 @@ impl Timeline {
                 continue;
             }
             self.last = counts;
-            self.batch.push(&self.row);
             if self.batch.len() == BATCH_WINDOWS {
                 let batch = std::mem::replace(&mut self.batch, TimelineColumns::empty(&self.layout, BATCH_WINDOWS));
                 self.hand_over(batch);
             }
         }
-        self.base = Some(upto.max(from));
+        let base = upto.max(from);
+        self.base = Some(base);
+        self.base_span = self.span(base);
     }
 
     fn hand_over(&mut self, batch: TimelineColumns) {
@@ -290,7 +321,7 @@ impl Timeline {
         }
     }
 
-    /// Builds window `w`'s row in `self.row`.
+    /// Adds window `w`'s row to the batch.
     fn fill_row(&mut self, w: u64, o: &mut Open, now: &Counts, busy_ns: [u64; 2]) {
         let l = self.window_ns as f64;
         let per_s = 1e9 / l;
@@ -301,59 +332,58 @@ impl Timeline {
         let depth = outstanding + (o.arrival_area as f64 - o.completion_area as f64) / l;
         self.outstanding = (self.outstanding + o.arrivals).saturating_sub(o.completions);
         let [read_lat, write_lat] = o.latency.each_mut().map(|v| percentiles(v));
-        let d = |a: u64, b: u64| (a - b) as f64;
         let nan_if_zero = |num: f64, den: u64| if den == 0 { f64::NAN } else { num / den as f64 };
         let judged = now.judged - last.judged;
         let decoded = now.decoded - last.decoded;
-        self.row.clear();
-        self.row.extend([
-            (w * self.window_ns) as f64,
-            o.done[0] as f64,
-            o.done[1] as f64,
-            o.done[2] as f64,
-            o.done[0] as f64 * per_s,
-            o.done[1] as f64 * per_s,
-            o.bytes[0] as f64 / 1e6 * per_s,
-            o.bytes[1] as f64 / 1e6 * per_s,
-            read_lat[0],
-            read_lat[1],
-            read_lat[2],
-            write_lat[0],
-            write_lat[1],
-            write_lat[2],
-            depth,
-            d(now.moves[0], last.moves[0]),
-            d(now.erases[0], last.erases[0]),
-            d(now.moves[1], last.moves[1]),
-            d(now.erases[1], last.erases[1]),
-            d(now.moves[2], last.moves[2]),
-            d(now.erases[2], last.erases[2]),
-            d(now.moves[3], last.moves[3]),
-            d(now.erases[3], last.erases[3]),
-            now.free_blocks_min as f64,
-            judged as f64,
-            nan_if_zero(now.rber_sum - last.rber_sum, judged),
-            nan_if_zero(d(now.level_sum, last.level_sum), decoded),
-            d(now.retries, last.retries),
-            d(now.uncorrectable, last.uncorrectable),
-            busy_ns[0] as f64 / (l * self.dies as f64),
-            busy_ns[1] as f64 / (l * self.channels as f64),
-            self.window_ns as f64,
-        ]);
-        self.extras.values(&mut self.row, &mut o.flows, now, &last, per_s);
+        let mut r = self.batch.row();
+        r.u(w * self.window_ns);
+        r.u(o.done[0]);
+        r.u(o.done[1]);
+        r.u(o.done[2]);
+        r.f(o.done[0] as f64 * per_s);
+        r.f(o.done[1] as f64 * per_s);
+        r.f(o.bytes[0] as f64 / 1e6 * per_s);
+        r.f(o.bytes[1] as f64 / 1e6 * per_s);
+        for x in read_lat.into_iter().chain(write_lat) {
+            r.f(x);
+        }
+        r.f(depth);
+        for k in 0..4 {
+            r.u(now.moves[k] - last.moves[k]);
+            r.u(now.erases[k] - last.erases[k]);
+        }
+        r.u(now.free_blocks_min);
+        r.u(judged);
+        r.f(nan_if_zero(now.rber_sum - last.rber_sum, judged));
+        r.f(nan_if_zero((now.level_sum - last.level_sum) as f64, decoded));
+        r.u(now.retries - last.retries);
+        r.u(now.uncorrectable - last.uncorrectable);
+        r.f(busy_ns[0] as f64 / (l * self.dies as f64));
+        r.f(busy_ns[1] as f64 / (l * self.channels as f64));
+        r.u(self.window_ns);
+        self.extras.values(&mut r, &mut o.flows, now, &last, per_s);
+        r.done();
     }
 }
 
 /// p50, p99 (nearest rank: the smallest value with at least that share of the values at
-/// or below it) and max of `v` (NaN when empty); sorts `v`.
+/// or below it) and max of `v` (NaN when empty); reorders `v`.
 pub(super) fn percentiles(v: &mut [u64]) -> [f64; 3] {
     if v.is_empty() {
         return [f64::NAN; 3];
     }
-    v.sort_unstable();
     let n = v.len();
     let rank = |pct: usize| (n * pct).div_ceil(100).max(1) - 1;
-    [v[rank(50)] as f64, v[rank(99)] as f64, v[n - 1] as f64]
+    let (r50, r99) = (rank(50), rank(99));
+    // Exact order statistics by selection, O(n): no sort of the window's latencies.
+    let (below, &mut p99, above) = v.select_nth_unstable(r99);
+    let max = above.iter().copied().max().unwrap_or(p99);
+    let p50 = if r50 == r99 {
+        p99
+    } else {
+        *below.select_nth_unstable(r50).1
+    };
+    [p50 as f64, p99 as f64, max as f64]
 }
 
 #[cfg(test)]
@@ -375,6 +405,26 @@ mod tests {
         // Three values: ranks ceil(1.5) = 2 and ceil(2.97) = 3.
         assert_eq!(percentiles(&mut [30, 10, 20]), [20.0, 30.0, 30.0]);
         assert!(percentiles(&mut []).iter().all(|x| x.is_nan()));
+    }
+
+    #[test]
+    fn selected_percentiles_are_the_sorted_ones() {
+        // Against the definition on a sorted copy, for lengths around the ranks' steps and
+        // values with ties (a linear congruential sequence, reduced).
+        let mut x: u64 = 12345;
+        for n in (1..=205).chain([999, 1000, 1001, 4096]) {
+            let v: Vec<u64> = (0..n)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (x >> 33) % 50
+                })
+                .collect();
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            let at = |pct: usize| sorted[(n * pct).div_ceil(100).max(1) - 1] as f64;
+            let want = [at(50), at(99), sorted[n - 1] as f64];
+            assert_eq!(percentiles(&mut v.clone()), want, "n = {n}");
+        }
     }
 
     #[test]
