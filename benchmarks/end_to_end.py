@@ -37,8 +37,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import polars as pl
-
 from replay import build  # the same release build of examples/replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,6 +54,8 @@ RECORDS = "nandlab run, records (parquet)"
 def records_hash(path: Path) -> str:
     """SHA-256 (16 hex digits) of the records' columns, in order: equal for equal rows
     whatever the file's encoding (compression, row groups)."""
+    import polars as pl
+
     df = pl.read_parquet(path)
     h = hashlib.sha256(str(df.schema).encode())
     for col in df.columns:
@@ -80,13 +80,29 @@ def timed(cmd: list[str], env: dict[str, str] | None) -> tuple[float, float, flo
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+def digest_apart(path: Path) -> tuple[str, int]:
+    """``records_hash`` and the row count, worked out in a child process: a child forked
+    from this one would otherwise report this process's memory (the records read back) as
+    part of its own peak RSS."""
+    out = subprocess.run([sys.executable, __file__, "--digest", str(path)], check=True,
+                         capture_output=True, text=True).stdout.split()
+    return out[0], int(out[1])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=32)
     ap.add_argument("--runs", type=int, default=7, help="runs per case; best and median kept")
     ap.add_argument("--before", help="python/ folder of another build to run beside this one")
     ap.add_argument("--no-build", action="store_true", help="use the replay binary as built")
+    ap.add_argument("--digest", help=argparse.SUPPRESS)  # digest_apart's child
     args = ap.parse_args()
+    if args.digest:
+        import polars as pl
+
+        rows = pl.scan_parquet(args.digest).select(pl.len()).collect().item()
+        print(records_hash(Path(args.digest)), rows)
+        return 0
     if not TRACE.is_file():
         print(f"skipped: {TRACE} not found (the trace excerpts live beside the repository)")
         return 0
@@ -121,8 +137,7 @@ def main() -> int:
         for name, (cmd, env) in cases.items():
             runs[name].append(timed(cmd, env))
             if "records" in name and name not in digests and "none" not in name:
-                digests[name] = records_hash(out / "requests.parquet")
-                rows = pl.scan_parquet(out / "requests.parquet").select(pl.len()).collect().item()
+                digests[name], rows = digest_apart(out / "requests.parquet")
     load_after = os.getloadavg()
     shutil.rmtree(out)
     print(f"records written per run: {rows:,}")
