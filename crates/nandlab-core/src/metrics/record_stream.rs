@@ -106,6 +106,17 @@ impl RecordStream {
     }
 }
 
+/// A run that fails drops its stream unfinished: the writer is still waited for (its
+/// channel closed first), so it cannot write into an output folder the caller is removing.
+impl Drop for RecordStream {
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
 /// Writes every batch of `rx` to `file` as CSV lines after the header, then syncs it.
 fn write_csv(file: File, rx: Batches) -> std::io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 20, file);
