@@ -9,6 +9,8 @@ import functools
 import math
 from typing import Any
 
+import numpy as np
+
 from .. import _native
 from . import paper_004
 from .page_errors import PageSpread, fit_table5
@@ -55,17 +57,17 @@ def fail_rates(bl: dict[str, Any], ap: dict[str, Any], mc: dict[str, Any],
     ρ = 1: correlated copies)."""
     fail = [spread.fails(t_max, pt) for pt in range(2)]
 
-    def rate(progs: list[int]):
+    def rate(progs: list[int]) -> np.ndarray:
         n = sum(progs)
         if n == 0:  # a run too short for a lazy-writer flush programs no critical page
             return fail[0] * math.nan
-        return sum(p * f for p, f in zip(progs, fail, strict=False)) / n
+        return (progs[0] * fail[0] + progs[1] * fail[1]) / n
 
     mc_rate = rate(mc["critical_programs"])
     n = sum(mc["critical_programs"])
     share = [p / n if n else math.nan for p in mc["critical_programs"]]
-    shared = sum(share[a] * share[b] * spread.both_fail(t_max, (a, b), 1.0)
-                 for a in range(2) for b in range(2))
+    shared = sum((share[a] * share[b] * spread.both_fail(t_max, (a, b), 1.0)
+                  for a in range(2) for b in range(2)), np.zeros_like(fail[0]))
     return {"BL": list(rate(bl["critical_programs"])), "AP": list(rate(ap["critical_programs"])),
             "MC": list(mc_rate * mc_rate), "MC_half": list(mc_rate * (1 + mc_rate) / 2),
             "MC_shared": list(shared)}
