@@ -110,13 +110,15 @@ fn within_tolerance(pe: f64, log_age: f64, page: usize, w: &[f64]) -> Result<(),
     let age = 10f64.powf(log_age) - 1.0;
     let hist = (w.iter().sum::<f64>() > 0.0).then(|| StateHist::from_weights(w));
     let (got, want) = both(&DONG, page, pe, age, 0.0, hist.as_ref());
+    close(got, want, format!("P/E {pe} age {age} page {page} shares {w:?}"))
+}
+
+/// `got` within the table's tolerance of `want`; `what` names the case on failure.
+fn close(got: f64, want: f64, what: String) -> Result<(), TestCaseError> {
     prop_assert!(
         (got - want).abs() <= TOLERANCE * want + ABS_FLOOR,
-        "P/E {} age {} page {} shares {:?}: {} vs {} ({:e})",
-        pe,
-        age,
-        page,
-        w,
+        "{}: {} vs {} ({:e})",
+        what,
         got,
         want,
         got / want - 1.0
@@ -130,17 +132,7 @@ fn uniform_within_tolerance(pe: f64, log_age: f64, page: usize) -> Result<(), Te
     let age = 10f64.powf(log_age) - 1.0;
     let got = DONG.uniform_rber(page, pe, age, 0.0);
     let want = DONG.exact(pe, age, 0.0)[page * 4..(page + 1) * 4].iter().sum::<f64>() / 4.0;
-    prop_assert!(
-        (got - want).abs() <= TOLERANCE * want + ABS_FLOOR,
-        "P/E {} age {} page {} random content: {} vs {} ({:e})",
-        pe,
-        age,
-        page,
-        got,
-        want,
-        got / want - 1.0
-    );
-    Ok(())
+    close(got, want, format!("P/E {pe} age {age} page {page} random content"))
 }
 
 /// Level-share weights of a page's content, some states absent.
