@@ -296,7 +296,9 @@ def test_preemptible_gc_imports_as_the_priority_scheduler(tmp_path, hard, blocks
                               "gc_hard_threshold_blocks": expect}
     assert expect < c["ftl"]["gc_threshold_blocks"]
     (tmp_path / "s.xml").write_text(ssdconfig(Preemptible_GC_Enabled="false"))
-    assert "scheduler" not in import_files([tmp_path / "s.xml", tmp_path / "w.xml"]).config
+    imp = import_files([tmp_path / "s.xml", tmp_path / "w.xml"])
+    assert "scheduler" not in imp.config
+    assert any(d.startswith("Preemptible_GC_Enabled = false") for d in imp.differences)
 
 
 def test_ssdsim_parameters_import_with_each_rule(tmp_path, real_core, shared_traces):

@@ -112,6 +112,10 @@ def _ftl(p: Params, out: Imported) -> None:
         out.set("scheduler.policy", "priority")
         out.set("scheduler.preemptible_gc", True)
         out.set("scheduler.gc_hard_threshold_blocks", min(max(hard, 1), n - 1))
+    else:
+        out.differences.append("Preemptible_GC_Enabled = false: MQSim still queues GC "
+                               "transactions beside host I/O; nandlab's default `fifo` "
+                               "reserves a GC job's moves and erases when the FTL decides them")
 
 
 def _host(p: Params, out: Imported) -> None:
