@@ -5,8 +5,10 @@ writes of 4 KiB at random addresses on a small MLC device full of data).
 Runs the preset under ``[scheduler] policy = "fifo"`` (a GC job is reserved when the write
 that triggers it runs: the die is held for the whole job), ``"priority"`` without
 preemptible GC (GC still urgent; only the order of other background work changes: none
-here), ``"priority"`` with ``preemptible_gc`` (GC waits for idle dies until the hard
-threshold), and that plus idle-time GC; prints read and write mean / p99 / max latency,
+here; host reads go ahead of queued host writes), ``"priority"`` with ``preemptible_gc``
+(GC waits for idle dies until the hard threshold), that with host transactions in arrival
+order (``host_order = "arrival"``: what host reads first adds), and preemptible GC plus
+idle-time GC; prints read and write mean / p99 / max latency,
 write amplification and GC erases, and the p99 ratio against FIFO.
 
 Usage: python benchmarks/gc_scheduling.py [--requests N] [--iops X] [--seed S] [--json]
@@ -32,6 +34,7 @@ CASES = {
     "fifo": {"scheduler.policy": "fifo"},
     "priority": {"scheduler.policy": "priority"},
     "preemptible": PREEMPTIBLE,
+    "preemptible_arrival": PREEMPTIBLE | {"scheduler.host_order": "arrival"},
     "preemptible_idle": PREEMPTIBLE
     | {"scheduler.idle_gc_after_ns": 1_000_000, "scheduler.idle_gc_threshold_blocks": 12},
 }

@@ -9,7 +9,9 @@ files (the flag and seed written into copies): the importer turns the flag into
 (MQSim collects urgently while a plane has fewer than ``GC_Hard_Threshold`` x blocks free:
 3 of 128 here; nandlab's ``gc_hard_threshold_blocks`` counts "at or below", so 2), and
 leaves nandlab's ``fifo`` (GC in the write that triggers it) when it is false.
-``--occupancy``, ``--requests`` and ``--copyback`` write a variant of the case into both.
+``--occupancy``, ``--requests`` and ``--copyback`` write a variant of the case into both;
+``--host-order arrival`` runs nandlab's preemptible rows with host reads and writes in the
+order they become ready instead of the importer's (and MQSim's) host reads first.
 
 MQSim reports no latency percentiles: only the mean and maximum response time over all
 requests (``Device_Response_Time``), and the mean turnaround of read and write transactions
@@ -17,7 +19,7 @@ requests (``Device_Response_Time``), and the mean turnaround of read and write t
 1 + ``Total_GC_Executions`` x ``Average_Page_Movement_For_GC`` / host-written pages.
 
 Usage: python benchmarks/mqsim_gc.py [--mqsim PATH/TO/MQSim] [--seed S ...] [--occupancy PCT]
-[--requests N] [--copyback true|false] [--json]
+[--requests N] [--copyback true|false] [--host-order reads_first|arrival] [--json]
 (without ``--mqsim``, or ``$MQSIM``, only nandlab's side runs). Build MQSim from its public
 repository (CMU-SAFARI/MQSim, commit 7ec40e3 here) with its ``Makefile`` (``make``).
 """
@@ -52,6 +54,8 @@ class Case:
     occupancy_pct: int | None = None
     requests: int | None = None
     copyback: bool | None = None
+    #: nandlab's ``scheduler.host_order`` when preemptible (``None``: the importer's).
+    host_order: str | None = None
 
 
 def _set(xml: str, tag: str, value: object | None) -> str:
@@ -80,8 +84,10 @@ def nandlab_case(case: Case) -> dict:
     nandlab's ``fifo``, MQSim's GC without preemption."""
     with tempfile.TemporaryDirectory() as d:
         cfg = import_files(write_case(case, Path(d))).config
-    return headline(nandlab.run(cfg, overrides={"output.record_requests": False},
-                                progress=False))
+    overrides: dict = {"output.record_requests": False}
+    if case.preemptible and case.host_order:
+        overrides["scheduler.host_order"] = case.host_order
+    return headline(nandlab.run(cfg, overrides=overrides, progress=False))
 
 
 def _fields(root: ET.Element, tag_end: str) -> dict[str, str]:
@@ -134,6 +140,8 @@ def main() -> int:
     ap.add_argument("--requests", type=int, help="Total_Requests_To_Generate (shipped: 20,000)")
     ap.add_argument("--copyback", choices=["true", "false"],
                     help="Use_Copyback_for_GC (shipped: true)")
+    ap.add_argument("--host-order", choices=["reads_first", "arrival"],
+                    help="nandlab's scheduler.host_order in the preemptible rows")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.mqsim and not shutil.which(args.mqsim):
@@ -142,7 +150,7 @@ def main() -> int:
     for seed in args.seed:
         for preemptible in (False, True):
             copyback = None if args.copyback is None else args.copyback == "true"
-            case = Case(preemptible, seed, args.occupancy, args.requests, copyback)
+            case = Case(preemptible, seed, args.occupancy, args.requests, copyback, args.host_order)
             row = {"seed": seed, "preemptible": preemptible}
             rows.append({"sim": "nandlab"} | row | nandlab_case(case))
             if args.mqsim:

@@ -8,7 +8,8 @@ use super::bch::Bch;
 use super::draw::ErrorDraw;
 use super::interleave::Interleave;
 use super::ldpc::{FerCurves, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS};
-use super::plan::{EccCode, EnergyParams, ReadPlanner, SoftTransfer};
+use super::plan::{EccCode, ReadPlanner, SoftTransfer};
+use super::read_energy::EnergyParams;
 use super::strategy::StrategyKind;
 use crate::error::{NandError, Result};
 

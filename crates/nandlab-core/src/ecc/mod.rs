@@ -10,6 +10,8 @@ pub mod fail_grid;
 pub mod interleave;
 pub mod ldpc;
 pub mod plan;
+pub mod read_energy;
+pub mod read_latency;
 pub mod strategy;
 
 pub use bch::Bch;
@@ -21,9 +23,10 @@ pub use interleave::Interleave;
 pub use ldpc::{
     bitflip_table1_latency_ns, FerCurves, FerPoint, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS,
 };
-pub use plan::{
+pub use plan::{EccCode, ReadAttempt, ReadOutcome, ReadPlan, ReadPlanner, SoftTransfer};
+pub use read_energy::{EnergyParams, ReadEnergy};
+pub use read_latency::{
     idle_latency_ns, look_ahead_mean_latency_ns, needed_level_distribution, progressive_mean_latency_ns,
-    two_step_mean_latency_ns, EccCode, EnergyParams, LatencyParams, ReadAttempt, ReadEnergy, ReadOutcome, ReadPlan,
-    ReadPlanner, SoftTransfer,
+    two_step_mean_latency_ns, LatencyParams,
 };
 pub use strategy::{ReadContext, ReadStrategy, StrategyKind};

@@ -90,6 +90,19 @@ impl Backend {
         }
     }
 
+    /// Whether `op` on plane `plane` of `die`, ready at `ready_ns`, would join the die's
+    /// latest batch as one multi-plane operation (what [`Backend::array`] checks, written
+    /// out there too so that the read path's hot call stays as it is): same kind, not
+    /// started before it was ready, its plane not in it yet.
+    #[inline]
+    pub fn joins_batch(&self, die: u32, plane: u32, op: ArrayOp, ready_ns: u64) -> bool {
+        let d = &self.dies[die as usize];
+        self.multi_plane
+            && d.batch_op == Some(op)
+            && d.batch_start >= ready_ns
+            && d.batch_planes & (1u64 << (plane & 63)) == 0
+    }
+
     /// Reserves plane `plane` (index within its die) of `die` for `op` taking `dur_ns`,
     /// ready at `ready_ns`. Every page read senses through it: inlined.
     #[inline(always)]

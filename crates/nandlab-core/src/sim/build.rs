@@ -18,11 +18,10 @@ impl Simulator {
         cfg.scheduler
             .policy()
             .validate("scheduler", cfg.ftl.gc_threshold_blocks)?;
-        let tsu = cfg
-            .scheduler
-            .policy()
+        let policy = cfg.scheduler.policy();
+        let tsu = policy
             .defers_background()
-            .then(|| tsu::Queue::new(geo.dies, geo.planes));
+            .then(|| tsu::Queue::new(geo.dies, geo.planes, policy.host_reads_first()));
         let mut ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
         if let Some(floor) = cfg.scheduler.policy().gc_floor() {
             ftl.pace_gc(floor);

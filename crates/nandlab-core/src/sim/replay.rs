@@ -79,13 +79,10 @@ impl Simulator {
                     backup,
                 } => self.sense_done(now, req, ppa, verdict, units, backup),
                 Event::ProgramStart { req, ppa, t_prog } => {
-                    let end = self.program_start(now, ppa, t_prog);
-                    self.program_reserved(req, ppa, end);
+                    self.program_arrived(now, self.host_program(now, req, ppa, t_prog, false))
                 }
                 Event::WritebackStart { req, ppa, t_prog } => {
-                    let end = self.program_start(now, ppa, t_prog);
-                    self.writebacks.started(end);
-                    self.program_reserved(req, ppa, end);
+                    self.program_arrived(now, self.host_program(now, req, ppa, t_prog, true))
                 }
                 Event::ProgramEnd { slot } => {
                     let s = self.suspension.as_mut().expect("only suspension tracks program ends");

@@ -1,6 +1,7 @@
 //! The write path: host pages into the DRAM cache or to flash (placed by the FTL, encoded,
 //! over the channel, programmed), cache write-backs, backup copies, program times.
 
+use super::tsu::HostProgram;
 use super::*;
 
 /// The write group of backup copies: no write request has it, so a copy never waits for,
@@ -172,15 +173,26 @@ impl Simulator {
         self.send_backup(now, ev.lpn, req)
     }
 
-    /// A page sent to flash reached its die; returns when its program ends. A data codec's
-    /// encoder runs first, in the controller (`units_per_page × codec.encode_ns_per_unit`):
-    /// the program cannot start before it ends, but it holds neither the die nor the
-    /// channel (it overlaps any wait for the die). GC copies move already-encoded data and
-    /// pay nothing.
+    /// Request `req`'s page (or a write-back's) sent to `ppa` reached its die at `now`: its
+    /// program may start once a data codec's encoder has run, in the controller
+    /// (`units_per_page × codec.encode_ns_per_unit`); the encoder holds neither the die nor
+    /// the channel (it overlaps any wait for the die). GC copies move already-encoded data
+    /// and pay nothing.
     #[inline]
-    pub(super) fn program_start(&mut self, now: u64, ppa: Ppa, t_prog: u64) -> u64 {
+    pub(super) fn host_program(&self, now: u64, req: u32, ppa: Ppa, t_prog: u64, writeback: bool) -> HostProgram {
+        HostProgram {
+            req,
+            ppa,
+            t_prog,
+            ready: now + self.read_path.encode_ns_per_page(),
+            writeback,
+        }
+    }
+
+    /// Reserves the program of the page at `ppa`, ready at `ready`; returns when it ends.
+    #[inline]
+    pub(super) fn program_start(&mut self, ready: u64, ppa: Ppa, t_prog: u64) -> u64 {
         let loc = self.geo.loc_of_block(ppa.block);
-        let ready = now + self.read_path.encode_ns_per_page();
         let s = self.backend.program(loc.die, loc.plane_in_die, ready, t_prog);
         self.counters.page_programs += 1;
         s.end

@@ -1,7 +1,8 @@
 //! Trace conversion (`nandlab trace convert`): any readable format to DiskSim ASCII (what
 //! MQSim and SSDsim read) or MSR Cambridge CSV.
 
-use super::format::{resolve_format, TraceFormat};
+use super::detect::resolve_format;
+use super::format::TraceFormat;
 use super::reader::{TraceOptions, TraceReader};
 use crate::error::{NandError, Result};
 use crate::host::request::{Op, Request};

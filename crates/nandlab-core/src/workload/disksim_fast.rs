@@ -7,7 +7,7 @@
 //! parser would reject (size 0, a device past `u32`, a product that overflows), a seventh
 //! field, a comment, a blank line, a line longer than [`MAX_LINE_BYTES`], or a line whose
 //! newline is not in the buffer yet. The reader then reads that line the general way
-//! ([`parse_line`](super::format::parse_line)), which gives the same value or the error
+//! ([`parse_line`](super::trace_line::parse_line)), which gives the same value or the error
 //! naming the field, so the fast path changes no result and no message.
 
 use super::format::RawRequest;
@@ -137,8 +137,9 @@ pub fn line(buf: &[u8], unit_ns: u64) -> Option<(RawRequest, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::format::{parse_line, TraceFormat};
+    use crate::workload::format::TraceFormat;
     use crate::workload::parse::trim;
+    use crate::workload::trace_line::parse_line;
     use proptest::prelude::*;
 
     fn general(line: &[u8], unit_ns: u64) -> Option<RawRequest> {

@@ -1,9 +1,11 @@
 //! Streaming trace readers: one reused line buffer, constant memory, times rebased so the
 //! first request arrives at 0.
 
+use super::detect::{resolve_format, sniff};
 use super::disksim_fast;
-use super::format::{parse_line, resolve_format, RawRequest, TimeUnit, TraceFormat};
+use super::format::{RawRequest, TimeUnit, TraceFormat};
 use super::parse::trim;
+use super::trace_line::{is_header, parse_line};
 use crate::error::{NandError, Result};
 use crate::host::request::Request;
 use std::fs::File;
@@ -83,7 +85,7 @@ impl TraceReader<Cursor<Vec<u8>>> {
     /// A reader over bytes in memory (tests, fuzzing); `format` `Auto` detects it.
     pub fn from_bytes(name: &str, bytes: Vec<u8>, format: TraceFormat, opts: &TraceOptions) -> Result<Self> {
         let format = match format {
-            TraceFormat::Auto => super::format::sniff(&bytes, name)?,
+            TraceFormat::Auto => sniff(&bytes, name)?,
             f => f,
         };
         Ok(Self::from_reader(name, Cursor::new(bytes), format, opts))
@@ -194,7 +196,7 @@ impl<R: BufRead> TraceReader<R> {
             }
             if !self.seen_content {
                 self.seen_content = true;
-                if super::format::is_header(line) {
+                if is_header(line) {
                     continue;
                 }
             }

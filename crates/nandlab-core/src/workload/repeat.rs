@@ -1,7 +1,8 @@
 //! A trace replayed several times back to back (`workload.repeat`), parsed once when its
 //! requests fit in [`KEEP_REQUESTS`].
 
-use super::format::{resolve_format, TraceFormat};
+use super::detect::resolve_format;
+use super::format::TraceFormat;
 use super::reader::{TraceOptions, TraceReader, CLOCK_END_NS};
 use crate::error::{NandError, Result};
 use crate::host::request::Request;

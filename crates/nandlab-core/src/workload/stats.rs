@@ -1,6 +1,7 @@
 //! Trace statistics (`nandlab trace info`).
 
-use super::format::{resolve_format, TimeUnit, TraceFormat};
+use super::detect::resolve_format;
+use super::format::{TimeUnit, TraceFormat};
 use super::reader::{TraceOptions, TraceReader};
 use crate::error::Result;
 use crate::host::request::{Op, Request};

@@ -1,7 +1,8 @@
 //! Cross-module workload tests: the real trace excerpts in `../shared/traces`, conversion
 //! round trips, malformed input, fuzzing and the `[workload]` config.
 
-use super::format::{sniff, CONCRETE_FORMATS};
+use super::detect::sniff;
+use super::format::CONCRETE_FORMATS;
 use super::*;
 use proptest::prelude::*;
 use std::path::PathBuf;

@@ -158,3 +158,43 @@ fn every_queued_move_runs_and_the_ftl_stays_consistent() {
     assert_eq!(f["wl_page_moves"], wl["page_programs"]);
     assert_eq!(f["wl_erases"], wl["erases"]);
 }
+
+/// Host reads ahead of host writes. On the empty device (no GC), page 15 is written at 0;
+/// at T0 = 1 ms a write of page 0 arrives, 1 µs later a write of page 1, 50 µs later a
+/// read of page 15. Write 1's data crosses the channel T0 .. T0 + X (X = 20.48 µs) and
+/// programs until P = T0 + X + t_PROG; write 2's data follows (T0 + X .. T0 + 2X) and
+/// finds the die busy. Returns the latencies of write 2 and the read.
+fn reads_first_scene(scheduler: &str) -> (u64, u64) {
+    const T0: u64 = 1_000_000;
+    let reqs = vec![
+        req(Op::Write, 15, 0),
+        req(Op::Write, 0, T0),
+        req(Op::Write, 1, T0 + 1_000),
+        req(Op::Read, 15, T0 + 50_000),
+    ];
+    let (lat, _) = common::replay(&format!("{DEVICE}[scheduler]\n{scheduler}"), reqs);
+    assert_eq!(lat[1], XFER + T_PROG, "write 1 finds the die free");
+    (lat[2], lat[3])
+}
+
+#[test]
+fn host_reads_go_ahead_of_host_writes_queued_on_their_die() {
+    let p = XFER + T_PROG; // write 1's program ends at T0 + p
+                           // In arrival order (FIFO, or priority with host_order = "arrival"): write 2's program
+                           // is reserved when its data arrives, P .. P + t_PROG; the read arrives 50 µs after T0
+                           // and senses after it, then crosses the channel and decodes.
+    let in_order = (p + T_PROG - 1_000, p + T_PROG - 50_000 + T_R + XFER + DECODE);
+    assert_eq!(reads_first_scene("policy = \"fifo\"\n"), in_order);
+    assert_eq!(
+        reads_first_scene("policy = \"priority\"\nhost_order = \"arrival\"\n"),
+        in_order
+    );
+    // Host reads first (priority's default, MQSim's TSU): write 2 waits in the die's
+    // queue, the read senses as soon as write 1's program ends (P .. P + t_R) and write 2
+    // programs after that sensing.
+    let first = reads_first_scene("policy = \"priority\"\n");
+    assert_eq!(first, (p + T_R + T_PROG - 1_000, p - 50_000 + T_R + XFER + DECODE));
+    // In numbers: the read 438.96 µs → 238.96 µs, write 2 419.48 µs → 459.48 µs.
+    assert_eq!((in_order.1, first.1), (438_960, 238_960));
+    assert_eq!((in_order.0, first.0), (419_480, 459_480));
+}

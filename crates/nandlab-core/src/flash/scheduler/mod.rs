@@ -17,6 +17,13 @@ pub trait SchedulerPolicy {
     /// host work, instead of being reserved when the FTL decides them.
     fn defers_background(&self) -> bool;
 
+    /// Whether a host program waits in its die's queue while the die is busy, so that host
+    /// reads arriving meanwhile go first (MQSim's TSU); else host transactions are
+    /// reserved in the order they become ready.
+    fn host_reads_first(&self) -> bool {
+        false
+    }
+
     /// Whether GC (and the wear leveling it runs) in a plane with `free_blocks` erased free
     /// blocks (besides the one it is reclaiming) is urgent: reserved at once.
     fn gc_urgent(&self, free_blocks: usize) -> bool;

@@ -1,9 +1,13 @@
-//! Priority (MQSim's transaction scheduling unit, `TSU_Priority_OutOfOrder`, with
-//! `Preemptible_GC_Enabled`): host transactions before background ones. Background work
-//! (GC, wear leveling, read refresh, hot-page moves) queues per die as transactions (a page
-//! move is a read then a program; an erase is one) and a die takes the next one only when
-//! no host transaction holds it, so a host read waits for at most the one background
-//! transaction running when it arrives.
+//! Priority (MQSim's transaction scheduling unit, `TSU_OutOfOrder`, with
+//! `Preemptible_GC_Enabled`): host transactions before background ones, and host reads
+//! before host writes. Background work (GC, wear leveling, read refresh, hot-page moves)
+//! queues per die as transactions (a page move is a read then a program; an erase is one)
+//! and a die takes the next one only when no host transaction holds it or waits for it, so
+//! a host read waits for at most the one background transaction running when it arrives.
+//! A host program whose data reaches a busy die waits in the die's queue too
+//! (`host_order = "reads_first"`, MQSim's order: a free die serves queued user reads, then
+//! user writes, then GC), so a host read arriving meanwhile senses first; `"arrival"`
+//! reserves host transactions in the order they become ready instead.
 //!
 //! GC and wear leveling are urgent (reserved at once, with the die's queued background work
 //! ahead of them, as under FIFO) unless `preemptible_gc` is on; then they are urgent only
@@ -18,10 +22,24 @@ use super::SchedulerPolicy;
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
 
-/// Host transactions first; background work in the dies' idle time.
+/// The order of host transactions on a die.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostOrder {
+    /// Reads before the writes queued on their die (MQSim's `TSU_OutOfOrder`: a free chip
+    /// serves its read queues before its write queues).
+    #[default]
+    ReadsFirst,
+    /// In the order they become ready (host reads and writes alike, first come first served).
+    Arrival,
+}
+
+/// Host transactions first (reads, then writes); background work in the dies' idle time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Priority {
+    /// The order of host transactions on a die.
+    pub host_order: HostOrder,
     /// GC waits behind host work until the hard threshold (MQSim `Preemptible_GC_Enabled`).
     pub preemptible_gc: bool,
     /// Erased free blocks of a plane at or below which its GC is urgent (MQSim
@@ -36,6 +54,7 @@ pub struct Priority {
 impl Default for Priority {
     fn default() -> Self {
         Priority {
+            host_order: HostOrder::ReadsFirst,
             preemptible_gc: false,
             gc_hard_threshold_blocks: 1,
             idle_gc_after_ns: 0,
@@ -66,6 +85,10 @@ impl SchedulerPolicy for Priority {
 
     fn defers_background(&self) -> bool {
         true
+    }
+
+    fn host_reads_first(&self) -> bool {
+        self.host_order == HostOrder::ReadsFirst
     }
 
     fn gc_urgent(&self, free_blocks: usize) -> bool {
@@ -114,5 +137,15 @@ mod tests {
         };
         assert!(idle.validate("scheduler", 5).unwrap_err().to_string().contains("idle_gc_threshold_blocks"));
         assert_eq!(idle.idle_gc(), Some((1_000, 5)));
+    }
+
+    #[test]
+    fn host_reads_first_unless_in_arrival_order() {
+        let p: Priority = toml::from_str("").unwrap();
+        assert!(p.host_reads_first());
+        let p: Priority = toml::from_str("host_order = \"arrival\"").unwrap();
+        assert!(!p.host_reads_first());
+        let e = toml::from_str::<Priority>("host_order = \"writes_first\"").unwrap_err();
+        assert!(e.to_string().contains("writes_first"), "{e}");
     }
 }

@@ -5,13 +5,16 @@
 //! `flash/scheduler/`).
 //!
 //! Host transactions are reserved on their resources when they become ready, in event
-//! order (`flash/backend.rs`); a background transaction is either reserved at once too
-//! (FIFO, or urgent GC) or waits in its die's queue for a moment when no host work holds
-//! the die ([`queue`]). The FTL's state changes when it decides the work (mapping, free
+//! order (`flash/backend.rs`), except that under host reads first a host program whose
+//! die is busy waits in the die's queue, so reads arriving meanwhile go first ([`host`]);
+//! a background transaction is either reserved at once too (FIFO, or urgent GC) or waits
+//! in its die's queue for a moment when no host work holds the die or waits for it
+//! ([`queue`]). The FTL's state changes when it decides the work (mapping, free
 //! pool), not when the flash work ends; the queue counts the erases still to run so that
 //! GC's urgency sees the erased free blocks.
 
+mod host;
 mod queue;
 mod steps;
 
-pub(super) use queue::{Queue, Txn};
+pub(super) use queue::{HostProgram, Queue, Txn};

@@ -1,8 +1,22 @@
-//! The per-die queues of background transactions, and the erases they still owe each
-//! plane.
+//! The per-die queues of background transactions and of host programs waiting for their
+//! die, and the erases background work still owes each plane.
 
+use crate::flash::Ppa;
 use crate::ftl::BgOp;
 use std::collections::VecDeque;
+
+/// A host page whose data is at its die, waiting for the die to program it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::sim) struct HostProgram {
+    /// The request waiting for the program, or `NO_REQUEST`.
+    pub req: u32,
+    pub ppa: Ppa,
+    pub t_prog: u64,
+    /// When it may start (its data at the die and encoded).
+    pub ready: u64,
+    /// A write-back from the DRAM cache (it leaves the write-back window when it starts).
+    pub writeback: bool,
+}
 
 /// A background transaction: a page move (its read, then, once the data is out,
 /// its program) or an erase.
@@ -21,10 +35,15 @@ impl Txn {
     }
 }
 
-/// Background transactions waiting for their dies, in the order the FTL decided them.
+/// Background transactions waiting for their dies, in the order the FTL decided them, and
+/// host programs waiting for theirs, in the order their data arrived.
 #[derive(Debug)]
 pub(in crate::sim) struct Queue {
     dies: Vec<VecDeque<Txn>>,
+    /// Per die: host programs queued behind its running work (host reads first).
+    programs: Vec<VecDeque<HostProgram>>,
+    /// Host programs queue (`host_order = "reads_first"`) rather than being reserved at once.
+    pub reads_first: bool,
     /// A step event is pending for the die.
     pub armed: Vec<bool>,
     /// An idle check is pending for the die (idle-time GC).
@@ -37,10 +56,13 @@ pub(in crate::sim) struct Queue {
 }
 
 impl Queue {
-    /// Empty queues for `dies` dies and `planes` planes.
-    pub fn new(dies: u32, planes: u32) -> Self {
+    /// Empty queues for `dies` dies and `planes` planes; host programs queue when
+    /// `reads_first`.
+    pub fn new(dies: u32, planes: u32, reads_first: bool) -> Self {
         Queue {
             dies: vec![VecDeque::new(); dies as usize],
+            programs: vec![VecDeque::new(); dies as usize],
+            reads_first,
             armed: vec![false; dies as usize],
             idle_armed: vec![false; dies as usize],
             idle_progress: vec![false; dies as usize],
@@ -69,9 +91,25 @@ impl Queue {
         self.dies[die as usize].pop_front();
     }
 
-    /// Whether `die` has no queued work.
+    /// Queues host program `p` on `die`; returns whether the die needs a step event.
+    pub fn push_program(&mut self, die: u32, p: HostProgram) -> bool {
+        self.programs[die as usize].push_back(p);
+        !std::mem::replace(&mut self.armed[die as usize], true)
+    }
+
+    /// `die`'s queued host programs, oldest first.
+    pub fn programs(&mut self, die: u32) -> &mut VecDeque<HostProgram> {
+        &mut self.programs[die as usize]
+    }
+
+    /// Whether `die` has no queued background work.
     pub fn is_empty(&self, die: u32) -> bool {
         self.dies[die as usize].is_empty()
+    }
+
+    /// Whether `die` has no queued work at all (background or host programs).
+    pub fn is_idle(&self, die: u32) -> bool {
+        self.is_empty(die) && self.programs[die as usize].is_empty()
     }
 
     /// Takes `die`'s queued work (it is to be reserved now, ahead of urgent GC).
@@ -113,7 +151,9 @@ impl Queue {
     /// Whether every queue is empty and every decided erase reserved (a debug-build check).
     #[cfg(any(test, debug_assertions))]
     pub fn is_drained(&self) -> bool {
-        self.dies.iter().all(VecDeque::is_empty) && self.pending_erases.iter().all(Vec::is_empty)
+        self.dies.iter().all(VecDeque::is_empty)
+            && self.programs.iter().all(VecDeque::is_empty)
+            && self.pending_erases.iter().all(Vec::is_empty)
     }
 }
 
@@ -124,7 +164,7 @@ mod tests {
 
     #[test]
     fn arms_once_and_counts_erases() {
-        let mut q = Queue::new(2, 4);
+        let mut q = Queue::new(2, 4, true);
         let e = Txn::new(BgOp::Erase {
             block: 3,
             cause: Cause::Gc,
@@ -148,5 +188,18 @@ mod tests {
         q.pop(0);
         q.erase_reserved(2, 9);
         assert!(q.is_drained());
+        // A host program shares the die's step event (die 1's ran) and keeps the die from
+        // being idle.
+        q.armed[1] = false;
+        let p = HostProgram {
+            req: 0,
+            ppa: Ppa { block: 0, page: 0 },
+            t_prog: 1,
+            ready: 0,
+            writeback: false,
+        };
+        assert!(q.push_program(1, p) && q.is_empty(1) && !q.is_idle(1) && !q.is_drained());
+        assert_eq!(q.programs(1).pop_front(), Some(p));
+        assert!(q.is_idle(1) && q.is_drained());
     }
 }

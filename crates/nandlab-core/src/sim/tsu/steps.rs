@@ -1,6 +1,7 @@
 //! The simulator's side of the scheduler: background work handed to the per-die queues
 //! (or reserved at once when urgent), one transaction per step event while no host work
-//! holds the die, and idle-time GC.
+//! holds the die or waits for it (queued host programs go first: `host.rs`), and
+//! idle-time GC.
 
 use super::Txn;
 use crate::error::Result;
@@ -64,19 +65,43 @@ impl Simulator {
         self.charge_op(t, ready)
     }
 
-    /// `die`'s step event at `now`: its next background transaction starts if no host work
-    /// holds the die (else the step waits for the die to be free).
+    /// `die`'s step event at `now`: once no host work holds the die (else the step waits
+    /// for the die to be free), its queued host programs start, or else its next background
+    /// transaction.
     pub(in crate::sim) fn background_step(&mut self, now: u64, die: u32) -> Result<()> {
         let q = self.tsu.as_mut().expect("scheduling");
-        let Some(t) = q.front(die) else {
+        if q.is_idle(die) {
             q.armed[die as usize] = false;
             return Ok(());
-        };
+        }
         let die_free = self.backend.latest(die).2;
         if die_free > now {
             self.events.push(die_free, Event::Background { die });
             return Ok(());
         }
+        if !self.program_step(now, die) && !self.background_txn(now, die)? {
+            return Ok(());
+        }
+        let end = self.backend.latest(die).2;
+        let q = self.tsu.as_mut().expect("scheduling");
+        if q.is_idle(die) {
+            q.armed[die as usize] = false;
+            if let Some((idle_ns, _)) = self.cfg.scheduler.policy().idle_gc() {
+                if std::mem::take(&mut q.idle_progress[die as usize]) {
+                    self.arm_idle_check(die, end + idle_ns);
+                }
+            }
+        } else {
+            self.events.push(end.max(now), Event::Background { die });
+        }
+        Ok(())
+    }
+
+    /// Starts `die`'s next background transaction at `now` (the die free): a move's read,
+    /// or its program once the data is ready, or an erase. Returns false when it started
+    /// nothing and set the die's step for later itself.
+    fn background_txn(&mut self, now: u64, die: u32) -> Result<bool> {
+        let t = self.tsu.as_ref().expect("scheduling").front(die).expect("queued work");
         match (t.op, t.read_done) {
             (
                 BgOp::Move {
@@ -108,26 +133,14 @@ impl Simulator {
             (BgOp::Move { .. }, Some(data)) if data > now => {
                 // The page is still on its way through the controller.
                 self.events.push(data, Event::Background { die });
-                return Ok(());
+                return Ok(false);
             }
             _ => {
                 self.tsu.as_mut().expect("scheduling").pop(die);
                 self.reserve_txn(t, now)?;
             }
         }
-        let end = self.backend.latest(die).2;
-        let q = self.tsu.as_mut().expect("scheduling");
-        if q.is_empty(die) {
-            q.armed[die as usize] = false;
-            if let Some((idle_ns, _)) = self.cfg.scheduler.policy().idle_gc() {
-                if std::mem::take(&mut q.idle_progress[die as usize]) {
-                    self.arm_idle_check(die, end + idle_ns);
-                }
-            }
-        } else {
-            self.events.push(end.max(now), Event::Background { die });
-        }
-        Ok(())
+        Ok(true)
     }
 
     /// Arms idle checks of the dies that have none pending, `idle_ns` after they are free
@@ -156,8 +169,8 @@ impl Simulator {
         let (idle_ns, threshold) = self.cfg.scheduler.policy().idle_gc().expect("idle GC is on");
         let q = self.tsu.as_mut().expect("scheduling");
         q.idle_armed[die as usize] = false;
-        if !q.is_empty(die) {
-            // Background work runs: the check comes back when it is done.
+        if !q.is_idle(die) {
+            // Queued work runs: the check comes back when it is done.
             q.idle_progress[die as usize] = true;
             return Ok(());
         }
@@ -176,7 +189,7 @@ impl Simulator {
         self.tsu.as_mut().expect("scheduling").idle_progress[die as usize] = collected;
         self.schedule_background(now)?;
         // Urgent GC was reserved at once: no step event comes back to check again.
-        if collected && self.tsu.as_ref().expect("scheduling").is_empty(die) {
+        if collected && self.tsu.as_ref().expect("scheduling").is_idle(die) {
             self.arm_idle_check(die, self.backend.latest(die).2 + idle_ns);
         }
         Ok(())
