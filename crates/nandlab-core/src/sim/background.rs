@@ -272,7 +272,10 @@ impl Simulator {
         let w = work_of(&mut self.background.by_cause, cause);
         w.page_programs += 1;
         w.energy_uj += program_uj;
-        Ok(self.array_work(to.block, ArrayOp::Program, cause, ready, t_prog))
+        work_of(&mut self.background.by_cause, cause).die_busy_ns += t_prog;
+        let loc = self.geo.loc_of_block(to.block);
+        let s = (self.backend).array_at(loc.die, loc.plane_in_die, ArrayOp::Program, Some(to.page), ready, t_prog);
+        Ok(s.end)
     }
 
     /// Energy of moving one page over the bus (µJ).
