@@ -121,7 +121,15 @@ impl Backend {
     /// [`Backend::array`] for an operation at page address `page` (`None`: not given; a
     /// program without one joins no batch when pages must be equal).
     #[inline(always)]
-    pub fn array_at(&mut self, die: u32, plane: u32, op: ArrayOp, page: Option<u32>, ready_ns: u64, dur_ns: u64) -> Slot {
+    pub fn array_at(
+        &mut self,
+        die: u32,
+        plane: u32,
+        op: ArrayOp,
+        page: Option<u32>,
+        ready_ns: u64,
+        dur_ns: u64,
+    ) -> Slot {
         let bit = 1u64 << (plane & 63);
         if self.joins(die, bit, op, page, ready_ns) {
             let d = &mut self.dies[die as usize];
@@ -173,7 +181,16 @@ impl Backend {
     /// of plane `plane` of `die` (a transfer of `dur_ns` from `ready_ns`); its program is
     /// reserved with [`Backend::program`] when it arrives.
     #[allow(clippy::too_many_arguments)]
-    pub fn program_data(&mut self, ch: u32, die: u32, plane: u32, page: u32, group: u64, ready_ns: u64, dur_ns: u64) -> Slot {
+    pub fn program_data(
+        &mut self,
+        ch: u32,
+        die: u32,
+        plane: u32,
+        page: u32,
+        group: u64,
+        ready_ns: u64,
+        dur_ns: u64,
+    ) -> Slot {
         let s = self.channel(ch, ready_ns, dur_ns);
         if self.multi_plane {
             self.incoming[die as usize].push(Incoming {

@@ -194,7 +194,10 @@ fn with_equal_pages_only_one_page_address_programs_as_one_two_plane_program() {
         Request::new(0, 0, 4096, Op::Write, 0),
         Request::new(1_000_000, 4096, 8192, Op::Write, 0),
     ];
-    assert_eq!(latencies(&equal, reqs.clone()), vec![XFER + T_PROG_LSB, XFER + 2 * T_PROG_LSB]);
+    assert_eq!(
+        latencies(&equal, reqs.clone()),
+        vec![XFER + T_PROG_LSB, XFER + 2 * T_PROG_LSB]
+    );
     assert_eq!(latencies(ONE_DIE, reqs), vec![XFER + T_PROG_LSB, 2 * XFER + T_PROG_LSB]);
     // A first 8 KiB write takes page 0 of both planes: one two-plane program either way.
     let write = Request::new(0, 0, 8192, Op::Write, 0);
