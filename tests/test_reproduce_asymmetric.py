@@ -74,12 +74,12 @@ def test_mc_backs_up_every_critical_page_it_writes(real_core, quick_run):
 def test_the_fs_metadata_writes_are_the_critical_ones(real_core, quick_run):
     out, _r, _w = quick_run
     runs = json.loads((out / "metrics_runs.json").read_text())
-    # IOMeter at 50 % reads: a journal and a record write per lazy-writer flush, one flush
-    # per second of data writes at 004's rate: 146,353 requests / 300 s x 0.5 = 243.9 -> 244.
+    # IOMeter at 50 % reads: a journal and a record write per flush, one flush every 16 data
+    # writes (the rate Table 5's counts imply: test_table_5s_counts_imply_15_times_...).
     bl = runs["table5"]["1000"]["BL"]
     critical = sum(bl["critical_programs"])
     data = bl["count"] - bl["read_requests"] - critical
-    assert critical == 2 * (data // 244) > 0
+    assert critical == 2 * (data // 16) > 0
 
 
 def test_sensor_baseline_is_its_two_plane_floor_plus_gc(real_core, quick_run):
@@ -125,14 +125,22 @@ def test_table_5s_counts_imply_15_times_the_lazy_writers_metadata():
     assert per_s == pytest.approx(30.0, abs=0.5)
     assert asymmetric_fs.table5_flush_every(0.5) == 16
     assert asymmetric_fs.table5_flush_every(0.0) == 33
-    # The sensitivity workloads: that rate with one outstanding I/O (+ 2 metadata writes)
-    # and with 4; the runs themselves keep the lazy writer and one.
+    # IOMeter runs at that rate with 32 outstanding I/Os (+ a flush's 2 metadata writes),
+    # Table 5's 10-minute runs too; the sensitivity workloads: the lazy writer's rate
+    # with one outstanding I/O, and Table 5's rate with one. The sensor keeps the lazy
+    # writer and one file.
     o = asymmetric_fs.fs_overrides
-    assert o("iometer", 0.5)["workload.fs_metadata.flush_every"] == 244
-    assert o("iometer", 0.5)["host.outstanding"] == 3
+    for gen in ("iometer", asymmetric_fs.TABLE5_10MIN):
+        assert o(gen, 0.5)["workload.fs_metadata.flush_every"] == 16
+        assert o(gen, 0.5)["host.outstanding"] == 34
+        assert o(gen, 0.0)["workload.fs_metadata.flush_every"] == 33
+    assert o(asymmetric_fs.LAZY_WRITER, 0.5)["workload.fs_metadata.flush_every"] == 244
+    assert o(asymmetric_fs.LAZY_WRITER, 0.5)["host.outstanding"] == 3
     assert o(asymmetric_fs.TABLE5_RATE, 0.5)["workload.fs_metadata.flush_every"] == 16
     assert o(asymmetric_fs.TABLE5_RATE, 0.5)["host.outstanding"] == 3
-    assert o(asymmetric_fs.TABLE5_RATE_QUEUED, 0.5)["host.outstanding"] == 6
+    assert o("sensor", 1 - 0.9334)["workload.fs_metadata.flush_every"] == 374
+    assert o("sensor", 1 - 0.9334)["host.outstanding"] == 1 + 58
+    assert o("iometer", 0.5)["workload.fs_metadata.writes"] == ["journal", "record"]
 
 
 def test_msb_scale_comes_from_fig_3b_and_table_5_implies_less_at_low_wear():

@@ -34,6 +34,11 @@ pub struct DeviceConfig {
     /// Whether operations of the same kind on different planes of a die run together
     /// (multi-plane commands).
     pub multi_plane: bool,
+    /// Whether a multi-plane program needs the same page address in every plane (ONFI's
+    /// multi-plane addressing; MQSim's TSU checks it); off, any pages pair
+    /// (`flash/backend.rs`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub multi_plane_equal_pages: bool,
 }
 
 impl Default for DeviceConfig {
@@ -52,6 +57,7 @@ impl Default for DeviceConfig {
             cell_type: CellType::Mlc,
             page_map: PageMapSpec::default(),
             multi_plane: true,
+            multi_plane_equal_pages: false,
         }
     }
 }

@@ -272,7 +272,11 @@ impl Simulator {
         let w = work_of(&mut self.background.by_cause, cause);
         w.page_programs += 1;
         w.energy_uj += program_uj;
-        Ok(self.array_work(to.block, ArrayOp::Program, cause, ready, t_prog))
+        w.die_busy_ns += t_prog;
+        // Its page address: a device that pairs only equal addresses checks it.
+        let (l, at) = (self.geo.loc_of_block(to.block), Some(to.page));
+        let s = (self.backend).array_at(l.die, l.plane_in_die, ArrayOp::Program, at, ready, t_prog);
+        Ok(s.end)
     }
 
     /// Energy of moving one page over the bus (µJ).

@@ -27,12 +27,15 @@ impl Simulator {
             ftl.pace_gc(floor);
         }
         ftl.classify_fill(&cfg.host.critical)?;
-        let backend = Backend::new(
+        let mut backend = Backend::new(
             geo.dies,
             cfg.device.channels,
             timing.decoders_per_channel,
             cfg.device.multi_plane,
         );
+        if cfg.device.multi_plane_equal_pages {
+            backend.require_equal_pages();
+        }
         let records = cfg.output.record_requests.then(Recorder::in_memory);
         let chips = cfg.device.channels * cfg.device.chips_per_channel;
         let read_path = ReadPath::new(&cfg, chips, None)?;

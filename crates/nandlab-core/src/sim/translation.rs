@@ -123,8 +123,8 @@ impl Simulator {
             .channel(loc.channel, ready, self.timing.transfer_page_ns)
             .end;
         let t_prog = self.timing.program(self.geo.page_map.page_type(f.new.page));
-        self.backend
-            .array(loc.die, loc.plane_in_die, ArrayOp::Program, at_die, t_prog);
+        let page = Some(f.new.page);
+        (self.backend).array_at(loc.die, loc.plane_in_die, ArrayOp::Program, page, at_die, t_prog);
     }
 
     /// The summary's `mapping_cache` table (`None`: off).

@@ -115,7 +115,7 @@ impl Simulator {
         let xfer = self.timing.transfer_page_ns;
         let s = self
             .backend
-            .program_data(l.channel, l.die, l.plane_in_die, tag, ready, xfer);
+            .program_data(l.channel, l.die, l.plane_in_die, ppa.page, tag, ready, xfer);
         Ok((s.end, t_prog))
     }
 

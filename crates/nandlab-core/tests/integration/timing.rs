@@ -181,3 +181,25 @@ fn a_meta_cure_backup_is_programmed_after_its_primary_not_beside_it() {
     assert_eq!(latencies(&mc, vec![write(0)]), vec![XFER + 2 * T_PROG_LSB]);
     assert_eq!(latencies(&mc, vec![write(1)]), vec![XFER + T_PROG_LSB]);
 }
+
+#[test]
+fn with_equal_pages_only_one_page_address_programs_as_one_two_plane_program() {
+    // `device.multi_plane_equal_pages`. A 4 KiB write takes page 0 of plane 0 (XFER +
+    // t_PROG). An 8 KiB write at 1 ms then goes to page 0 of plane 1 and page 1 of plane 0
+    // (the striping cursor is on plane 1; both LSB pages): two page addresses, so plane 1's
+    // page programs on arrival and plane 0's after it, XFER + 2 t_PROG = 262.48 µs. Without
+    // the rule they are one two-plane program: 2 XFER + t_PROG = 161.96 µs.
+    let equal = format!("{ONE_DIE}multi_plane_equal_pages = true\n");
+    let reqs = vec![
+        Request::new(0, 0, 4096, Op::Write, 0),
+        Request::new(1_000_000, 4096, 8192, Op::Write, 0),
+    ];
+    assert_eq!(
+        latencies(&equal, reqs.clone()),
+        vec![XFER + T_PROG_LSB, XFER + 2 * T_PROG_LSB]
+    );
+    assert_eq!(latencies(ONE_DIE, reqs), vec![XFER + T_PROG_LSB, 2 * XFER + T_PROG_LSB]);
+    // A first 8 KiB write takes page 0 of both planes: one two-plane program either way.
+    let write = Request::new(0, 0, 8192, Op::Write, 0);
+    assert_eq!(latencies(&equal, vec![write]), vec![2 * XFER + T_PROG_LSB]);
+}

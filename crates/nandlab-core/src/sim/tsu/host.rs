@@ -22,7 +22,7 @@ impl Simulator {
             if waits
                 && !self
                     .backend
-                    .joins_batch(loc.die, loc.plane_in_die, ArrayOp::Program, p.ready)
+                    .joins_batch(loc.die, loc.plane_in_die, ArrayOp::Program, Some(p.ppa.page), p.ready)
             {
                 if q.push_program(loc.die, p) {
                     self.events.push(die_free.max(now), Event::Background { die: loc.die });
@@ -59,7 +59,10 @@ impl Simulator {
             };
             let ready = p.ready.max(now);
             let plane = self.geo.loc_of_block(p.ppa.block).plane_in_die;
-            if self.backend.joins_batch(die, plane, ArrayOp::Program, ready) {
+            if self
+                .backend
+                .joins_batch(die, plane, ArrayOp::Program, Some(p.ppa.page), ready)
+            {
                 q.programs(die).remove(i);
                 self.reserve_program(p, ready);
             } else {
