@@ -4,44 +4,63 @@
 use super::*;
 
 impl Simulator {
+    /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`.
+    #[inline]
+    pub(super) fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
+        // One branch per request: reads that need none of the per-page features take the
+        // one pass without them.
+        if self.plain_reads {
+            self.issue_plain_reads(now, slot, first, last, bytes);
+            Ok(())
+        } else {
+            self.issue_judged_reads(now, slot, first, last, bytes)
+        }
+    }
+
+    /// [`Simulator::issue_reads`] when `plain_reads` (the request's pages ask no cache,
+    /// mapping cache, critical-page, judging, TVR or interleaving question): each page
+    /// mapped and sensed in one pass, with no batch (building one cost ~30 instructions a
+    /// page). The order is the batched passes': a page's sensing touches no FTL state and an
+    /// unmapped page cannot complete a request that still has mapped pages pending.
+    #[inline(always)]
+    fn issue_plain_reads(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) {
+        let logical = self.ftl.logical_pages();
+        let units = self.units.reads(first, last, bytes);
+        for p in first..=last {
+            let Some(sensed) = self.ftl.read(wrap(p, logical)) else {
+                // Unmapped: done when its mapping entry is known (now, without a mapping cache).
+                self.finish_page(slot, now);
+                continue;
+            };
+            let loc = self.geo.plane_locs[sensed.plane as usize];
+            let read = PageRead {
+                ppa: sensed.ppa,
+                loc,
+                verdict: Verdict::Unjudged,
+                extra: 0,
+                units: units.at(p) as u16,
+            };
+            let sense_ns = self.sense_ns(&read);
+            self.sense_first(Parts::One(loc), now, slot, read, sense_ns, NO_BACKUP);
+        }
+    }
+
     /// Issues the page reads of request `slot` (logical pages `first..=last`) at `now`, in
     /// passes over the request's pages, each a tight loop whose pages do not wait on each
     /// other: the mapping, each page's flash state (the pages sit in different planes, so
     /// their block records are cache misses that then overlap), the pages' RBERs, then each
     /// read's verdict and sensing.
-    #[inline]
-    pub(super) fn issue_reads(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
-        // One branch per request: reads that need none of the per-page features take the
-        // passes compiled without them.
-        if self.plain_reads {
-            self.issue_reads_as::<true>(now, slot, first, last, bytes)
-        } else {
-            self.issue_reads_as::<false>(now, slot, first, last, bytes)
-        }
-    }
-
-    /// [`Simulator::issue_reads`], with the per-page features compiled out when `PLAIN`
-    /// (`plain_reads`: the request's pages ask no cache, mapping cache, critical-page,
-    /// judging, TVR or interleaving question).
-    #[inline(always)]
-    pub(super) fn issue_reads_as<const PLAIN: bool>(
-        &mut self,
-        now: u64,
-        slot: u32,
-        first: u64,
-        last: u64,
-        bytes: (u64, u64),
-    ) -> Result<()> {
+    fn issue_judged_reads(&mut self, now: u64, slot: u32, first: u64, last: u64, bytes: (u64, u64)) -> Result<()> {
         let logical = self.ftl.logical_pages();
         let mut pages = std::mem::take(&mut self.read_batch);
         pages.clear();
         let mut cache_hits = 0;
         let units = self.units.reads(first, last, bytes);
         // Whether any page may hold a critical page, asked once per request.
-        let critical = !PLAIN && self.cfg.host.critical.is_active();
+        let critical = self.cfg.host.critical.is_active();
         for p in first..=last {
             let lpn = wrap(p, logical);
-            if let Some(cache) = self.cache.as_mut().filter(|_| !PLAIN) {
+            if let Some(cache) = self.cache.as_mut() {
                 let (hit, evicted) = cache.read(lpn);
                 if let Some(ev) = evicted {
                     self.write_back(now, slot, ev)?;
@@ -51,7 +70,7 @@ impl Simulator {
                     continue;
                 }
             }
-            let ready = if PLAIN { now } else { self.translate(now, lpn, false) };
+            let ready = self.translate(now, lpn, false);
             let Some(sensed) = self.ftl.read(lpn) else {
                 // An unmapped page is done when its mapping entry is known (now, without a
                 // mapping cache; the mapped pages finish only from later events).
@@ -73,7 +92,7 @@ impl Simulator {
                 ready,
             });
         }
-        if !PLAIN && self.read_path.enabled {
+        if self.read_path.enabled {
             for p in pages.iter_mut() {
                 p.state = self.page_state(p.ppa, p.loc.chip, p.reads);
             }
@@ -83,7 +102,7 @@ impl Simulator {
                 }
             }
         }
-        if !PLAIN && self.tvr.is_some() {
+        if self.tvr.is_some() {
             for p in &pages {
                 let tvr = self.is_tvr(p.ppa);
                 let age_s = self.read_path.retention_s(self.ftl.program_ns(p.ppa), now);
@@ -101,7 +120,7 @@ impl Simulator {
         let mut shared: Option<(u64, u64, u64)> = None;
         for p in &pages {
             let (ppa, loc) = (p.ppa, p.loc);
-            let (verdict, extra, backup) = match p.state.as_ref().filter(|_| !PLAIN) {
+            let (verdict, extra, backup) = match p.state.as_ref() {
                 Some(st) => {
                     let plan = self.read_path.judge(p.rber, st);
                     let failed = self.read_path.uncorrectable(plan);
@@ -123,7 +142,7 @@ impl Simulator {
                 }
                 None => (Verdict::Unjudged, 0, NO_BACKUP),
             };
-            if !PLAIN && p.critical {
+            if p.critical {
                 let page_type = usize::from(self.geo.page_map.page_type(ppa.page));
                 self.counters.critical_reads[page_type] += 1;
                 if let Some(b) = self.ftl.backup_of(p.lpn) {
@@ -140,7 +159,7 @@ impl Simulator {
             };
             // Sensing starts once the mapping entry is known.
             let sense_ns = self.sense_ns(&read);
-            if PLAIN || ways == 1 {
+            if ways == 1 {
                 // Not interleaved: the one part is the mapped page.
                 self.sense_first(Parts::One(loc), p.ready, slot, read, sense_ns, backup);
                 continue;
