@@ -1,6 +1,6 @@
 """Renders a report in a real browser, headless Chromium (Debian's `chromium` package), and
 reports what the page did: its console errors, how many elements each figure drew, what
-the timeline's zoom and hover do when driven by real events, and a screenshot's painted
+the timeline's zoom and hover do when driven by real events, and a screenshot's coloured
 pixels. Tests skip with a reason where Chromium is absent (CI has none).
 
 A probe script is put at the head of a copy of the page: it records every error and
@@ -43,12 +43,6 @@ window.addEventListener('load',function(){
     var f={w:r.width,h:r.height,drawn:drawn,zoomable:s.classList.contains('zoomable'),
            titles:s.querySelectorAll('title').length};
     if(f.zoomable){
-      // Hover: what the pointer finds over the middle of each hover band.
-      var hits=0,bands=s.querySelectorAll('g > title');
-      bands.forEach(function(t){var b=t.parentNode.getBoundingClientRect();
-        var e=document.elementFromPoint(b.left+b.width/2,b.top+b.height/2);
-        if(e&&t.parentNode.contains(e))hits++;});
-      f.hover_hits=hits;
       // Zoom in at the middle (wheel up), pan by a tenth of the width, reset.
       var cx=r.left+r.width/2,cy=r.top+r.height/2;
       f.home=vb(s);
@@ -56,6 +50,14 @@ window.addEventListener('load',function(){
       ev(s,'mousedown',cx,cy);ev(s,'mousemove',cx-r.width/10,cy);ev(window,'mouseup',0,0);
       f.pan=vb(s);
       ev(s,'dblclick',cx,cy);f.reset=vb(s);
+      // Hover: what the pointer finds over the middle of each hover band (scrolled into
+      // view: the browser hit-tests only what is on screen).
+      var hits=0;
+      s.querySelectorAll('g > title').forEach(function(t){var g=t.parentNode;
+        g.scrollIntoView({block:'center',inline:'center'});var b=g.getBoundingClientRect();
+        var e=document.elementFromPoint(b.left+b.width/2,b.top+b.height/2);
+        if(e&&g.contains(e))hits++;});
+      f.hover_hits=hits;
     }
     out.svgs.push(f);});
   var p=document.createElement('pre');p.id='nandlab-probe';p.textContent=JSON.stringify(out);
@@ -78,7 +80,8 @@ def _console_lines(stderr: str) -> list[str]:
 def render(page: Path, screenshot: Path | None = None) -> dict[str, Any]:
     """Loads ``page`` (a copy with the probe) in headless Chromium; returns the probe's
     findings plus ``logged``, the console lines Chromium itself logged, and, with
-    ``screenshot``, ``painted``: the share of the screenshot's pixels that are not white."""
+    ``screenshot``, ``colored``: how many of the screenshot's pixels are coloured (the
+    figures' lines and bars: the page's text and rules are grey)."""
     assert CHROMIUM is not None
     text = page.read_text()
     probed = page.with_name(page.stem + ".probed.html")
@@ -97,5 +100,5 @@ def render(page: Path, screenshot: Path | None = None) -> dict[str, Any]:
         from matplotlib.image import imread
 
         rgb = imread(screenshot)[..., :3]
-        found["painted"] = float((rgb.min(axis=-1) < 0.9).mean())
+        found["colored"] = int((rgb.max(axis=-1) - rgb.min(axis=-1) > 0.25).sum())
     return found

@@ -10,7 +10,6 @@ as polars frames (no copy).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import polars as pl
 
 from .io import PE_FILE as PE_FILE  # re-exported: defined with the other output files
 from .io import TIMELINE_FILE as TIMELINE_FILE
+from .timeline_window import parse_window as parse_window  # re-exported
 
 _U, _F = pl.UInt64(), pl.Float64()
 #: Columns of the timeline, in the core's order (``metrics/timeline.rs``). Per window
@@ -63,20 +63,6 @@ CACHE_COLUMNS: dict[str, pl.DataType] = {
 MAPPING_COLUMNS: dict[str, pl.DataType] = {
     "mapping_hits": _U, "mapping_misses": _U, "mapping_hit_rate": _F,
 }
-
-_UNITS_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
-
-
-def parse_window(text: str) -> int:
-    """A window length such as ``100ms``, ``1s``, ``500us`` or ``250000`` (ns) in ns."""
-    m = re.fullmatch(r"\s*([0-9][0-9_]*(?:\.[0-9]+)?)\s*(ns|us|µs|ms|s)?\s*", text)
-    if m is None:
-        raise ValueError(f"--timeline {text!r}: expected a duration such as 100ms, 1s or 500us")
-    ns = float(m.group(1).replace("_", "")) * _UNITS_NS[m.group(2) or "ns"]
-    if ns < 1 or ns != int(ns):
-        raise ValueError(f"--timeline {text!r}: must be a whole number of ns, at least 1")
-    return int(ns)
-
 
 def timeline_frame(columns: Any) -> pl.DataFrame:
     """A batch of the core's timeline columns (Arrow: :data:`TIMELINE_SCHEMA`, then the
