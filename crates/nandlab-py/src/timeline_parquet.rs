@@ -42,10 +42,8 @@ impl ParquetTimeline {
             .name("nandlab-timeline".to_string())
             .spawn(move || write(&dst, rx))
             .expect("a thread for the timeline's writer");
-        let sink: TimelineSink = Box::new(move |batch| {
-            tx.send(batch)
-                .map_err(|_| "the timeline's writer stopped".to_string())
-        });
+        let sink: TimelineSink =
+            Box::new(move |batch| tx.send(batch).map_err(|_| "the timeline's writer stopped".to_string()));
         (ParquetTimeline { path, writer }, sink)
     }
 

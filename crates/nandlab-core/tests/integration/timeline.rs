@@ -272,9 +272,15 @@ fn pe_cycles_only_when_asked() {
     let out = Simulator::new(cfg).unwrap().run_requests(write()).unwrap();
     assert!(out.timeline.is_none());
     let blocks = out.summary.to_json()["config"]["device"].clone();
-    let n: u64 = ["channels", "chips_per_channel", "dies_per_chip", "planes_per_die", "blocks_per_plane"]
-        .iter()
-        .map(|k| blocks[k].as_u64().unwrap())
-        .product();
+    let n: u64 = [
+        "channels",
+        "chips_per_channel",
+        "dies_per_chip",
+        "planes_per_die",
+        "blocks_per_plane",
+    ]
+    .iter()
+    .map(|k| blocks[k].as_u64().unwrap())
+    .product();
     assert_eq!(out.pe_by_block.map(|v| v.len() as u64), Some(n));
 }
