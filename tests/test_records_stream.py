@@ -1,7 +1,7 @@
 """Request records saved with a run stream to disk as the run goes (issue 12 item 9): the
 file holds exactly what an in-memory run returns, in arrival order, and no streamed
-temporary file stays behind. The stream is written once, in the saved format, and moved
-into place (issue 33 item 3): nothing reads it back or converts it."""
+temporary file stays behind. The stream is written once, in the saved format, by the
+core, and moved into place (issue 33 item 3): nothing reads it back or converts it."""
 
 from __future__ import annotations
 
@@ -51,9 +51,8 @@ def test_the_stream_is_moved_into_place_not_read_back(tmp_path, monkeypatch):
         assert (tmp_path / fmt / f"requests.{fmt}").is_file()
 
 
-def test_records_crossing_several_batches_keep_every_row_in_order(tmp_path, monkeypatch):
-    # 70,000 requests cross two of the core's 65,536-row batches; row groups of 1,000 rows.
-    monkeypatch.setattr(nandlab.records, "ROW_GROUP_ROWS", 1000)
+def test_records_crossing_several_batches_keep_every_row_in_order(tmp_path):
+    # 70,000 requests cross two of the core's 65,536-row batches (two row groups).
     cfg = {**CFG, "workload": {**CFG["workload"], "requests": 70_000}}
     memory = nandlab.run(cfg, progress=False)
     nandlab.run(cfg, out=tmp_path, progress=False)
@@ -63,47 +62,46 @@ def test_records_crossing_several_batches_keep_every_row_in_order(tmp_path, monk
     assert on_disk.schema == pl.Schema(nandlab.REQUEST_SCHEMA)
 
 
-def test_a_failing_writer_fails_the_run_naming_the_file_and_leaves_nothing(tmp_path, monkeypatch):
-    def full(batches, dst):
-        next(iter(batches))
-        raise OSError(28, "No space left on device")
+def test_the_arrow_schema_stored_is_the_one_polars_writes_for_the_records():
+    import io
 
-    monkeypatch.setattr(nandlab.api, "write_parquet", full)
+    buf = io.BytesIO()
+    pl.DataFrame(schema=nandlab.REQUEST_SCHEMA).write_parquet(buf)
+    buf.seek(0)
+    assert pl.read_parquet_metadata(buf)["ARROW:schema"] == nandlab.records.ARROW_SCHEMA
+
+
+def test_a_records_file_that_cannot_be_written_fails_the_run_naming_it(tmp_path, monkeypatch):
+    # The stream's file lies in a folder that does not exist: the core cannot create it.
+    monkeypatch.setattr(nandlab.api, "_temp_beside", lambda p: tmp_path / "gone" / p.name)
     out = tmp_path / "out"
-    with pytest.raises(nandlab.NandlabError, match=r"requests\.parquet.*No space left"):
+    with pytest.raises(nandlab.NandlabError, match=r"requests\.parquet: cannot write records"):
         nandlab.run(CFG, out=out, progress=False)
     assert not out.exists()
 
 
-def test_a_writer_that_stops_early_fails_the_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(nandlab.api, "write_parquet", lambda batches, dst: None)
-    with pytest.raises(nandlab.NandlabError, match="before the last batch"):
-        nandlab.run(CFG, out=tmp_path / "out", progress=False)
-
-
-def test_the_command_imports_polars_only_on_its_record_thread(tmp_path):
-    # `nandlab run` starts without polars (or NumPy): the record thread imports them while
-    # the simulation runs, off the run's critical path (issue 33 item 3). A run of the
-    # command in a fresh interpreter then writes every record.
+def test_the_command_writes_records_without_polars_numpy_or_rich(tmp_path):
+    # `nandlab run -q --out` loads neither polars nor NumPy (the core writes the records
+    # file itself) nor rich (no bar, no table), and every record is written (issue 33).
     import json
     import subprocess
     import sys
 
-    code = (
-        "import sys, nandlab.cli\n"
-        "print(sorted(m for m in ('polars', 'numpy') if m in sys.modules))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
     cfg = tmp_path / "cfg.toml"
     cfg.write_text(
         "[workload]\nkind = 'synthetic'\nrequests = 3000\nread_fraction = 0.5\n"
         "iops = 50000.0\n[host]\nqueue_depth = 4\n"
     )
     out = tmp_path / "out"
-    subprocess.run(
-        [sys.executable, "-m", "nandlab", "run", str(cfg), "-q", "--out", str(out)],
-        check=True, capture_output=True,
+    code = (
+        "import sys, nandlab.cli\n"
+        "try:\n"
+        f"    nandlab.cli.main(['run', {str(cfg)!r}, '-q', '--out', {str(out)!r}])\n"
+        "except SystemExit as e:\n"
+        "    assert not e.code, e.code\n"
+        "print(sorted(m for m in ('polars', 'numpy', 'rich') if m in sys.modules))\n"
     )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
     assert pl.read_parquet(out / "requests.parquet").height == 3000
     assert json.loads((out / "summary.json").read_text())["requests"]["count"] == 3000

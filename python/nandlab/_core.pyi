@@ -23,7 +23,7 @@ def simulate(
     config_json: str,
     progress: Callable[[int, None], bool] | None = None,
     requests_csv: str | None = None,
-    requests_sink: tuple[str, Callable[[Any], None]] | None = None,
+    requests_parquet: tuple[str, str] | None = None,
     timeline_sink: tuple[str, Callable[[ArrowColumns], None]] | None = None,
     timeline_parquet: str | None = None,
 ) -> tuple[str, dict[str, npt.NDArray[Any]] | None, ArrowColumns | None]: ...

@@ -28,8 +28,8 @@ from .io import (
     replace_outputs,
 )
 from .progress import ProgressFn, ProgressReporter
-from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record writer
-from .records import columns_frame, request_schema, text_schema, write_parquet
+from .records import ARROW_SCHEMA, columns_frame, request_schema, text_schema
+from .records import OP_NAMES as OP_NAMES  # re-exported: defined beside the record schema
 from .summary import Summary
 
 if TYPE_CHECKING:
@@ -320,14 +320,14 @@ def _timeline_ns(cfg: Mapping[str, Any]) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
 
 
-def _stream_args(stream: Path | None, fmt: str) -> tuple[str | None, tuple[str, Any] | None]:
-    """``simulate``'s ``requests_csv`` and ``requests_sink`` for records streamed to
-    ``stream`` in ``fmt``: the core writes CSV itself and hands Parquet over in batches."""
+def _stream_args(stream: Path | None, fmt: str) -> tuple[str | None, tuple[str, str] | None]:
+    """``simulate``'s ``requests_csv`` and ``requests_parquet`` for records streamed to
+    ``stream`` in ``fmt`` (the core writes either file itself)."""
     if stream is None:
         return None, None
     if fmt == "csv":
         return str(stream), None
-    return None, (str(stream), lambda batches: write_parquet(batches, stream))
+    return None, (str(stream), ARROW_SCHEMA)
 
 
 def check_config(

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from . import _native, api
 from . import cli_experiments as experiments
@@ -25,7 +24,6 @@ from .config import dumps_toml, parse_overrides
 from .errors import ConfigError, user_message
 from .io import atomic_write
 from .progress import ProgressReporter
-from .report import states_view, summary_view, trace_view
 
 try:  # newer typer runs on its own copy of click (and keeps `Abort` itself); older on click
     from typer._click import exceptions as click_errors
@@ -179,6 +177,10 @@ def run(
         if as_json:
             typer.echo(json.dumps(result.summary, indent=2))
         elif not quiet:
+            from rich.console import Console  # tables: not loaded by a quiet run
+
+            from .report import summary_view
+
             console = Console()
             console.print(summary_view(result.summary))
             if out is not None:
@@ -404,6 +406,10 @@ def trace_info(
         if as_json:
             typer.echo(json.dumps(info, indent=2))
         else:
+            from rich.console import Console
+
+            from .report import trace_view
+
             Console().print(trace_view(str(file), info))
 
 
@@ -443,6 +449,10 @@ def states(
         if as_json:
             typer.echo(json.dumps(out, indent=2))
         else:
+            from rich.console import Console
+
+            from .report import states_view
+
             Console().print(states_view(out, unit_bytes))
 
 

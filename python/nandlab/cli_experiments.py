@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from .errors import ConfigError
-from .reproduce.framework import PAPERS
+from .reproduce.papers import PAPERS
 
 EXIT_RUNS_FAILED = 1
 

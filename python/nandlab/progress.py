@@ -10,17 +10,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+if TYPE_CHECKING:  # rich's bar is imported when one is shown: a quiet run never loads it
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
 
 ProgressFn = Callable[[int, int | None], object]
 
@@ -74,6 +68,16 @@ class ProgressReporter:
         if self._progress is None:
             if time.monotonic() - self._start < self.delay_s:
                 return
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
             console = self.console or Console(stderr=True)
             self._progress = Progress(
                 TextColumn("[progress.description]{task.description}"),

@@ -1,20 +1,17 @@
-"""Per-request records of a run saved to ``out``, written while the run goes.
+"""Per-request records: their schema, and frames of the core's columns.
 
-The core hands its records over in column batches of 65,536 rows (dicts of NumPy arrays,
-in arrival order) on its record thread; :func:`write_parquet` turns each into a polars
-frame without copying the numeric columns and streams them to the Parquet writer, which
-holds one row group. So records cost one pass, about 10 MB whatever the run's length, and
-no CSV text in between (``requests.csv`` is written by the core itself).
+A run saved to ``out`` has its records written while it goes, by the core's record thread
+itself (``requests.parquet`` one row group per 65,536 rows, ``requests.csv``): nothing
+crosses into Python, so ``nandlab run`` never imports polars or NumPy (issue 33). This
+module gives that file its Arrow schema (:data:`ARROW_SCHEMA`).
 
-polars is imported when first used, not with this module: a ``nandlab run`` imports it on
-the record thread while the simulation runs, off the run's critical path (issue 33).
+polars is imported when first used, not with this module.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -50,11 +47,21 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: Rows per Parquet row group (a few MB of columns).
-ROW_GROUP_ROWS = 65_536
-#: zstd level of the Parquet columns. Level 1 against polars' default (3), DTRS x32's
-#: 4.07 M records: 0.71 against 1.40 CPU s to encode, 41 against 31 MB on disk (issue 33).
-ZSTD_LEVEL = 1
+#: The ``ARROW:schema`` the core stores in ``requests.parquet`` (base64 of the Arrow IPC
+#: schema message of :func:`request_schema`, as polars itself writes it: ``op`` is a
+#: dictionary of ``large_string`` by ``uint8`` keys whose field metadata
+#: ``_PL_ENUM_VALUES2`` makes polars read it back as the Enum). Regenerate with
+#: ``pl.DataFrame(schema=request_schema()).write_parquet(buf)`` and
+#: ``pl.read_parquet_metadata(buf)["ARROW:schema"]``; a test checks polars reads it back.
+ARROW_SCHEMA = (
+    "/////8cBAAAEAAAA8v///xQAAAAEAAEAAAAKAAsACAAKAAQA+P///wwAAAAIAAgAAAAEAAUAAABQAQAAHAEAAOQAAACw"
+    "AAAABAAAAOb///+cAAAAkAAAAHAAAABoAAAAGAAAAAEUEgAaAAQAGAAZAAgADAAQABQAAQAAAAQAAAD0////KAAAAAwA"
+    "AAAIAAwABAAIABMAAAA0O3JlYWQ1O3dyaXRlNDt0cmltABAAAABfUExfRU5VTV9WQUxVRVMyAAAAAAAAAAD2////EAAA"
+    "AAEACgAJAAAABAAIACL///8IAAAA/P///wQABAACAAAAb3AAAFj///8cAAAAEAAAAAgAAAABAgAAAAAAAFL///9AAAAA"
+    "CgAAAHNpemVfYnl0ZXMAAIj///8cAAAAEAAAAAgAAAABAgAAAAAAAIL///9AAAAADAAAAG9mZnNldF9ieXRlcwAAAAC8"
+    "////HAAAABAAAAAIAAAAAQIAAAAAAAC2////QAAAAAoAAABsYXRlbmN5X25zAADs////NAAAACAAAAAYAAAAAQIAABAA"
+    "EgAEABAAEQAIAAAADAAAAAAA9v///0AAAAAAAAYACAAEAAoAAABhcnJpdmFsX25zAA=="
+)
 
 
 def text_schema(schema: Mapping[str, pl.DataType]) -> dict[str, pl.DataType]:
@@ -82,20 +89,3 @@ def columns_frame(columns: Mapping[str, Any]) -> pl.DataFrame:
         df = df.cast(casts)
     first = [k for k in schema if k in df.columns]
     return df.select(first + [c for c in df.columns if c not in schema])
-
-
-def write_parquet(batches: Iterable[Mapping[str, Any]], dst: Path) -> None:
-    """Writes the core's record batches to Parquet ``dst`` as they arrive (bounded memory)."""
-    from polars.io.plugins import register_io_source
-
-    source = iter(batches)
-
-    def frames(*_pushdown: object) -> Iterator[pl.DataFrame]:
-        # The frame is only ever sunk whole: no projection, filter or row limit to apply.
-        for columns in source:
-            yield columns_frame(columns)
-
-    lf = register_io_source(frames, schema=request_schema())
-    lf.sink_parquet(
-        dst, compression="zstd", compression_level=ZSTD_LEVEL, row_group_size=ROW_GROUP_ROWS
-    )

@@ -13,8 +13,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod arrow;
-mod batches;
 mod ldpc;
+mod records_parquet;
 mod session;
 mod timeline_parquet;
 
@@ -58,21 +58,20 @@ fn guard<T>(body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 /// Runs a simulation. Returns (summary JSON, request columns or None, every block's P/E
 /// cycles at the end as Arrow columns (`pe_cycles`) or None: only with `output.pe_cycles`). With
 /// `requests_csv`, request records stream to that CSV file instead (columns: None); with
-/// `requests_sink = (name, write)`, `write(batches)` is called once on the record thread
-/// with an iterator of column batches (dicts as returned here), and must consume it; its
-/// exception fails the run naming `name`. With `timeline_sink = (name, take)` and
+/// `requests_parquet = (path, arrow_schema)`, to that Parquet file (`arrow_schema`: the
+/// `ARROW:schema` value stored with it), written on the record thread. With `timeline_sink = (name, take)` and
 /// `output.timeline_ns` set, `take(batch)` is called with each batch of timeline rows (Arrow
 /// columns, `arrow::ArrowColumns`) as the run goes; with `timeline_parquet = path` instead,
 /// they are written to that Parquet file by Rust (`timeline_parquet.rs`). `progress(done, None)` is called at the first
 /// 4,096 requests and then at most every [`PROGRESS_S`] of wall time.
 #[pyfunction]
-#[pyo3(signature = (config_json, progress=None, requests_csv=None, requests_sink=None, timeline_sink=None, timeline_parquet=None))]
+#[pyo3(signature = (config_json, progress=None, requests_csv=None, requests_parquet=None, timeline_sink=None, timeline_parquet=None))]
 fn simulate(
     py: Python<'_>,
     config_json: &str,
     progress: Option<PyObject>,
     requests_csv: Option<&str>,
-    requests_sink: Option<(String, PyObject)>,
+    requests_parquet: Option<(String, String)>,
     timeline_sink: Option<(String, PyObject)>,
     timeline_parquet: Option<std::path::PathBuf>,
 ) -> PyResult<SimulateOut> {
@@ -80,7 +79,7 @@ fn simulate(
         sink: timeline_sink,
         parquet: timeline_parquet,
     };
-    guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_sink, timeline))
+    guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_parquet, timeline))
 }
 
 /// Where the timeline's rows go: a Python callable, or a Parquet file.
@@ -101,7 +100,7 @@ fn simulate_unguarded(
     config_json: &str,
     progress: Option<PyObject>,
     requests_csv: Option<&str>,
-    requests_sink: Option<(String, PyObject)>,
+    requests_parquet: Option<(String, String)>,
     timeline: TimelineOut,
 ) -> PyResult<SimulateOut> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
@@ -113,9 +112,11 @@ fn simulate_unguarded(
         if let Some(path) = requests_csv {
             sim.stream_records_to(RecordSink::Csv(path.to_string()))?;
         }
-        if let Some((name, write)) = requests_sink {
-            let consume = Box::new(move |rx| batches::consume(write, rx));
-            sim.stream_records_to(RecordSink::Batches { name, consume })?;
+        if let Some((path, arrow_schema)) = requests_parquet {
+            let file =
+                std::fs::File::create(&path).map_err(|e| NandError::io(&path, format!("cannot write records: {e}")))?;
+            let consume = Box::new(move |rx| records_parquet::write(file, arrow_schema, rx).map_err(|e| e.to_string()));
+            sim.stream_records_to(RecordSink::Batches { name: path, consume })?;
         }
         if let Some(path) = timeline.parquet {
             let (writer, sink) = timeline_parquet::ParquetTimeline::start(path.clone());
@@ -365,8 +366,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NandlabError", m.py().get_type::<NandlabError>())?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("TraceError", m.py().get_type::<TraceError>())?;
-    m.add_class::<batches::RecordBatches>()?;
-    m.add_class::<arrow::ArrowColumns>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(validate_config, m)?)?;
     m.add_function(wrap_pyfunction!(trace_info, m)?)?;

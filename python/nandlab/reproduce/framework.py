@@ -52,19 +52,12 @@ from .claims_md import (
     listed_table,
     workloads_table,
 )
+from .papers import PAPERS as PAPERS  # re-exported: the paper modules by name
 from .verdict_table import index_md
 
 if TYPE_CHECKING:  # imported where used: `nandlab run` needs no polars before its run
     import polars as pl
 
-#: Paper modules by the name `nandlab reproduce NAME` takes.
-PAPERS: dict[str, str] = {
-    "bitflip": "nandlab.reproduce.bitflip",
-    "ldpc-in-ssd": "nandlab.reproduce.ldpc_in_ssd",
-    "asymmetric": "nandlab.reproduce.asymmetric",
-    "tvr": "nandlab.reproduce.tvr",
-    "badr": "nandlab.reproduce.badr",
-}
 
 #: Kept here for the paper modules: ``from .framework import Claim, point, ...``.
 __all__ = ["JUDGED", "KINDS", "VERDICTS", "Analysis", "Claim", "Context", "Measured",

@@ -33,6 +33,8 @@ pub struct FailGrid {
     /// The probabilities at RBER 0, and their logarithms.
     zeros: Vec<f64>,
     zero_logs: Vec<f64>,
+    /// `ln(1 + 1/(64 + j))` of each node `j` of an octave: its width in ln RBER.
+    ln_steps: [f64; 1 << SUB_BITS],
 }
 
 /// Failure probabilities at one RBER: two neighbouring nodes and the weights between them.
@@ -44,8 +46,10 @@ pub struct FailProbs<'a> {
     ln_hi: &'a [f64],
     /// Weight of `hi`, linear in RBER.
     w: f64,
-    /// Weight of `hi`, linear in ln RBER.
-    u: f64,
+    /// Weight of `hi` linear in ln RBER, `ln(1 + wj) / ln_step`: taken only where a
+    /// value is read in log-log (one `ln_1p` a read saved where none is).
+    wj: f64,
+    ln_step: f64,
 }
 
 impl FailProbs<'_> {
@@ -54,9 +58,31 @@ impl FailProbs<'_> {
     pub fn at(&self, level: usize) -> f64 {
         let (lo, hi) = (self.lo[level], self.hi[level]);
         if lo > 0.0 && hi > 0.0 && lo != hi {
-            (self.ln_lo[level] + self.u * (self.ln_hi[level] - self.ln_lo[level])).exp()
+            (self.ln_lo[level] + self.u() * (self.ln_hi[level] - self.ln_lo[level])).exp()
         } else {
             lo + self.w * (hi - lo)
+        }
+    }
+
+    /// Weight of `hi`, linear in ln RBER.
+    #[inline]
+    fn u(&self) -> f64 {
+        self.wj.ln_1p() / self.ln_step
+    }
+
+    /// Whether `u ≥ at(level)`. The value lies between the two nodes' (to rounding), so a
+    /// `u` outside them (by a margin far above `exp`'s and `ln`'s rounding) is decided
+    /// without it: the same answer as `u >= self.at(level)`, mostly without an `exp`.
+    #[inline]
+    pub fn reaches(&self, u: f64, level: usize) -> bool {
+        let (lo, hi) = (self.lo[level], self.hi[level]);
+        let (min, max) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+        if u > max * (1.0 + 1e-12) {
+            true
+        } else if u < min * (1.0 - 1e-12) {
+            false
+        } else {
+            u >= self.at(level)
         }
     }
 }
@@ -70,6 +96,7 @@ impl FailGrid {
             logs: vec![f64::NAN; NODES * levels],
             zeros: vec![0.0; levels],
             zero_logs: vec![f64::NEG_INFINITY; levels],
+            ln_steps: std::array::from_fn(|j| (j as f64 + 64.0).recip().ln_1p()),
         }
     }
 
@@ -111,7 +138,7 @@ impl FailGrid {
         let l = self.levels;
         if key < FIRST {
             self.fill(0, &exact);
-            // Linear from RBER 0 (u = w: `at` never takes the log branch with lo = 0).
+            // Linear from RBER 0 (`at` never takes the log branch with lo = 0).
             let w = f64::from_bits(bits) / Self::node_rber(0);
             return FailProbs {
                 lo: &self.zeros,
@@ -119,21 +146,22 @@ impl FailGrid {
                 ln_lo: &self.zero_logs,
                 ln_hi: &self.logs[..l],
                 w,
-                u: w,
+                wj: 0.0,
+                ln_step: 1.0,
             };
         }
         let i = (key - FIRST) as usize;
         let w = (bits & ((1 << SHIFT) - 1)) as f64 / (1u64 << SHIFT) as f64;
         self.fill(i, &exact);
-        let (hi, u) = if w > 0.0 {
+        // The node interval is RBER 2^e·(64 + j)/64 … 2^e·(65 + j)/64, and the RBER
+        // 2^e·(64 + j + w)/64, so its share of the interval in ln RBER is
+        // ln(1 + w/(64 + j)) / ln(1 + 1/(64 + j)) (`FailProbs::u`).
+        let j = (key & ((1 << SUB_BITS) - 1)) as usize;
+        let hi = if w > 0.0 {
             self.fill(i + 1, &exact);
-            // The node interval is RBER 2^e·(64 + j)/64 … 2^e·(65 + j)/64, and the RBER
-            // 2^e·(64 + j + w)/64, so its share of the interval in ln RBER is
-            // ln(1 + w/(64 + j)) / ln(1 + 1/(64 + j)).
-            let j = ((key & ((1 << SUB_BITS) - 1)) + 64) as f64;
-            (i + 1, (w / j).ln_1p() / j.recip().ln_1p())
+            i + 1
         } else {
-            (i, 0.0)
+            i
         };
         FailProbs {
             lo: &self.probs[i * l..(i + 1) * l],
@@ -141,7 +169,8 @@ impl FailGrid {
             ln_lo: &self.logs[i * l..(i + 1) * l],
             ln_hi: &self.logs[hi * l..(hi + 1) * l],
             w,
-            u,
+            wj: w / (j as f64 + 64.0),
+            ln_step: self.ln_steps[j],
         }
     }
 }
@@ -149,10 +178,11 @@ impl FailGrid {
 /// The decoding level a read needs, given uniform `u` ∈ [0, 1) and the page failure
 /// probability `fail(L)` of each level `L < levels` (non-increasing): the first level
 /// with `u ≥ fail(L)`, so level `L` is needed with probability `fail(L−1) − fail(L)`;
-/// `None` (uncorrectable) with probability `fail(levels − 1)`.
+/// `None` (uncorrectable) with probability `fail(levels − 1)`; `reaches(u, L)` tells
+/// whether `u ≥ fail(L)`.
 #[inline]
-pub fn sample_needed_level(u: f64, levels: usize, fail: impl Fn(usize) -> f64) -> Option<u8> {
-    (0..levels).find(|&l| u >= fail(l)).map(|l| l as u8)
+pub fn sample_needed_level(u: f64, levels: usize, reaches: impl Fn(f64, usize) -> bool) -> Option<u8> {
+    (0..levels).find(|&l| reaches(u, l)).map(|l| l as u8)
 }
 
 #[cfg(test)]
@@ -188,7 +218,7 @@ mod tests {
         let hi = 2f64.powi(-9) * (1.0 + 35.0 / 64.0);
         let u = (3e-3f64 / lo).ln() / (hi / lo).ln();
         let p = g.probs(3e-3, exact);
-        assert!((p.u - u).abs() < 1e-12, "{} vs {u}", p.u);
+        assert!((p.u() - u).abs() < 1e-12, "{} vs {u}", p.u());
         // A node at 0 interpolates linearly (no log of 0): fail = 0 up to 3e-3, then 1.
         let step = |r: f64| vec![if r > 3e-3 { 1.0 } else { 0.0 }];
         let mut g = FailGrid::new(1);
@@ -260,15 +290,35 @@ mod tests {
         assert!(checked > 300, "{checked} points between rows");
     }
 
+    /// `reaches` answers as `u >= at(level)` does, also for `u` on, or one rounding step
+    /// either side of, the nodes' values and the interpolated value itself.
+    #[test]
+    fn reaches_agrees_with_the_value() {
+        let exact = |r: f64| vec![(r * 40.0).min(1.0), 1e150 * r.powi(80), 0.0];
+        let mut g = FailGrid::new(3);
+        for r in [3e-3, 3.0123e-3, 7.77e-3, 1.8e-2, 2f64.powi(-42), 0.0] {
+            let p = g.probs(r, exact);
+            for l in 0..3 {
+                let v = p.at(l);
+                for x in [v, p.lo[l], p.hi[l], 0.0, 1.0, v * 0.5, v * 2.0] {
+                    let below = f64::from_bits(x.to_bits().saturating_sub(1));
+                    for u in [x, below, f64::from_bits(x.to_bits() + 1)] {
+                        assert_eq!(p.reaches(u, l), u >= v, "rber {r:e} level {l} u {u:e} value {v:e}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn sampling_by_a_uniform() {
         let fail = [0.3, 0.1, 0.0];
-        let f = |l: usize| fail[l];
+        let f = |u: f64, l: usize| u >= fail[l];
         assert_eq!(sample_needed_level(0.05, 3, f), Some(2));
         assert_eq!(sample_needed_level(0.1, 3, f), Some(1));
         assert_eq!(sample_needed_level(0.29, 3, f), Some(1));
         assert_eq!(sample_needed_level(0.3, 3, f), Some(0));
         let unc = [0.3, 0.2];
-        assert_eq!(sample_needed_level(0.1, 2, |l| unc[l]), None);
+        assert_eq!(sample_needed_level(0.1, 2, |u, l| u >= unc[l]), None);
     }
 }

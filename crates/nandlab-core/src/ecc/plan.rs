@@ -188,16 +188,18 @@ impl ReadPlanner {
     /// failure probability is below 1/2).
     pub fn needed_level<R: Rng + ?Sized>(&self, rber: f64, rng: &mut R) -> Option<u8> {
         let fail = self.page_fail_probs(rber);
-        self.decide(rber, |l| fail[l], rng)
+        self.decide(rber, |u, l| u >= fail[l], rng)
     }
 
-    /// [`ReadPlanner::needed_level`] given the page failure probability `fail(L)` of
-    /// each level at `rber` (the simulator reads them from a [`super::FailGrid`]).
+    /// [`ReadPlanner::needed_level`] given whether a uniform draw `u` reaches the page
+    /// failure probability of level `L` at `rber`, `reaches(u, L)` = `u ≥ fail(L)` (the
+    /// simulator reads them from a [`super::FailGrid`], which can often tell without
+    /// computing `fail(L)`).
     #[inline]
-    pub fn decide<R: Rng + ?Sized>(&self, rber: f64, fail: impl Fn(usize) -> f64, rng: &mut R) -> Option<u8> {
+    pub fn decide<R: Rng + ?Sized>(&self, rber: f64, reaches: impl Fn(f64, usize) -> bool, rng: &mut R) -> Option<u8> {
         match self.draw {
             ErrorDraw::Expected => self.expected_level(rber),
-            ErrorDraw::Stochastic => sample_needed_level(rng.random(), usize::from(self.max_level()) + 1, fail),
+            ErrorDraw::Stochastic => sample_needed_level(rng.random(), usize::from(self.max_level()) + 1, reaches),
         }
     }
 

@@ -25,7 +25,9 @@ pub mod variation;
 pub mod vth;
 pub mod vth_errors;
 mod vth_level;
+mod vth_params;
 pub mod vth_reliability;
+mod vth_solve;
 pub mod vth_table;
 
 /// How `reliability.error_draw` turns an RBER into decoding outcomes (the ECC's side).

@@ -150,13 +150,7 @@ impl Axis {
     /// cell `[⌊c⌋, ⌊c⌋+1]` as (offset of ⌊c⌋ in the stencil, fraction).
     fn stencil(&self, c: f64) -> Stencil {
         if self.n == 1 {
-            return Stencil {
-                first: 0,
-                w: [1.0, 0.0, 0.0, 0.0],
-                len: 1,
-                cell: 0,
-                frac: 0.0,
-            };
+            return Stencil::FLAT;
         }
         // `c ≥ 0`: truncation is the floor (one instruction; `floor` is a library call on
         // the baseline x86-64 target). In `u32` (an axis has far fewer nodes), whose
@@ -193,6 +187,15 @@ struct Stencil {
 }
 
 impl Stencil {
+    /// The stencil of a flat axis: its one node, weight 1.
+    const FLAT: Stencil = Stencil {
+        first: 0,
+        w: [1.0, 0.0, 0.0, 0.0],
+        len: 1,
+        cell: 0,
+        frac: 0.0,
+    };
+
     /// Linear weight of stencil node `k`.
     fn linear_w(&self, k: usize) -> f64 {
         if self.len == 1 {
@@ -408,8 +411,32 @@ impl VthTable {
     pub fn uniform_rber(&self, page: usize, pe: f64, retention_s: f64, reads: f64) -> f64 {
         let n = self.model.n_states();
         let row = self.model.bits_per_cell() * n + page;
-        self.at(pe, retention_s, reads, |at| at.value(row))
-            .unwrap_or_else(|| uniform_mean(&self.exact(pe, retention_s, reads)[page * n..(page + 1) * n]))
+        let on_grid = if self.reads.n == 1 && self.pe.n > 1 && self.age.n > 1 {
+            self.plane_value(row, pe, retention_s)
+        } else {
+            self.at(pe, retention_s, reads, |at| at.value(row))
+        };
+        on_grid.unwrap_or_else(|| uniform_mean(&self.exact(pe, retention_s, reads)[page * n..(page + 1) * n]))
+    }
+
+    /// [`At::value`] of row `r` on a wear × age table (no read disturb: every read's
+    /// stencil is 4 × 4), written out for that case: the same products and sums in the
+    /// same order (so the same bits), without the general stencil's bookkeeping, which
+    /// cost a random-content read more than its arithmetic (benchmarks/vth_speed.md).
+    #[inline]
+    fn plane_value(&self, r: usize, pe: f64, retention_s: f64) -> Option<f64> {
+        let (sx, sy) = (
+            self.pe.stencil(self.pe.coord(pe)?),
+            self.age.stencil(self.age.coord(retention_s)?),
+        );
+        let cell = self.cell(&sx, &sy, &Stencil::FLAT);
+        let (lo, hi) = (cell.lo[r], cell.hi[r]);
+        if lo < LN_P_CUBIC_MIN {
+            return Some(linear(&cell.p[r * PLANE..(r + 1) * PLANE], &sx, &sy, &Stencil::FLAT));
+        }
+        let row: &[f64; PLANE] = cell.ln_p[r * PLANE..(r + 1) * PLANE].try_into().ok()?;
+        let w: [f64; PLANE] = std::array::from_fn(|k| sx.w[k / 4] * sy.w[k % 4]);
+        Some(dot(&w, row).clamp(lo, hi).exp())
     }
 
     /// `f` of the read at (`pe`, `retention_s`, `reads`): its stencil, weights and packed

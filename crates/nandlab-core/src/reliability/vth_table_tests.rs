@@ -127,10 +127,13 @@ fn close(got: f64, want: f64, what: String) -> Result<(), TestCaseError> {
 }
 
 /// The table's random-content page RBER ([`VthTable::uniform_rber`], one interpolated
-/// value) against the mean of the exact model's states at `10^log_age − 1` s.
+/// value) against the mean of the exact model's states at `10^log_age − 1` s; and its
+/// wear × age path (`plane_value`) to the bit the general stencil's value.
 fn uniform_within_tolerance(pe: f64, log_age: f64, page: usize) -> Result<(), TestCaseError> {
     let age = 10f64.powf(log_age) - 1.0;
     let got = DONG.uniform_rber(page, pe, age, 0.0);
+    let general = DONG.at(pe, age, 0.0, |at| at.value(2 * 4 + page));
+    prop_assert_eq!(Some(got.to_bits()), general.map(f64::to_bits), "P/E {} age {}", pe, age);
     let want = DONG.exact(pe, age, 0.0)[page * 4..(page + 1) * 4].iter().sum::<f64>() / 4.0;
     close(got, want, format!("P/E {pe} age {age} page {page} random content"))
 }

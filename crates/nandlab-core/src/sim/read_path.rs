@@ -376,7 +376,7 @@ impl ReadPath {
     fn plan_of(&mut self, rber: f64, page: &PageState) -> (usize, f64) {
         let planner = &self.planner;
         let fail = self.fail_grid.probs(rber, |r| planner.page_fail_probs(r));
-        let needed = planner.decide(rber, |l| fail.at(l), &mut self.rng);
+        let needed = planner.decide(rber, |u, l| fail.reaches(u, l), &mut self.rng);
         let p_unc = fail.at(usize::from(planner.max_level()));
         let mut idx = needed.map_or(self.row - 1, usize::from);
         if self.history {
