@@ -149,7 +149,7 @@ def test_core_signal_check_cancel_becomes_keyboard_interrupt(monkeypatch):
     core = nandlab._native.core()
 
     def simulate(config_json, progress=None, requests_csv=None, requests_parquet=None,
-                 timeline_sink=None):
+                 timeline_sink=None, timeline_parquet=None):
         raise core.NandlabError("cancelled")
 
     monkeypatch.setattr(core, "simulate", simulate)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import headless_chromium
 from cli_errors import cli, one_line_error
 from nandlab import sweep_plots
 from nandlab.sweeps import run_sweep
@@ -66,6 +67,18 @@ def test_categorical_x_and_the_cli_report(sweep):
     page = (sweep / "report.html").read_text(encoding="utf-8")
     assert "<svg" in page and "http" not in page.split("<svg", 1)[0]
     assert page.count("<tr>") == 1 + len(POLICIES) * len(READS)
+
+
+@pytest.mark.skipif(headless_chromium.CHROMIUM is None, reason=headless_chromium.SKIP_REASON)
+def test_sweep_report_renders_in_headless_chromium(sweep, tmp_path):
+    r = cli("plot", sweep, "--x", "workload.read_fraction", "--y", "read.mean_ns")
+    assert r.exit_code == 0, r.stderr
+    seen = headless_chromium.render(sweep / "report.html", screenshot=tmp_path / "shot.png")
+    assert seen["console"] == [] and seen["logged"] == [], (seen["console"], seen["logged"])
+    # One figure, laid out, drawing a line and bars per GC policy, axes and labels.
+    (f,) = seen["svgs"]
+    assert f["w"] > 300 and f["h"] > 200 and f["drawn"] > 30, f
+    assert seen["colored"] > 500
 
 
 def test_bad_columns_and_modes_are_one_line_errors(sweep, tmp_path):

@@ -28,7 +28,7 @@ CFG = {
     "cache": {"capacity_bytes": 65_536},
     "ftl": {"mapping_cache": {"capacity_bytes": 4096}},
     "workload": {"flows": [FLOW, {**FLOW, "read_fraction": 0.0, "size_bytes": 8192}]},
-    "output": {"timeline_ns": 5_000_000},
+    "output": {"timeline_ns": 5_000_000, "pe_cycles": True},
 }
 
 

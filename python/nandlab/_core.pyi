@@ -1,5 +1,5 @@
-# Stubs of the compiled core (crates/nandlab-py/src/lib.rs, ldpc.rs, session.rs): JSON in, JSON and
-# NumPy arrays out. Errors are nandlab.errors' classes.
+# Stubs of the compiled core (crates/nandlab-py/src/lib.rs, ldpc.rs, session.rs): JSON in, JSON,
+# NumPy and Arrow arrays out. Errors are nandlab.errors' classes.
 from collections.abc import Callable
 from typing import Any
 
@@ -12,13 +12,21 @@ from .errors import TraceError as TraceError
 
 __version__: str
 
+class ArrowColumns:
+    """Named columns as one Arrow struct array (``polars.DataFrame(obj)``; arrow.rs)."""
+    def __arrow_c_array__(
+        self, requested_schema: object | None = None
+    ) -> tuple[object, object]: ...
+    def __len__(self) -> int: ...
+
 def simulate(
     config_json: str,
     progress: Callable[[int, None], bool] | None = None,
     requests_csv: str | None = None,
-    requests_sink: tuple[str, Callable[[Any], None]] | None = None,
-    timeline_sink: tuple[str, Callable[[dict[str, npt.NDArray[Any]]], None]] | None = None,
-) -> tuple[str, dict[str, npt.NDArray[Any]] | None, npt.NDArray[np.uint32] | None]: ...
+    requests_parquet: tuple[str, str] | None = None,
+    timeline_sink: tuple[str, Callable[[ArrowColumns], None]] | None = None,
+    timeline_parquet: str | None = None,
+) -> tuple[str, dict[str, npt.NDArray[Any]] | None, ArrowColumns | None]: ...
 def validate_config(config_json: str) -> str: ...
 def trace_info(path: str, format: str = "auto", time_unit: str | None = None) -> str: ...
 def trace_convert(src: str, src_format: str, dst: str, dst_format: str) -> int: ...

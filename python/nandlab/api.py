@@ -60,7 +60,7 @@ class Result:
     ``timeline``: metrics per window of simulated time (``[output] timeline_ns``; see
     :data:`nandlab.timeline.TIMELINE_SCHEMA`), ``None`` when the run kept none.
     ``pe_cycles``: every block's P/E cycles at the end (columns ``block``, ``pe_cycles``),
-    kept with a timeline (``None`` otherwise).
+    kept when ``[output] pe_cycles = true`` (``None`` otherwise).
     """
 
     summary: dict[str, Any] = field(repr=False)
@@ -164,21 +164,22 @@ class Result:
         return d
 
     def _add_timeline(self, d: Path, files: dict[str, Callable[[Path], object]]) -> bool:
-        """Adds the timeline's writer to ``files`` (ahead of the summary, which goes last);
-        True when the timeline is then the file in ``d``."""
+        """Adds the writers of the timeline and the blocks' P/E cycles to ``files`` (ahead
+        of the summary, which goes last); True when the timeline is then the file in
+        ``d``."""
         src = self.timeline_file
+        write: Callable[[Path], object] | None = None
         if self.timeline_rows is not None and src is None:
-            write: Callable[[Path], object] = self.timeline_rows.write_parquet
+            write = self.timeline_rows.write_parquet
         elif src is not None and self.timeline_stream:
             write = lambda p: os.replace(src, p)  # noqa: E731 - the run's own stream moves
         elif src is not None:
             import polars as pl
 
             write = lambda p: pl.scan_parquet(src).sink_parquet(p)  # noqa: E731
-        else:
-            return False
         summary = files.pop(SUMMARY_FILE)
-        files[TIMELINE_FILE] = write
+        if write is not None:
+            files[TIMELINE_FILE] = write
         if self.pe_cycles is not None:
             from .timeline import write_pe
 
@@ -262,12 +263,15 @@ def _simulate(
     timeline: Path | None = None,
 ) -> Result:
     user = progress if callable(progress) else None
+    # The core writes the timeline to its file itself (no polars, no NumPy: issue 36);
+    # kept in memory, it comes as frames.
     writer = None
-    if _timeline_ns(cfg):
-        from .timeline import TimelineWriter
+    if _timeline_ns(cfg) and timeline is None:
+        from .timeline import TimelineFrames
 
-        writer = TimelineWriter(timeline)
+        writer = TimelineFrames()
     timeline_sink = None if writer is None else ("timeline", writer)
+    timeline_parquet = str(timeline) if timeline is not None and _timeline_ns(cfg) else None
     reporter = ProgressReporter(
         show=progress is not False and user is None,
         user=user,
@@ -275,14 +279,10 @@ def _simulate(
     )
     try:
         with reporter:
-            try:
-                summary_json, columns, pe_by_block = core.simulate(
-                    config_json(cfg), reporter, *_stream_args(stream, stream_format),
-                    timeline_sink,
-                )
-            finally:
-                if writer is not None:
-                    writer.close()
+            summary_json, columns, pe_by_block = core.simulate(
+                config_json(cfg), reporter, *_stream_args(stream, stream_format),
+                timeline_sink, timeline_parquet,
+            )
     except Exception as e:
         if reporter.interrupted or (_cancelled(e) and not reporter.cancelled):
             # Ctrl-C seen by us, or by the core's own signal check between callbacks.
@@ -294,7 +294,7 @@ def _simulate(
     resolved = dict(Summary(summary).config)
     recorded = resolved["output"]["record_requests"]
     pe_cycles = None
-    if pe_by_block is not None:  # kept with a timeline
+    if pe_by_block is not None:  # asked for: [output] pe_cycles
         from .timeline import pe_frame
 
         pe_cycles = pe_frame(pe_by_block)
@@ -305,9 +305,9 @@ def _simulate(
         frame=requests_frame(columns) if columns is not None else None,
         requests_file=stream if recorded and columns is None else None,
         stream_format=stream_format if recorded and columns is None else None,
-        timeline_rows=writer.frame if writer is not None and timeline is None else None,
-        timeline_file=timeline,
-        timeline_stream=timeline is not None,
+        timeline_rows=writer.frame if writer is not None else None,
+        timeline_file=timeline if timeline_parquet is not None else None,
+        timeline_stream=timeline_parquet is not None,
         pe_cycles=pe_cycles,
     )
 

@@ -155,7 +155,7 @@ def run(
     with user_errors():
         overrides = parse_overrides(set_ or [])
         if timeline is not None:
-            from .timeline import parse_window
+            from .timeline_window import parse_window  # no polars: the core writes it
 
             try:
                 overrides["output.timeline_ns"] = parse_window(timeline)

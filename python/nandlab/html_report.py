@@ -80,7 +80,11 @@ def headline_html(result: Any) -> str:
 
 _STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;
-text-align:left;font-size:13px}figure{margin:1em 0}svg{max-width:100%;height:auto}"""
+text-align:left;font-size:13px}figure{margin:1em 0}svg{max-width:100%;height:auto}
+g[id^="tip-"]>path{pointer-events:all}"""
+# The hover bands are drawn fully transparent, which matplotlib writes as `fill: none`: by
+# SVG's default (`visiblePainted`) the pointer would then never find them, and no tooltip
+# showed (seen in headless Chromium). `pointer-events: all` makes them hit-testable.
 
 
 #: Zoom (wheel) and pan (drag) along x of every ``svg.zoomable``, by its viewBox; a

@@ -1,26 +1,23 @@
 """The timeline of a run (``[output] timeline_ns``, ``nandlab run --timeline 100ms``):
 one row per window of simulated time, streamed to ``timeline.parquet`` as the run goes.
 
-The core hands its rows over in batches of 16,384 windows (dicts of NumPy columns) on the
-simulator's thread; :class:`TimelineWriter` queues the arrays for a Parquet writer running
-on a thread of its own, which makes them polars frames, so memory stays at a few batches
-whatever the run's length. Without an output directory the frames are kept and concatenated.
+The core writes ``timeline.parquet`` itself, in batches of 16,384 windows on a thread of
+its own (``crates/nandlab-py/src/timeline_parquet.rs``), so memory stays at a few batches
+whatever the run's length and a run needs neither polars nor NumPy for it. Without an output
+directory it hands the batches over as Arrow columns, which :class:`TimelineFrames` keeps
+as polars frames (no copy).
 """
 
 from __future__ import annotations
 
-import queue
-import re
-import threading
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-from polars.io.plugins import register_io_source
 
 from .io import PE_FILE as PE_FILE  # re-exported: defined with the other output files
 from .io import TIMELINE_FILE as TIMELINE_FILE
+from .timeline_window import parse_window as parse_window  # re-exported
 
 _U, _F = pl.UInt64(), pl.Float64()
 #: Columns of the timeline, in the core's order (``metrics/timeline.rs``). Per window
@@ -67,39 +64,17 @@ MAPPING_COLUMNS: dict[str, pl.DataType] = {
     "mapping_hits": _U, "mapping_misses": _U, "mapping_hit_rate": _F,
 }
 
-#: Batches queued for the writer thread before the simulator waits for it.
-_AHEAD = 4
-
-_UNITS_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
-
-
-def parse_window(text: str) -> int:
-    """A window length such as ``100ms``, ``1s``, ``500us`` or ``250000`` (ns) in ns."""
-    m = re.fullmatch(r"\s*([0-9][0-9_]*(?:\.[0-9]+)?)\s*(ns|us|µs|ms|s)?\s*", text)
-    if m is None:
-        raise ValueError(f"--timeline {text!r}: expected a duration such as 100ms, 1s or 500us")
-    ns = float(m.group(1).replace("_", "")) * _UNITS_NS[m.group(2) or "ns"]
-    if ns < 1 or ns != int(ns):
-        raise ValueError(f"--timeline {text!r}: must be a whole number of ns, at least 1")
-    return int(ns)
-
-
-def batch_schema(columns: Mapping[str, Any]) -> dict[str, pl.DataType]:
-    """The schema of a batch of the core's columns (:data:`TIMELINE_SCHEMA`, then the
-    run's flow and cache columns), in the core's order."""
-    return {k: _U if v.dtype.kind == "u" else _F for k, v in columns.items()}
-
-
-def timeline_frame(columns: Mapping[str, Any]) -> pl.DataFrame:
-    """A batch of the core's timeline columns as a frame (NaN, the core's "nothing to
-    average", as null)."""
-    return pl.DataFrame(dict(columns), schema=batch_schema(columns), nan_to_null=True)
+def timeline_frame(columns: Any) -> pl.DataFrame:
+    """A batch of the core's timeline columns (Arrow: :data:`TIMELINE_SCHEMA`, then the
+    run's flow and cache columns, in the core's order; the core's NaN, "nothing to
+    average", already null) as a frame."""
+    return pl.DataFrame(columns)
 
 
 def pe_frame(pe_by_block: Any) -> pl.DataFrame:
-    """Every block's P/E cycles (the core's array, in block order) as :data:`PE_FILE`'s
-    frame."""
-    pe = pl.Series("pe_cycles", pe_by_block, dtype=pl.UInt32)
+    """Every block's P/E cycles (the core's Arrow column ``pe_cycles``, in block order) as
+    :data:`PE_FILE`'s frame."""
+    pe = pl.DataFrame(pe_by_block)["pe_cycles"]
     return pl.DataFrame({"block": pl.int_range(0, pe.len(), eager=True, dtype=pl.UInt32),
                          "pe_cycles": pe})
 
@@ -136,67 +111,20 @@ def dense(t: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class TimelineWriter:
-    """``simulate``'s ``timeline_sink``: each batch goes to Parquet ``dst`` (made a frame
-    and written on a thread as batches arrive, so the simulation only hands its arrays
-    over) or, without ``dst``, into memory (:attr:`frame`)."""
+class TimelineFrames:
+    """``simulate``'s ``timeline_sink`` for a timeline kept in memory: each batch becomes a
+    frame (no copy); :attr:`frame` is their concatenation. (With an output directory the
+    core writes ``timeline.parquet`` itself: ``crates/nandlab-py/src/timeline_parquet.rs``.)"""
 
-    def __init__(self, dst: Path | None) -> None:
-        self.dst = dst
+    def __init__(self) -> None:
         self.frames: list[pl.DataFrame] = []
-        self._queue: queue.Queue[Mapping[str, Any] | None] = queue.Queue(_AHEAD)
-        self._error: BaseException | None = None
-        self._thread: threading.Thread | None = None
-        #: The run's columns, known from its first batch (they depend on its flows and
-        #: caches); the writer starts then.
-        self.schema: dict[str, pl.DataType] | None = None
 
-    def __call__(self, columns: Mapping[str, Any]) -> None:
-        if self.schema is None:
-            self.schema = batch_schema(columns)
-            if self.dst is not None:
-                self._thread = threading.Thread(target=self._write, name="nandlab-timeline")
-                self._thread.start()
-        if self.dst is None:
-            self.frames.append(timeline_frame(columns))
-            return
-        if self._error is not None:
-            raise RuntimeError(f"the timeline writer stopped: {self._error}")
-        self._queue.put(columns)
-
-    def _write(self) -> None:
-        def frames(*_pushdown: object) -> Iterator[pl.DataFrame]:
-            while (c := self._queue.get()) is not None:
-                yield timeline_frame(c)
-
-        assert self.dst is not None and self.schema is not None
-        try:
-            lf = register_io_source(frames, schema=self.schema)
-            lf.sink_parquet(self.dst, compression="zstd", compression_level=1)
-        except BaseException as e:  # reported by close(); drain so the run does not wait
-            self._error = e
-            while self._queue.get() is not None:
-                pass
-
-    def close(self) -> None:
-        """Ends the stream and waits for the writer; raises its error. A run that gave no
-        row writes an empty file with :data:`TIMELINE_SCHEMA`."""
-        if self._thread is None:
-            if self.dst is not None and self.schema is None:
-                try:
-                    pl.DataFrame(schema=TIMELINE_SCHEMA).write_parquet(self.dst)
-                except OSError as e:
-                    raise RuntimeError(f"cannot write {self.dst}: {e}") from None
-            return
-        self._queue.put(None)
-        self._thread.join()
-        self._thread = None
-        if self._error is not None:
-            raise RuntimeError(f"cannot write {self.dst}: {self._error}") from None
+    def __call__(self, columns: Any) -> None:
+        self.frames.append(timeline_frame(columns))
 
     @property
     def frame(self) -> pl.DataFrame:
-        """The rows kept in memory."""
+        """The rows kept."""
         if not self.frames:
-            return pl.DataFrame(schema=self.schema or TIMELINE_SCHEMA)
+            return pl.DataFrame(schema=TIMELINE_SCHEMA)
         return pl.concat(self.frames)

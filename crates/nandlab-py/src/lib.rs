@@ -1,8 +1,7 @@
-//! Thin PyO3 bindings of nandlab-core: JSON in, JSON and NumPy columns out. No logic here
-//! beyond converting types and errors.
+//! Thin PyO3 bindings of nandlab-core: JSON in, JSON, NumPy and Arrow columns out. No logic
+//! here beyond converting types and errors.
 
 use nandlab_core::content::{analyse_files, CellMapping};
-use nandlab_core::metrics::timeline::Column;
 use nandlab_core::metrics::{RecordSink, RequestRecords, TimelineColumns};
 use nandlab_core::reliability::vth::{VthModel, VthParams};
 use nandlab_core::workload::{self, TimeUnit, TraceFormat, WorkloadContext};
@@ -13,9 +12,11 @@ use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod arrow;
 mod ldpc;
 mod records_parquet;
 mod session;
+mod timeline_parquet;
 
 // The front end's exception hierarchy (`nandlab.errors`): errors of the core are raised as
 // those classes, so one `except nandlab.NandlabError` (or `ConfigError`) catches both.
@@ -55,15 +56,16 @@ fn guard<T>(body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 }
 
 /// Runs a simulation. Returns (summary JSON, request columns or None, every block's P/E
-/// cycles at the end or None: only with `output.timeline_ns`). With
+/// cycles at the end as Arrow columns (`pe_cycles`) or None: only with `output.pe_cycles`). With
 /// `requests_csv`, request records stream to that CSV file instead (columns: None); with
 /// `requests_parquet = (path, arrow_schema)`, to that Parquet file (`arrow_schema`: the
 /// `ARROW:schema` value stored with it), written on the record thread. With `timeline_sink = (name, take)` and
-/// `output.timeline_ns` set, `take(batch)` is called with each batch of timeline rows (a
-/// dict of NumPy columns) as the run goes. `progress(done, None)` is called at the first
+/// `output.timeline_ns` set, `take(batch)` is called with each batch of timeline rows (Arrow
+/// columns, `arrow::ArrowColumns`) as the run goes; with `timeline_parquet = path` instead,
+/// they are written to that Parquet file by Rust (`timeline_parquet.rs`). `progress(done, None)` is called at the first
 /// 4,096 requests and then at most every [`PROGRESS_S`] of wall time.
 #[pyfunction]
-#[pyo3(signature = (config_json, progress=None, requests_csv=None, requests_parquet=None, timeline_sink=None))]
+#[pyo3(signature = (config_json, progress=None, requests_csv=None, requests_parquet=None, timeline_sink=None, timeline_parquet=None))]
 fn simulate(
     py: Python<'_>,
     config_json: &str,
@@ -71,8 +73,19 @@ fn simulate(
     requests_csv: Option<&str>,
     requests_parquet: Option<(String, String)>,
     timeline_sink: Option<(String, PyObject)>,
+    timeline_parquet: Option<std::path::PathBuf>,
 ) -> PyResult<SimulateOut> {
-    guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_parquet, timeline_sink))
+    let timeline = TimelineOut {
+        sink: timeline_sink,
+        parquet: timeline_parquet,
+    };
+    guard(|| simulate_unguarded(py, config_json, progress, requests_csv, requests_parquet, timeline))
+}
+
+/// Where the timeline's rows go: a Python callable, or a Parquet file.
+struct TimelineOut {
+    sink: Option<(String, PyObject)>,
+    parquet: Option<std::path::PathBuf>,
 }
 
 /// What `simulate` returns.
@@ -88,9 +101,10 @@ fn simulate_unguarded(
     progress: Option<PyObject>,
     requests_csv: Option<&str>,
     requests_parquet: Option<(String, String)>,
-    timeline_sink: Option<(String, PyObject)>,
+    timeline: TimelineOut,
 ) -> PyResult<SimulateOut> {
     let cfg = SimConfig::from_json_str(config_json).map_err(err)?;
+    let mut parquet = None;
     // An exception in the callback, or Ctrl-C, stops the run and is re-raised as itself.
     let mut raised: Option<PyErr> = None;
     let out = py.allow_threads(|| {
@@ -104,11 +118,16 @@ fn simulate_unguarded(
             let consume = Box::new(move |rx| records_parquet::write(file, arrow_schema, rx).map_err(|e| e.to_string()));
             sim.stream_records_to(RecordSink::Batches { name: path, consume })?;
         }
-        if let Some((name, take)) = timeline_sink {
+        if let Some(path) = timeline.parquet {
+            let (writer, sink) = timeline_parquet::ParquetTimeline::start(path.clone());
+            sim.stream_timeline_to(path.display().to_string(), sink);
+            parquet = Some(writer);
+        }
+        if let Some((name, take)) = timeline.sink {
             let sink = Box::new(move |batch: TimelineColumns| {
                 Python::with_gil(|py| {
-                    let d = timeline_columns(py, batch)?;
-                    take.call1(py, (d,)).map(drop)
+                    let batch = Py::new(py, arrow::ArrowColumns::timeline(batch))?;
+                    take.call1(py, (batch,)).map(drop)
                 })
                 .map_err(|e| e.to_string())
             });
@@ -135,12 +154,20 @@ fn simulate_unguarded(
         };
         sim.run(&mut cb)
     });
+    // The run is over (its timeline sink dropped): the file is complete once its writer
+    // ends. The writer's own error says more than the run's "writer stopped".
+    if let Some(w) = parquet {
+        py.allow_threads(|| w.finish()).map_err(NandlabError::new_err)?;
+    }
     if let Some(e) = raised {
         return Err(e);
     }
     let out = out.map_err(err)?;
     let columns = out.requests.map(|r| columns(py, r)).transpose()?;
-    let pe = out.pe_by_block.map(|v| PyArray1::from_vec(py, v).into_any().unbind());
+    let pe = out
+        .pe_by_block
+        .map(|v| Py::new(py, arrow::ArrowColumns::u32s("pe_cycles", v)).map(Py::into_any))
+        .transpose()?;
     Ok((out.summary.to_json().to_string(), columns, pe))
 }
 
@@ -152,18 +179,6 @@ fn columns(py: Python<'_>, r: RequestRecords) -> PyResult<PyObject> {
     d.set_item("offset_bytes", PyArray1::from_vec(py, r.offset_bytes))?;
     d.set_item("size_bytes", PyArray1::from_vec(py, r.size_bytes))?;
     d.set_item("op", PyArray1::from_vec(py, r.op))?;
-    Ok(d.into_any().unbind())
-}
-
-/// Timeline rows as a dict of NumPy columns (the vectors move, no copy).
-fn timeline_columns(py: Python<'_>, t: TimelineColumns) -> PyResult<PyObject> {
-    let d = PyDict::new(py);
-    for (name, col) in t.columns {
-        match col {
-            Column::U64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
-            Column::F64(v) => d.set_item(name, PyArray1::from_vec(py, v))?,
-        }
-    }
     Ok(d.into_any().unbind())
 }
 

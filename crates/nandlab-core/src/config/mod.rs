@@ -34,6 +34,11 @@ pub struct OutputConfig {
     /// instructions. Left out of the resolved config when off, as `timeline_ns`.
     #[serde(skip_serializing_if = "is_false")]
     pub read_page_latency: bool,
+    /// Keep every block's P/E cycles at the end (`pe_cycles.parquet`, the P/E distribution
+    /// of `nandlab plot`). Off by default: a million blocks cost ~150 M instructions to
+    /// write, 1 % of a DTRS ×10 run. Left out of the resolved config when off.
+    #[serde(skip_serializing_if = "is_false")]
+    pub pe_cycles: bool,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -50,6 +55,7 @@ impl Default for OutputConfig {
             record_requests: true,
             timeline_ns: 0,
             read_page_latency: false,
+            pe_cycles: false,
         }
     }
 }

@@ -233,8 +233,8 @@ pub struct SimOutput {
     /// One row per window of simulated time, when `output.timeline_ns` is set and the rows
     /// were not streamed.
     pub timeline: Option<TimelineColumns>,
-    /// P/E cycles of every block at the end, in block order, when `output.timeline_ns` is
-    /// set (the P/E distribution of `nandlab plot`).
+    /// P/E cycles of every block at the end, in block order, when `output.pe_cycles` is on
+    /// (the P/E distribution of `nandlab plot`).
     pub pe_by_block: Option<Vec<u32>>,
 }
 

@@ -60,15 +60,13 @@ impl Simulator {
     }
 
     /// The rest of the timeline once the run ended (rows kept in memory, if not streamed),
-    /// and every block's P/E cycles at the end (`None`: no timeline).
+    /// and every block's P/E cycles at the end (`None`: not asked for, `output.pe_cycles`).
     pub(super) fn finish_timeline(&mut self) -> Result<(Option<TimelineColumns>, Option<Vec<u32>>)> {
-        let counts = self.timeline_counts();
-        match self.timeline.take() {
-            Some(t) => Ok((
-                t.finish(counts, self.backend.busy.as_mut())?,
-                Some(self.ftl.pe_by_block()),
-            )),
-            None => Ok((None, None)),
-        }
+        let pe = self.cfg.output.pe_cycles.then(|| self.ftl.pe_by_block());
+        let rows = match self.timeline.take() {
+            Some(t) => t.finish(self.timeline_counts(), self.backend.busy.as_mut())?,
+            None => None,
+        };
+        Ok((rows, pe))
     }
 }

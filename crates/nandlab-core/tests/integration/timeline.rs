@@ -14,10 +14,10 @@ fn run(cfg: SimConfig, reqs: Vec<Request>) -> (TimelineColumns, Value) {
     (t, s)
 }
 
-/// As `run`, with every block's P/E cycles at the end.
-fn run_pe(cfg: SimConfig, reqs: Vec<Request>) -> (TimelineColumns, Value, Vec<u32>) {
+/// As `run`, with every block's P/E cycles at the end when `output.pe_cycles` asks.
+fn run_pe(cfg: SimConfig, reqs: Vec<Request>) -> (TimelineColumns, Value, Option<Vec<u32>>) {
     let out = Simulator::new(cfg).unwrap().run_requests(reqs).unwrap();
-    let pe = out.pe_by_block.expect("P/E cycles with a timeline");
+    let pe = out.pe_by_block;
     (
         out.timeline.expect("a timeline kept in memory"),
         out.summary.to_json(),
@@ -95,7 +95,7 @@ fn hand_built_trace() {
 fn windows_sum_to_the_summary() {
     let text = "[aging]\nfill_fraction = 0.5\n[ftl]\noverprovisioning = 0.25\n[reliability]\nmodel = \"nominal\"\n\
                 nominal_rber = 0.0085\nerror_draw = \"expected\"\n[ecc]\nscheme = \"ldpc\"\n\
-                [output]\ntimeline_ns = 100_000\n";
+                [output]\ntimeline_ns = 100_000\npe_cycles = true\n";
     let mut cfg = SimConfig::from_toml_str(text).unwrap();
     cfg.device = tiny_device().cfg;
     let reqs: Vec<Request> = (0..1200u64)
@@ -105,6 +105,7 @@ fn windows_sum_to_the_summary() {
         })
         .collect();
     let (t, s, pe) = run_pe(cfg, reqs);
+    let pe = pe.expect("P/E cycles asked for");
     let sum = |c: &str| u(&t, c).iter().sum::<u64>();
     assert_eq!(sum("reads") + sum("writes") + sum("trims"), 1200);
     // Every block of the tiny device (2 channels x 2 planes x 24 blocks), starting at 0
@@ -163,7 +164,7 @@ fn per_flow_columns_by_hand() {
     assert_eq!(s["flows"].as_array().unwrap().len(), 2);
     let out = Simulator::new(
         SimConfig::from_toml_str(&format!(
-            "{ONE_DIE}[aging]\nfill_fraction = 0.0\ninitial_pe = 2000\n[output]\ntimeline_ns = 1_000_000\n{flow}"
+            "{ONE_DIE}[aging]\nfill_fraction = 0.0\ninitial_pe = 2000\n[output]\npe_cycles = true\n{flow}"
         ))
         .unwrap(),
     )
@@ -255,4 +256,31 @@ fn off_by_default() {
         .unwrap();
     assert!(out.timeline.is_none());
     assert!(out.pe_by_block.is_none());
+}
+
+/// The blocks' P/E cycles only when `output.pe_cycles` asks (with or without a timeline),
+/// and the resolved config names the key only then.
+#[test]
+fn pe_cycles_only_when_asked() {
+    let write = || vec![Request::new(0, 0, 4096, Op::Write, 0)];
+    let cfg = SimConfig::from_toml_str("[output]\ntimeline_ns = 1_000_000\n").unwrap();
+    assert!(!cfg.to_json().to_string().contains("pe_cycles"));
+    let (_, _, pe) = run_pe(cfg, write());
+    assert!(pe.is_none());
+    let cfg = SimConfig::from_toml_str("[output]\npe_cycles = true\n").unwrap();
+    assert!(cfg.to_json().to_string().contains("\"pe_cycles\":true"));
+    let out = Simulator::new(cfg).unwrap().run_requests(write()).unwrap();
+    assert!(out.timeline.is_none());
+    let blocks = out.summary.to_json()["config"]["device"].clone();
+    let n: u64 = [
+        "channels",
+        "chips_per_channel",
+        "dies_per_chip",
+        "planes_per_die",
+        "blocks_per_plane",
+    ]
+    .iter()
+    .map(|k| blocks[k].as_u64().unwrap())
+    .product();
+    assert_eq!(out.pe_by_block.map(|v| v.len() as u64), Some(n));
 }
