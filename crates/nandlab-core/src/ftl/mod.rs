@@ -47,11 +47,11 @@ pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;
 use placement::ReadHeat;
 use plane_view::PlaneView;
+use refresh::RefreshTrigger;
 use refresh_targets::{ReadWindow, TargetBlock};
 use rustc_hash::FxHashMap;
 use std::cell::Cell;
 use std::collections::VecDeque;
-use refresh::RefreshTrigger;
 use victim::VictimPolicy;
 
 /// Flash work the FTL does on its own (GC, wear leveling, read refresh), to be timed by

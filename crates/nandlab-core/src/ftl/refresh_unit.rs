@@ -10,9 +10,7 @@ impl Ftl {
     /// block it names is refreshed (once) by the next [`Ftl::refresh_due`].
     #[cold]
     pub(super) fn consider_refresh(&mut self, block: u32, reads: u32) {
-        if self.refresh.due(reads, self.blocks[block as usize].pe)
-            && !self.refresh_pending.contains(&block)
-        {
+        if self.refresh.due(reads, self.blocks[block as usize].pe) && !self.refresh_pending.contains(&block) {
             self.refresh_pending.push(block);
         }
     }

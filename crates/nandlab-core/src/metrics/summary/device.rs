@@ -58,9 +58,11 @@ pub struct RefreshWaitSummary {
     pub reads_past_trigger_max: u64,
     /// Their mean over the moves.
     pub reads_past_trigger_mean: f64,
+    /// Their sum (kept for the mean).
     #[serde(skip)]
     pub reads_past_trigger_sum: u64,
-    /// Longest time from a trigger to the reservation of one of its moves' reads (ns).
+    /// Longest time from a trigger to when one of its moves' reads may start (ns): the die
+    /// free of host work, or, urgent, the previous move done.
     pub wait_ns_max: u64,
 }
 

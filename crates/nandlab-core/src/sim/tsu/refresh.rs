@@ -82,7 +82,10 @@ impl RefreshClock {
     fn urgent_moves(&self, die: u32) -> usize {
         let d = die as usize;
         let now = self.host_reads[d];
-        self.marks[d].iter().take_while(|&&(r, _)| r + self.urgent_reads <= now).count()
+        self.marks[d]
+            .iter()
+            .take_while(|&&(r, _)| r + self.urgent_reads <= now)
+            .count()
     }
 
     /// Whether every queued refresh move was read (a debug-build check).
@@ -116,7 +119,11 @@ impl Simulator {
             return Ok(());
         }
         for die in 0..self.geo.dies {
-            let c = self.tsu.as_mut().and_then(|q| q.refresh.as_mut()).expect("refresh urgency");
+            let c = self
+                .tsu
+                .as_mut()
+                .and_then(|q| q.refresh.as_mut())
+                .expect("refresh urgency");
             let mut left = c.urgent_moves(die);
             if left == 0 {
                 continue;
