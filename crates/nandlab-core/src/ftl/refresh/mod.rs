@@ -38,4 +38,5 @@ crate::registry::policies! {
     RefreshConfig, RefreshTrigger, "trigger", None;
     none::None,
     threshold::Threshold,
+    wear_scaled::WearScaled,
 }
