@@ -65,9 +65,10 @@ RUNS = {
     "refresh": ("demo.toml", {"workload.requests": 1500, "ftl.refresh.trigger": "threshold",
                               "ftl.refresh.read_count": 1000}),
     # Refresh urgency (`flash.refresh_wait`).
-    "refresh_urgency": ("demo.toml", {"workload.requests": 1500, "ftl.refresh.trigger": "threshold",
-                                      "ftl.refresh.read_count": 1000, "scheduler.policy": "priority",
-                                      "scheduler.refresh_urgent_reads": 100}),
+    "refresh_urgency": ("demo.toml", {
+        "workload.requests": 1500, "ftl.refresh.trigger": "threshold",
+        "ftl.refresh.read_count": 1000, "scheduler.policy": "priority",
+        "scheduler.refresh_urgent_reads": 100}),
     # MQSim's preemptible GC (what `nandlab config import` writes for it).
     "preemptible_gc": ("demo.toml", {"workload.requests": 1500, "scheduler.policy": "priority",
                                      "scheduler.preemptible_gc": True,
