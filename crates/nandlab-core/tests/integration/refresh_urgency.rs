@@ -113,8 +113,7 @@ fn the_bound_needs_a_trigger_and_the_priority_policy() {
         "[ftl.refresh]\ntrigger = \"threshold\"\nread_count = 4\n",
         "policy = \"fifo\"\nrefresh_urgent_reads = 2\n",
     )
-    .err()
-    .expect("fifo has no such key")
+    .expect_err("fifo has no such key")
     .to_string();
     assert!(e.contains("refresh_urgent_reads"), "{e}");
 }
