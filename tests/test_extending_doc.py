@@ -1,7 +1,8 @@
 """docs/extending.md's worked examples are the code: each Rust block of the FIFO example, of
-the stateful RGA example and of the error-model term example is in the file it names, word
-for word, and each runs by name from a config (`ftl.gc.victim = "fifo"`, `"rga"` with `d`,
-`[[reliability.terms]]` with `term = "linear_read_disturb"`)."""
+the stateful RGA example, of the error-model term example and of the refresh-trigger example
+is in the file it names, word for word, and each runs by name from a config
+(`ftl.gc.victim = "fifo"`, `"rga"` with `d`, `[[reliability.terms]]` with
+`term = "linear_read_disturb"`, `ftl.refresh.trigger = "wear_scaled"`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "extending.md"
 VICTIM = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "victim"
 TERMS = ROOT / "crates" / "nandlab-core" / "src" / "reliability" / "terms"
+REFRESH = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "refresh"
 
 
 def _example_blocks(start: str, end: str) -> list[str]:
@@ -70,7 +72,7 @@ def test_the_stateful_example_runs_by_name_and_repeats_with_its_seed(real_core):
 
 
 def test_the_term_example_is_its_file_plus_one_registry_line():
-    term, registry = _example_blocks("## Worked example: an error", "## Checklist")
+    term, registry = _example_blocks("## Worked example: an error", "## Worked example: a refresh")
     assert _normalise(term) in _normalise((TERMS / "linear_read_disturb.rs").read_text())
     assert _normalise(registry) in _normalise((TERMS / "mod.rs").read_text())
     assert re.search(r"linear_read_disturb::LinearReadDisturb,\s*// <- the line", registry)
@@ -96,3 +98,33 @@ def test_the_term_example_runs_by_name(real_core):
     assert rel["rber_mean"] == pytest.approx(1e-4, rel=1e-12)
     # A slope: each read adds 2e-9 per earlier read of its block, so the mean rises.
     assert _term_demo(2e-9)["reliability"]["rber_mean"] > 1e-4 * (1 + 1e-9)
+
+
+def test_the_refresh_trigger_example_is_its_file_plus_one_registry_line():
+    trigger, registry = _example_blocks("## Worked example: a refresh", "## Checklist")
+    assert _normalise(trigger) in _normalise((REFRESH / "wear_scaled.rs").read_text())
+    assert _normalise(registry) in _normalise((REFRESH / "mod.rs").read_text())
+    assert re.search(r"wear_scaled::WearScaled,\s*// <- the line", registry)
+
+
+def _refresh_demo(refresh: dict) -> dict:
+    """The demo (worn blocks: 15,000-25,000 P/E) read-heavy, with `refresh` as [ftl.refresh]."""
+    overrides = {"workload.requests": 3000, "workload.read_fraction": 1.0,
+                 "workload.address": "zipf", "workload.zipf_theta": 1.2}
+    overrides |= {f"ftl.refresh.{k}": v for k, v in refresh.items()}
+    return nandlab.run(ROOT / "configs" / "demo.toml", progress=False,
+                       overrides=overrides).summary
+
+
+def test_the_refresh_trigger_example_runs_by_name(real_core):
+    threshold = _refresh_demo({"trigger": "threshold", "read_count": 40})
+    assert threshold["flash"]["refresh_erases"] > 0
+    flat = {"trigger": "wear_scaled", "read_count": 40, "pe_ref": 1000,
+            "pe_exponent": 0.0, "min_read_count": 10}
+    same = _refresh_demo(flat)
+    assert same["config"]["ftl"]["refresh"] == flat
+    # No exponent: the plain threshold, refresh for refresh.
+    assert same["flash"] == threshold["flash"]
+    # (1000 / 15,000+)^1 < 1/15: every block is due at the floor of 10 reads instead of 40.
+    steep = _refresh_demo(flat | {"pe_exponent": 1.0})
+    assert steep["flash"]["refresh_erases"] > threshold["flash"]["refresh_erases"]

@@ -64,6 +64,11 @@ RUNS = {
     # Read refresh on (`flash.host_read_blocks`, seed 003's report).
     "refresh": ("demo.toml", {"workload.requests": 1500, "ftl.refresh.trigger": "threshold",
                               "ftl.refresh.read_count": 1000}),
+    # Refresh urgency (`flash.refresh_wait`).
+    "refresh_urgency": ("demo.toml", {
+        "workload.requests": 1500, "ftl.refresh.trigger": "threshold",
+        "ftl.refresh.read_count": 1000, "scheduler.policy": "priority",
+        "scheduler.refresh_urgent_reads": 100}),
     # MQSim's preemptible GC (what `nandlab config import` writes for it).
     "preemptible_gc": ("demo.toml", {"workload.requests": 1500, "scheduler.policy": "priority",
                                      "scheduler.preemptible_gc": True,
@@ -113,7 +118,8 @@ def test_the_runs_cover_every_section(real_core, summaries):
     assert {"flash.interleave_write_amplification", "critical.backup_reads",
             "tvr.regions.tvr.reads_at_risk", "reliability.endurance.pe_by_page_type",
             "scheduler.feedbacks", "codec.flipped_unit_share",
-            "flash.retirement.pe_by_block", "flash.host_read_blocks.pe_mean"} <= paths
+            "flash.retirement.pe_by_block", "flash.host_read_blocks.pe_mean",
+            "flash.refresh_wait.reads_past_trigger_max"} <= paths
 
 
 def _unmatched(summaries: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], int]:

@@ -47,6 +47,7 @@ pub use move_path::{MovePath, MovedPage};
 use oob::OobStore;
 use placement::ReadHeat;
 use plane_view::PlaneView;
+use refresh::RefreshTrigger;
 use refresh_targets::{ReadWindow, TargetBlock};
 use rustc_hash::FxHashMap;
 use std::cell::Cell;
@@ -168,6 +169,8 @@ pub struct Ftl {
     /// ([`placement::Placement::host_layout`]): logical page `l` on `layout[l mod planes]`.
     host_layout: Option<Vec<u32>>,
     logical_pages: u64,
+    /// The refresh trigger's instance (`[ftl.refresh]`, built with the FTL).
+    refresh: Box<dyn RefreshTrigger>,
     /// Reads since erase from which the refresh trigger is asked (`u32::MAX`: never).
     refresh_min_reads: u32,
     /// Blocks the refresh trigger named, refreshed by [`Ftl::refresh_due`].
@@ -229,7 +232,13 @@ impl Ftl {
             ));
         }
         let host_layout = cfg.placement.policy().host_layout(&striper.slot_planes(), geo)?;
-        let refresh_min_reads = cfg.refresh.policy().min_reads().unwrap_or(u32::MAX);
+        let refresh = cfg.refresh.build(&BuildCtx {
+            table: "ftl.refresh",
+            seed,
+            plane: None,
+            geometry: geo,
+        });
+        let refresh_min_reads = refresh.min_reads().unwrap_or(u32::MAX);
         let heat_window = cfg.placement.policy().window_requests();
         let hot_reads = cfg.placement.policy().hot_reads();
         let places_by_heat = cfg.placement.policy().places_by_heat();
@@ -264,6 +273,7 @@ impl Ftl {
             striper,
             host_layout,
             logical_pages,
+            refresh,
             refresh_min_reads,
             refresh_pending: Vec::new(),
             refresh_dests: vec![Vec::new(); geo.planes as usize],

@@ -10,9 +10,7 @@ impl Ftl {
     /// block it names is refreshed (once) by the next [`Ftl::refresh_due`].
     #[cold]
     pub(super) fn consider_refresh(&mut self, block: u32, reads: u32) {
-        if self.cfg.refresh.policy().due(reads, self.blocks[block as usize].pe)
-            && !self.refresh_pending.contains(&block)
-        {
+        if self.refresh.due(reads, self.blocks[block as usize].pe) && !self.refresh_pending.contains(&block) {
             self.refresh_pending.push(block);
         }
     }
@@ -21,7 +19,7 @@ impl Ftl {
     /// it meanwhile, which resets its read count).
     pub(super) fn refresh_still_due(&self, block: u32) -> bool {
         let b = &self.blocks[block as usize];
-        b.status != BlockStatus::Free && self.cfg.refresh.policy().due(self.block_reads(block), b.pe)
+        b.status != BlockStatus::Free && self.refresh.due(self.block_reads(block), b.pe)
     }
 
     /// Takes a block about to be refreshed out of service: no placement stream and no

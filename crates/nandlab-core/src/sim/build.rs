@@ -19,9 +19,18 @@ impl Simulator {
             .policy()
             .validate("scheduler", cfg.ftl.gc_threshold_blocks)?;
         let policy = cfg.scheduler.policy();
-        let tsu = policy
-            .defers_background()
-            .then(|| tsu::Queue::new(geo.dies, geo.planes, policy.host_reads_first()));
+        let urgent_reads = policy.refresh_urgent_reads();
+        if urgent_reads.is_some() && cfg.ftl.refresh.policy().min_reads().is_none() {
+            return Err(NandError::config(
+                "scheduler.refresh_urgent_reads",
+                "bounds read refresh's wait, but [ftl.refresh] has no trigger",
+            ));
+        }
+        let tsu = policy.defers_background().then(|| {
+            let mut q = tsu::Queue::new(geo.dies, geo.planes, policy.host_reads_first());
+            q.refresh = urgent_reads.map(|r| tsu::RefreshClock::new(geo.dies, r));
+            q
+        });
         let mut ftl = Ftl::new(&geo, &cfg.ftl, &cfg.aging, cfg.seed)?;
         if let Some(floor) = cfg.scheduler.policy().gc_floor() {
             ftl.pace_gc(floor);

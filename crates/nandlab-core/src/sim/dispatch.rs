@@ -76,7 +76,8 @@ impl Simulator {
                 // behind the reads on the same dies.
                 self.ftl.refresh_due(now as i64, &mut self.bg_ops)?;
                 self.run_background(now)?;
-                Ok(())
+                // A refresh whose die these reads took past the urgency bound goes now.
+                self.urgent_refresh(now)
             }
             Op::Write => self.issue_writes(now, slot, first, last, (req.offset_bytes, end)),
             Op::Trim => {

@@ -33,6 +33,7 @@ impl Simulator {
                 continue;
             };
             let loc = self.geo.plane_locs[sensed.plane as usize];
+            self.count_host_read(loc.die);
             let read = PageRead {
                 ppa: sensed.ppa,
                 loc,
@@ -78,9 +79,11 @@ impl Simulator {
                 continue;
             };
             let (ppa, reads) = (sensed.ppa, sensed.reads);
+            let loc = self.geo.plane_locs[sensed.plane as usize];
+            self.count_host_read(loc.die);
             pages.push(PendingRead {
                 ppa,
-                loc: self.geo.plane_locs[sensed.plane as usize],
+                loc,
                 reads,
                 state: None,
                 rber: 0.0,

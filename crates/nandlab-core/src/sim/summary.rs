@@ -116,6 +116,11 @@ impl Simulator {
                 pe_mean: f.sensed_pe_sum as f64 / f.sensed_reads as f64,
                 reads_mean: f.sensed_block_reads_sum as f64 / f.sensed_reads as f64,
             }),
+            refresh_wait: self
+                .tsu
+                .as_ref()
+                .and_then(|q| q.refresh.as_ref())
+                .map(super::tsu::RefreshClock::summary),
         }
     }
 

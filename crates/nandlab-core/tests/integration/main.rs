@@ -33,6 +33,7 @@ mod read_leveling;
 mod read_path;
 mod refresh_destinations;
 mod refresh_props;
+mod refresh_urgency;
 mod retirement;
 mod scheduler;
 mod sectors;

@@ -38,6 +38,13 @@ pub trait SchedulerPolicy {
     fn idle_gc(&self) -> Option<(u64, u32)> {
         None
     }
+
+    /// Refresh urgency: host page reads a die serves after a read-refresh trigger fired on
+    /// one of its blocks, past which that refresh's queued page moves are urgent (reserved
+    /// at once, ahead of host work not yet reserved); `None`: refresh is never urgent.
+    fn refresh_urgent_reads(&self) -> Option<u32> {
+        None
+    }
 }
 
 crate::registry::policies! {

@@ -17,6 +17,16 @@
 //! `GC_Exec_Threshold`). Idle-time GC (`idle_gc_after_ns` > 0) collects a plane whose free
 //! pool is at or below `idle_gc_threshold_blocks` once its die has had no work for
 //! `idle_gc_after_ns`, one victim at a time, as background work.
+//!
+//! Read refresh's page moves are background work that is never urgent unless
+//! `refresh_urgent_reads` is set (off by default): then, once the die holding a refreshed
+//! block has served that many host page reads since the trigger fired, the refresh's page
+//! moves still queued there (with the die's queued work ahead of them) are reserved at once,
+//! ahead of host work not yet reserved — MQSim's GC hard threshold, for refresh. The bound
+//! is in the trigger's own unit: every host read of the block is a read of its die, so in a
+//! device whose mapping moves when the copy lands (nandlab's moves at the decision, see
+//! docs/config.md) the block is read at most that many times past its trigger before its
+//! data leave it.
 
 use super::SchedulerPolicy;
 use crate::error::{NandError, Result};
@@ -49,6 +59,12 @@ pub struct Priority {
     pub idle_gc_after_ns: u64,
     /// Idle-time GC collects a plane while its free pool is at or below this (blocks).
     pub idle_gc_threshold_blocks: u32,
+    /// Host page reads of a die after a refresh trigger fired there past which the
+    /// refresh's queued moves are urgent (reads; absent: never urgent). No default: the
+    /// margin is the reads the data can take beyond the trigger before ECC fails, which
+    /// depends on the error model and ECC (docs/config.md `[scheduler]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh_urgent_reads: Option<u32>,
 }
 
 impl Default for Priority {
@@ -59,6 +75,7 @@ impl Default for Priority {
             gc_hard_threshold_blocks: 1,
             idle_gc_after_ns: 0,
             idle_gc_threshold_blocks: 0,
+            refresh_urgent_reads: None,
         }
     }
 }
@@ -101,6 +118,10 @@ impl SchedulerPolicy for Priority {
 
     fn idle_gc(&self) -> Option<(u64, u32)> {
         (self.idle_gc_after_ns > 0).then_some((self.idle_gc_after_ns, self.idle_gc_threshold_blocks))
+    }
+
+    fn refresh_urgent_reads(&self) -> Option<u32> {
+        self.refresh_urgent_reads
     }
 }
 
@@ -147,5 +168,18 @@ mod tests {
         assert!(!p.host_reads_first());
         let e = toml::from_str::<Priority>("host_order = \"writes_first\"").unwrap_err();
         assert!(e.to_string().contains("writes_first"), "{e}");
+    }
+
+    #[test]
+    fn refresh_urgency_is_off_unless_set_and_then_echoed() {
+        let p: Priority = toml::from_str("").unwrap();
+        assert_eq!(p.refresh_urgent_reads(), None);
+        // Absent, it is absent from the resolved config too (older results keep their hash).
+        assert!(!toml::to_string(&p).unwrap().contains("refresh_urgent_reads"));
+        let p: Priority = toml::from_str("refresh_urgent_reads = 500").unwrap();
+        assert_eq!(p.refresh_urgent_reads(), Some(500));
+        assert!(toml::to_string(&p).unwrap().contains("refresh_urgent_reads = 500"));
+        let e = toml::from_str::<Priority>("refresh_urgent_reads = -1").unwrap_err();
+        assert!(e.to_string().contains("refresh_urgent_reads"), "{e}");
     }
 }

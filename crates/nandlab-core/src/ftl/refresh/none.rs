@@ -1,16 +1,17 @@
-//! No read refresh.
+//! No read refresh (`trigger = "none"`, the default).
 
 use super::RefreshTrigger;
 use serde::{Deserialize, Serialize};
 
-/// Never refreshes.
+/// Never refreshes. (Named for its config spelling, `"none"`: within this family `None`
+/// is this type; `Option::None` is written out.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NoRefresh {}
+pub struct None {}
 
-impl RefreshTrigger for NoRefresh {
+impl RefreshTrigger for None {
     fn min_reads(&self) -> Option<u32> {
-        None
+        Option::None
     }
 
     fn due(&self, _reads: u32, _pe_cycles: u32) -> bool {

@@ -37,6 +37,33 @@ pub struct FlashSummary {
     /// With read refresh on (`[ftl.refresh] trigger`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_read_blocks: Option<HostReadBlocks>,
+    /// With refresh urgency set (`scheduler.refresh_urgent_reads`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh_wait: Option<RefreshWaitSummary>,
+}
+
+/// How long read refresh's page moves waited behind host work (`sim/tsu/refresh.rs`), in
+/// host page reads of the refreshed block's die between the trigger and the move's read
+/// (a bound on the block's own reads past the trigger had the host kept reading it there)
+/// and in time.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct RefreshWaitSummary {
+    /// The bound (`scheduler.refresh_urgent_reads`).
+    pub refresh_urgent_reads: u32,
+    /// Refresh page moves read.
+    pub moves: u64,
+    /// Times a die's queued refresh turned urgent.
+    pub urgent_dies: u64,
+    /// Most host page reads of its die any move's read waited after its trigger.
+    pub reads_past_trigger_max: u64,
+    /// Their mean over the moves.
+    pub reads_past_trigger_mean: f64,
+    /// Their sum (kept for the mean).
+    #[serde(skip)]
+    pub reads_past_trigger_sum: u64,
+    /// Longest time from a trigger to when one of its moves' reads may start (ns): the die
+    /// free of host work, or, urgent, the previous move done.
+    pub wait_ns_max: u64,
 }
 
 /// What the host page reads met, read-weighted: their blocks' mean P/E and mean reads

@@ -12,7 +12,8 @@ mod requests;
 mod tvr;
 
 pub use device::{
-    ByCause, CauseWork, EnergySummary, FlashSummary, HostReadBlocks, InterleaveSummary, RetirementSummary, SimSummary,
+    ByCause, CauseWork, EnergySummary, FlashSummary, HostReadBlocks, InterleaveSummary, RefreshWaitSummary,
+    RetirementSummary, SimSummary,
 };
 pub use optional::{
     CacheSummary, CodecSummary, CriticalBackup, CriticalSummary, MappingCacheSummary, PeTimeSummary, SchedulerSummary,

@@ -11,10 +11,13 @@
 //! in its die's queue for a moment when no host work holds the die or waits for it
 //! ([`queue`]). The FTL's state changes when it decides the work (mapping, free
 //! pool), not when the flash work ends; the queue counts the erases still to run so that
-//! GC's urgency sees the erased free blocks.
+//! GC's urgency sees the erased free blocks. Read refresh's moves may turn urgent after a
+//! bound of host reads on their die ([`refresh`]).
 
 mod host;
 mod queue;
+mod refresh;
 mod steps;
 
 pub(super) use queue::{HostProgram, Queue, Txn};
+pub(super) use refresh::RefreshClock;

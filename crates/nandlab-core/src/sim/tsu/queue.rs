@@ -53,6 +53,8 @@ pub(in crate::sim) struct Queue {
     /// Per plane: the blocks whose erase the FTL decided (its free pool counts them, or
     /// it opened them again) and the die has not yet been given.
     pending_erases: Vec<Vec<u32>>,
+    /// Refresh urgency's clocks (`refresh_urgent_reads` set).
+    pub refresh: Option<super::RefreshClock>,
 }
 
 impl Queue {
@@ -67,6 +69,7 @@ impl Queue {
             idle_armed: vec![false; dies as usize],
             idle_progress: vec![false; dies as usize],
             pending_erases: vec![Vec::new(); planes as usize],
+            refresh: None,
         }
     }
 
@@ -154,6 +157,7 @@ impl Queue {
         self.dies.iter().all(VecDeque::is_empty)
             && self.programs.iter().all(VecDeque::is_empty)
             && self.pending_erases.iter().all(Vec::is_empty)
+            && self.refresh.as_ref().is_none_or(super::RefreshClock::is_drained)
     }
 }
 

@@ -3,6 +3,7 @@
 //! holds the die or waits for it (queued host programs go first: `host.rs`), and
 //! idle-time GC.
 
+use super::refresh::unread_refresh;
 use super::Txn;
 use crate::error::Result;
 use crate::ftl::{BgOp, Cause};
@@ -43,8 +44,14 @@ impl Simulator {
             if gc_unit && (ftl_urgent || policy.gc_urgent(free)) {
                 urgent.extend(q.drain(die));
                 urgent.push(Txn::new(op));
-            } else if q.push(die, Txn::new(op)) {
-                self.events.push(now, Event::Background { die });
+            } else {
+                let t = Txn::new(op);
+                if let Some(c) = q.refresh.as_mut().filter(|_| unread_refresh(&t)) {
+                    c.queued(die, now);
+                }
+                if q.push(die, t) {
+                    self.events.push(now, Event::Background { die });
+                }
             }
         }
         self.bg_ops = ops;
@@ -55,14 +62,28 @@ impl Simulator {
         Ok(())
     }
 
-    /// Reserves all that is left of `t` from `ready` (counting an erase off its plane's
-    /// pending ones); returns when it ends.
-    fn reserve_txn(&mut self, t: Txn, ready: u64) -> Result<u64> {
-        if let BgOp::Erase { block, .. } = t.op {
-            let plane = self.geo.plane_of_block(block);
-            self.tsu.as_mut().expect("scheduling").erase_reserved(plane, block);
+    /// Reserves all that is left of `t`, taken from its die's queue, from `ready` (counting
+    /// an erase off its plane's pending ones, a refresh move's read off its die's marks);
+    /// returns when it ends.
+    pub(super) fn reserve_txn(&mut self, t: Txn, ready: u64) -> Result<u64> {
+        match t.op {
+            BgOp::Erase { block, .. } => {
+                let plane = self.geo.plane_of_block(block);
+                self.tsu.as_mut().expect("scheduling").erase_reserved(plane, block);
+            }
+            BgOp::Move { from, .. } => self.refresh_read_starts(&t, from.block, ready),
         }
         self.charge_op(t, ready)
+    }
+
+    /// Queued move `t` out of `block` reads its page from `at`: a refresh move's wait ends.
+    fn refresh_read_starts(&mut self, t: &Txn, block: u32, at: u64) {
+        let die = self.geo.loc_of_block(block).die;
+        if let Some(c) = self.tsu.as_mut().and_then(|q| q.refresh.as_mut()) {
+            if unread_refresh(t) {
+                c.read_starts(die, at);
+            }
+        }
     }
 
     /// `die`'s step event at `now`: once no host work holds the die (else the step waits
@@ -113,6 +134,7 @@ impl Simulator {
                 },
                 None,
             ) => {
+                self.refresh_read_starts(&t, from.block, now);
                 let data = self.move_read(from, to, cause, path, &page, now)?;
                 let done = Txn {
                     read_done: Some(data),
