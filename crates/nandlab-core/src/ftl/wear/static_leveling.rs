@@ -21,7 +21,7 @@ impl Default for StaticLeveling {
 }
 
 impl WearLeveler for StaticLeveling {
-    fn select(&self, plane: &PlaneView) -> Option<usize> {
+    fn select(&mut self, plane: &PlaneView) -> Option<usize> {
         let max_pe = plane.blocks.iter().map(|b| b.pe).max().unwrap_or(0);
         let (i, b) = plane
             .blocks
