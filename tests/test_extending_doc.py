@@ -1,7 +1,9 @@
 """docs/extending.md's worked examples are the code: each Rust block of the FIFO example, of
-the stateful RGA example and of the error-model term example is in the file it names, word
-for word, and each runs by name from a config (`ftl.gc.victim = "fifo"`, `"rga"` with `d`,
-`[[reliability.terms]]` with `term = "linear_read_disturb"`)."""
+the stateful RGA example, of the error-model term example, of the wear-leveling example and
+of the read-strategy example is in the file it names, word for word, and each runs by name
+from a config (`ftl.gc.victim = "fifo"`, `"rga"` with `d`, `[[reliability.terms]]` with
+`term = "linear_read_disturb"`, `[ftl.wear_leveling] policy = "static"` with
+`threshold_pe`, `[ecc.strategy] policy = "stepped"` with `step`)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "extending.md"
 VICTIM = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "victim"
 TERMS = ROOT / "crates" / "nandlab-core" / "src" / "reliability" / "terms"
+WEAR = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "wear"
+STRATEGY = ROOT / "crates" / "nandlab-core" / "src" / "ecc" / "strategy"
 
 
 def _example_blocks(start: str, end: str) -> list[str]:
@@ -70,7 +74,7 @@ def test_the_stateful_example_runs_by_name_and_repeats_with_its_seed(real_core):
 
 
 def test_the_term_example_is_its_file_plus_one_registry_line():
-    term, registry = _example_blocks("## Worked example: an error", "## Checklist")
+    term, registry = _example_blocks("## Worked example: an error", "## Worked example: a wear")
     assert _normalise(term) in _normalise((TERMS / "linear_read_disturb.rs").read_text())
     assert _normalise(registry) in _normalise((TERMS / "mod.rs").read_text())
     assert re.search(r"linear_read_disturb::LinearReadDisturb,\s*// <- the line", registry)
@@ -96,3 +100,55 @@ def test_the_term_example_runs_by_name(real_core):
     assert rel["rber_mean"] == pytest.approx(1e-4, rel=1e-12)
     # A slope: each read adds 2e-9 per earlier read of its block, so the mean rises.
     assert _term_demo(2e-9)["reliability"]["rber_mean"] > 1e-4 * (1 + 1e-9)
+
+
+def test_the_wear_leveling_example_is_its_file_plus_one_registry_line():
+    policy, registry = _example_blocks("## Worked example: a wear", "## Worked example: a read")
+    assert _normalise(policy) in _normalise((WEAR / "static_leveling.rs").read_text())
+    assert _normalise(registry) in _normalise((WEAR / "mod.rs").read_text())
+    assert re.search(r"StaticLeveling = \"static\",\s*// <- the line", registry)
+
+
+def test_the_wear_leveling_example_runs_by_name(real_core):
+    def run(wear: dict) -> dict:
+        overrides = GC_DEMO | {f"ftl.wear_leveling.{k}": v for k, v in wear.items()}
+        return nandlab.run(ROOT / "configs" / "demo.toml", progress=False,
+                           overrides=overrides).summary
+
+    # Any wear spread at all (> 0 P/E cycles) empties the plane's least-worn full block
+    # after a GC victim; the demo's preconditioned blocks differ by thousands of cycles.
+    moved = run({"policy": "static", "threshold_pe": 0})
+    assert moved["config"]["ftl"]["wear_leveling"] == {"policy": "static", "threshold_pe": 0}
+    assert moved["flash"]["gc_erases"] > 0 and moved["flash"]["wl_erases"] > 0
+    assert run({"policy": "none"})["flash"]["wl_erases"] == 0
+
+
+def test_the_strategy_example_is_its_file_plus_one_registry_line():
+    policy, registry = _example_blocks("## Worked example: a read", "## Seams outside")
+    assert _normalise(policy) in _normalise((STRATEGY / "stepped.rs").read_text())
+    assert _normalise(registry) in _normalise((STRATEGY / "mod.rs").read_text())
+    assert re.search(r"stepped::Stepped,\s*// <- the line stepped added", registry)
+
+
+def _strategy_demo(strategy: str | dict) -> dict:
+    """The demo (vth errors on worn blocks: reads retry) under `strategy`."""
+    overrides = {"workload.requests": 2000, "ecc.strategy": strategy}
+    s = nandlab.run(ROOT / "configs" / "demo.toml", progress=False, overrides=overrides).summary
+    for key in ("config", "sim"):
+        s.pop(key)
+    return s
+
+
+def test_the_strategy_example_runs_by_name(real_core):
+    progressive = _strategy_demo("progressive")
+    one = _strategy_demo({"policy": "stepped", "step": 1})
+    assert one["reliability"]["strategy"] == {"policy": "stepped", "step": 1}
+    assert progressive["reliability"]["strategy"] == "progressive"
+    assert progressive["reliability"]["mean_attempts"] > 1.0
+    # step = 1 is progressive and step = k (the demo's 6 extra levels) two-step: the same
+    # plans, so the same run, apart from the strategy's name.
+    for named, stepped in ((progressive, one),
+                           (_strategy_demo("two-step"), _strategy_demo({"policy": "stepped", "step": 6}))):
+        named["reliability"].pop("strategy")
+        stepped["reliability"].pop("strategy")
+        assert stepped == named

@@ -27,7 +27,12 @@ fn ftl(read_count: u32, fill: f64, targets: &Policies) -> Ftl {
         fill_fraction: fill,
         ..AgingConfig::default()
     };
-    aged_ftl(read_count, &aging, targets, WearLevelingConfig::NoLeveling(NoLeveling {}))
+    aged_ftl(
+        read_count,
+        &aging,
+        targets,
+        WearLevelingConfig::NoLeveling(NoLeveling {}),
+    )
 }
 
 /// The tiny device (4 planes of 24 blocks of 8 pages: 768 pages, 576 logical), aged as

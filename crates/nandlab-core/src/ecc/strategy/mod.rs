@@ -8,7 +8,8 @@
 //!   soon as the previous sensing ends (if the plane is idle), overlapping the previous
 //!   transfer and decode; cancelled (RESET) when that decode succeeds;
 //! - [`LastLevel`] `last-level`: the first attempt senses at the level that last decoded
-//!   a page of the same block in its current P/E cycle, then progressive.
+//!   a page of the same block in its current P/E cycle, then progressive;
+//! - [`Stepped`] `stepped`: `step` more levels per retry (a parameter between the two).
 //!
 //! One file per strategy; the list at the bottom is the registry (`crate::registry`).
 //!
@@ -86,4 +87,5 @@ crate::registry::policies! {
     look_ahead::LookAhead = "look-ahead",
     look_ahead_progressive::LookAheadProgressive = "look-ahead+progressive",
     last_level::LastLevel = "last-level",
+    stepped::Stepped,
 }
