@@ -147,8 +147,8 @@ def test_the_strategy_example_runs_by_name(real_core):
     assert progressive["reliability"]["mean_attempts"] > 1.0
     # step = 1 is progressive and step = k (the demo's 6 extra levels) two-step: the same
     # plans, so the same run, apart from the strategy's name.
-    for named, stepped in ((progressive, one),
-                           (_strategy_demo("two-step"), _strategy_demo({"policy": "stepped", "step": 6}))):
+    six = _strategy_demo({"policy": "stepped", "step": 6})
+    for named, stepped in ((progressive, one), (_strategy_demo("two-step"), six)):
         named["reliability"].pop("strategy")
         stepped["reliability"].pop("strategy")
         assert stepped == named
