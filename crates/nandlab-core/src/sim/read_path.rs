@@ -18,7 +18,6 @@ use crate::ecc::{
 use crate::engine::rng::{component, stream_rng};
 use crate::engine::SimRng;
 use crate::error::Result;
-use crate::flash::{BuildCtx, Geometry};
 use crate::metrics::summary::CodecSummary;
 use crate::metrics::timeline::Counts;
 use crate::metrics::ReliabilityStats;
@@ -174,11 +173,9 @@ impl ReadPath {
         let energy = cfg.ecc.energy;
         let k = planner.max_level();
         let planner_fer_from = planner.fer_measured_from().unwrap_or(0.0);
-        let strategy = planner.strategy.build(&BuildCtx {
+        let strategy = planner.strategy.build(&crate::ecc::strategy::BuildCtx {
             table: "ecc.strategy",
             seed: cfg.seed,
-            plane: None,
-            geometry: &Geometry::new(&cfg.device)?,
         });
         let history = strategy.has_history();
         let needs = tvr_model

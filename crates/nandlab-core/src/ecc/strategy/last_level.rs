@@ -12,8 +12,7 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Progressive, ReadContext, ReadStrategy};
-use crate::flash::BuildCtx;
+use super::{BuildCtx, Progressive, ReadContext, ReadStrategy};
 
 /// Per-block memo of the last decoding level, progressive escalation from there.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -18,7 +18,17 @@
 //! strategy with history is asked for each read's first level, and told the outcome.
 
 use crate::error::Result;
-use crate::flash::BuildCtx;
+
+/// What a strategy's run-time instance is built with: the registry's `BuildCtx` for a
+/// family that serves the whole device from below the flash layer (`ecc` may not use
+/// `flash`, which uses `metrics`, which uses `ecc`): no plane and no geometry.
+#[derive(Clone, Copy)]
+pub struct BuildCtx<'a> {
+    /// Where the strategy's parameters sit (`ecc.strategy`).
+    pub table: &'a str,
+    /// The run seed.
+    pub seed: u64,
+}
 
 /// What a strategy may know of the page being read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
