@@ -105,3 +105,25 @@ def test_the_command_writes_records_without_polars_numpy_or_rich(tmp_path):
     assert done.stdout.strip() == "[]"
     assert pl.read_parquet(out / "requests.parquet").height == 3000
     assert json.loads((out / "summary.json").read_text())["requests"]["count"] == 3000
+
+
+def test_the_command_without_out_does_not_import_polars(tmp_path):
+    # Records kept in memory become a frame only when read: `nandlab run -q` without
+    # `--out` prints nothing of them and never imports polars (cli8, issue 33).
+    import subprocess
+    import sys
+
+    cfg = tmp_path / "cfg.toml"
+    cfg.write_text("[workload]\nkind = 'synthetic'\nrequests = 300\n")
+    code = (
+        "import sys, nandlab.cli\n"
+        "try:\n"
+        f"    nandlab.cli.main(['run', {str(cfg)!r}, '-q'])\n"
+        "except SystemExit as e:\n"
+        "    assert not e.code, e.code\n"
+        "print('polars' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    kept = nandlab.run(CFG, progress=False)
+    assert kept.frame is None and kept.requests.height == 3000  # made on first read

@@ -68,6 +68,9 @@ class Result:
     recorded: bool = False
     out: Path | None = None
     frame: pl.DataFrame | None = field(default=None, repr=False)
+    #: The core's record columns kept in memory, made into ``frame`` when first asked:
+    #: a command that never reads them does not import polars (~650 M instructions).
+    columns: Mapping[str, Any] | None = field(default=None, repr=False)
     requests_file: Path | None = None
     #: Format of ``requests_file`` while it is the run's own temporary stream, which
     #: :meth:`save` moves into place (not copies) when saving in that format.
@@ -107,8 +110,9 @@ class Result:
             self.frame = (
                 scan_requests(self.requests_file, self.stream_format).collect()
                 if self.requests_file is not None
-                else requests_frame(None)
+                else requests_frame(self.columns)
             )
+            self.columns = None
         return self.frame
 
     def __repr__(self) -> str:
@@ -302,7 +306,7 @@ def _simulate(
         summary=summary,
         config=resolved,
         recorded=recorded,
-        frame=requests_frame(columns) if columns is not None else None,
+        columns=columns,
         requests_file=stream if recorded and columns is None else None,
         stream_format=stream_format if recorded and columns is None else None,
         timeline_rows=writer.frame if writer is not None else None,

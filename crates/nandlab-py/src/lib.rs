@@ -14,6 +14,7 @@ use pyo3::types::PyDict;
 
 mod arrow;
 mod ldpc;
+mod parquet_file;
 mod records_parquet;
 mod session;
 mod timeline_parquet;

@@ -5,13 +5,13 @@
 //! (`benchmarks/README.md`, "The timeline's cost when on").
 
 use crate::arrow::{column_field, timeline_array};
+use crate::parquet_file;
 use arrow_array::RecordBatch;
 use arrow_schema::{Field, Schema};
 use nandlab_core::metrics::timeline::{TimelineSink, COLUMNS};
 use nandlab_core::metrics::TimelineColumns;
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
+use parquet::file::properties::EnabledStatistics;
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -57,42 +57,19 @@ impl ParquetTimeline {
     }
 }
 
-/// zstd level 1 (as the Python writer before it: the same size for little CPU), no column
-/// statistics (a timeline is read whole, not filtered by row group: they cost ~650
-/// instructions a row in polars' writer).
-fn properties() -> WriterProperties {
-    WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).expect("zstd level 1 exists")))
-        .set_statistics_enabled(EnabledStatistics::None)
-        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-        .build()
-}
-
-/// Writes every batch from `rx` to `path`; a run that gave no row gets a file with no row
-/// and the base columns ([`COLUMNS`]).
+/// Writes every batch from `rx` to `path` (no column statistics: a timeline is read whole,
+/// not filtered by row group, and they cost ~650 instructions a row in polars' writer); a
+/// run that gave no row gets a file with no row and the base columns ([`COLUMNS`]).
 fn write(path: &std::path::Path, rx: Receiver<TimelineColumns>) -> Result<(), String> {
     let file = File::create(path).map_err(|e| e.to_string())?;
-    let mut out: Option<ArrowWriter<File>> = None;
-    let mut file = Some(file);
-    let err = |e: parquet::errors::ParquetError| e.to_string();
-    for batch in rx {
-        let batch = RecordBatch::from(timeline_array(batch));
-        let w = match out.as_mut() {
-            Some(w) => w,
-            None => {
-                let f = file.take().expect("the file, until the writer has it");
-                out.insert(ArrowWriter::try_new(f, batch.schema(), Some(properties())).map_err(err)?)
-            }
-        };
-        w.write(&batch).map_err(err)?;
-    }
-    let w = match out {
-        Some(w) => w,
-        None => {
-            let fields: Vec<Field> = COLUMNS.iter().map(|&(name, float)| column_field(name, float)).collect();
-            let f = file.take().expect("no writer took the file");
-            ArrowWriter::try_new(f, Arc::new(Schema::new(fields)), Some(properties())).map_err(err)?
-        }
+    let props = parquet_file::properties(ROW_GROUP_ROWS)
+        .set_statistics_enabled(EnabledStatistics::None)
+        .build();
+    let base = || {
+        let fields: Vec<Field> = COLUMNS.iter().map(|&(name, float)| column_field(name, float)).collect();
+        Arc::new(Schema::new(fields))
     };
-    w.close().map(drop).map_err(err)
+    let batches = rx.into_iter().map(|b| Ok(RecordBatch::from(timeline_array(b))));
+    parquet_file::write(file, ArrowWriterOptions::new().with_properties(props), base, batches)
+        .map_err(|e| e.to_string())
 }
