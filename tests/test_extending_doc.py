@@ -1,8 +1,10 @@
 """docs/extending.md's worked examples are the code: each Rust block of the FIFO example, of
-the stateful RGA example, of the error-model term example and of the refresh-trigger example
-is in the file it names, word for word, and each runs by name from a config
-(`ftl.gc.victim = "fifo"`, `"rga"` with `d`, `[[reliability.terms]]` with
-`term = "linear_read_disturb"`, `ftl.refresh.trigger = "wear_scaled"`)."""
+the stateful RGA example, of the error-model term example, of the refresh-trigger example,
+of the wear-leveling example and of the read-strategy example is in the file it names, word
+for word, and each runs by name from a config (`ftl.gc.victim = "fifo"`, `"rga"` with `d`,
+`[[reliability.terms]]` with `term = "linear_read_disturb"`,
+`ftl.refresh.trigger = "wear_scaled"`, `[ftl.wear_leveling] policy = "static"` with
+`threshold_pe`, `[ecc.strategy] policy = "stepped"` with `step`)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ DOC = ROOT / "docs" / "extending.md"
 VICTIM = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "victim"
 TERMS = ROOT / "crates" / "nandlab-core" / "src" / "reliability" / "terms"
 REFRESH = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "refresh"
+WEAR = ROOT / "crates" / "nandlab-core" / "src" / "ftl" / "wear"
+STRATEGY = ROOT / "crates" / "nandlab-core" / "src" / "ecc" / "strategy"
 
 
 def _example_blocks(start: str, end: str) -> list[str]:
@@ -101,7 +105,7 @@ def test_the_term_example_runs_by_name(real_core):
 
 
 def test_the_refresh_trigger_example_is_its_file_plus_one_registry_line():
-    trigger, registry = _example_blocks("## Worked example: a refresh", "## Checklist")
+    trigger, registry = _example_blocks("## Worked example: a refresh", "## Worked example: a wear")
     assert _normalise(trigger) in _normalise((REFRESH / "wear_scaled.rs").read_text())
     assert _normalise(registry) in _normalise((REFRESH / "mod.rs").read_text())
     assert re.search(r"wear_scaled::WearScaled,\s*// <- the line", registry)
@@ -128,3 +132,55 @@ def test_the_refresh_trigger_example_runs_by_name(real_core):
     # (1000 / 15,000+)^1 < 1/15: every block is due at the floor of 10 reads instead of 40.
     steep = _refresh_demo(flat | {"pe_exponent": 1.0})
     assert steep["flash"]["refresh_erases"] > threshold["flash"]["refresh_erases"]
+
+
+def test_the_wear_leveling_example_is_its_file_plus_one_registry_line():
+    policy, registry = _example_blocks("## Worked example: a wear", "## Worked example: a read")
+    assert _normalise(policy) in _normalise((WEAR / "static_leveling.rs").read_text())
+    assert _normalise(registry) in _normalise((WEAR / "mod.rs").read_text())
+    assert re.search(r"StaticLeveling = \"static\",\s*// <- the line", registry)
+
+
+def test_the_wear_leveling_example_runs_by_name(real_core):
+    def run(wear: dict) -> dict:
+        overrides = GC_DEMO | {f"ftl.wear_leveling.{k}": v for k, v in wear.items()}
+        return nandlab.run(ROOT / "configs" / "demo.toml", progress=False,
+                           overrides=overrides).summary
+
+    # Any wear spread at all (> 0 P/E cycles) empties the plane's least-worn full block
+    # after a GC victim; the demo's preconditioned blocks differ by thousands of cycles.
+    moved = run({"policy": "static", "threshold_pe": 0})
+    assert moved["config"]["ftl"]["wear_leveling"] == {"policy": "static", "threshold_pe": 0}
+    assert moved["flash"]["gc_erases"] > 0 and moved["flash"]["wl_erases"] > 0
+    assert run({"policy": "none"})["flash"]["wl_erases"] == 0
+
+
+def test_the_strategy_example_is_its_file_plus_one_registry_line():
+    policy, registry = _example_blocks("## Worked example: a read", "## Seams outside")
+    assert _normalise(policy) in _normalise((STRATEGY / "stepped.rs").read_text())
+    assert _normalise(registry) in _normalise((STRATEGY / "mod.rs").read_text())
+    assert re.search(r"stepped::Stepped,\s*// <- the line stepped added", registry)
+
+
+def _strategy_demo(strategy: str | dict) -> dict:
+    """The demo (vth errors on worn blocks: reads retry) under `strategy`."""
+    overrides = {"workload.requests": 2000, "ecc.strategy": strategy}
+    s = nandlab.run(ROOT / "configs" / "demo.toml", progress=False, overrides=overrides).summary
+    for key in ("config", "sim"):
+        s.pop(key)
+    return s
+
+
+def test_the_strategy_example_runs_by_name(real_core):
+    progressive = _strategy_demo("progressive")
+    one = _strategy_demo({"policy": "stepped", "step": 1})
+    assert one["reliability"]["strategy"] == {"policy": "stepped", "step": 1}
+    assert progressive["reliability"]["strategy"] == "progressive"
+    assert progressive["reliability"]["mean_attempts"] > 1.0
+    # step = 1 is progressive and step = k (the demo's 6 extra levels) two-step: the same
+    # plans, so the same run, apart from the strategy's name.
+    six = _strategy_demo({"policy": "stepped", "step": 6})
+    for named, stepped in ((progressive, one), (_strategy_demo("two-step"), six)):
+        named["reliability"].pop("strategy")
+        stepped["reliability"].pop("strategy")
+        assert stepped == named

@@ -227,7 +227,7 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(
             b.ftl.wear_leveling,
-            WearLevelingConfig::Static(StaticLeveling { threshold_pe: 7 })
+            WearLevelingConfig::StaticLeveling(StaticLeveling { threshold_pe: 7 })
         );
         assert_eq!(a.to_json()["ftl"]["gc"]["victim"], "weighted");
         assert!(a.to_json()["ftl"].get("gc_policy").is_none());

@@ -10,7 +10,7 @@ use super::interleave::Interleave;
 use super::ldpc::{FerCurves, LdpcLadder, LevelCapability, BITFLIP_TABLE1_THRESHOLDS};
 use super::plan::{EccCode, ReadPlanner, SoftTransfer};
 use super::read_energy::EnergyParams;
-use super::strategy::StrategyKind;
+use super::strategy::StrategyConfig;
 use crate::error::{NandError, Result};
 
 /// The FER table shipped with nandlab (see `curve_path`).
@@ -82,8 +82,13 @@ pub struct EccConfig {
     /// (`data/fer_001_paper.csv`).
     pub curve_path: String,
     /// `two-step` | `progressive` | `look-ahead` | `look-ahead+progressive` |
-    /// `last-level` (see [`super::strategy`]).
-    pub strategy: StrategyKind,
+    /// `last-level` (see [`super::strategy`]); a table with `policy = "..."` for a
+    /// strategy with parameters.
+    #[serde(
+        deserialize_with = "crate::registry::table_or_name",
+        serialize_with = "crate::registry::name_if_bare"
+    )]
+    pub strategy: StrategyConfig,
     /// `incremental` | `quantized` | `stated` soft data volume.
     pub soft_transfer: SoftTransfer,
     /// `stated`: bytes of one page's soft data of all `max_extra_levels` levels (seed 001
@@ -107,7 +112,7 @@ impl Default for EccConfig {
             mode: LdpcMode::Threshold,
             thresholds: BITFLIP_TABLE1_THRESHOLDS.to_vec(),
             curve_path: String::new(),
-            strategy: StrategyKind::TwoStep,
+            strategy: StrategyConfig::default(),
             soft_transfer: SoftTransfer::Incremental,
             soft_xfer_bytes: 0,
             energy: EnergyParams::default(),
@@ -150,12 +155,14 @@ impl EccConfig {
                 ),
             ));
         }
-        if self.strategy == StrategyKind::LastLevel && self.max_extra_levels > MAX_LAST_LEVEL_LEVELS {
+        self.strategy.policy().validate(&key("strategy"))?;
+        if self.strategy.policy().has_history() && self.max_extra_levels > MAX_LAST_LEVEL_LEVELS {
             // One plan per (first level, needed level) is built up front.
             return Err(NandError::config(
                 key("max_extra_levels"),
                 format!(
-                    "at most {MAX_LAST_LEVEL_LEVELS} with strategy \"last-level\", got {}",
+                    "at most {MAX_LAST_LEVEL_LEVELS} with a strategy whose first level has history \
+                     (\"last-level\"), got {}",
                     self.max_extra_levels
                 ),
             ));
@@ -272,7 +279,7 @@ impl EccConfig {
         };
         Ok(ReadPlanner {
             code,
-            strategy: self.strategy,
+            strategy: self.strategy.clone(),
             soft_transfer: self.soft_transfer,
             soft_xfer_bytes: self.soft_xfer_bytes,
             codeword_bits: self.codeword_bits(),
@@ -296,7 +303,7 @@ mod tests {
         let p = c.build(8192, ErrorDraw::Expected, None).unwrap();
         assert_eq!(p.codewords_per_page, 2);
         assert_eq!(p.codeword_bits, 36_864);
-        assert_eq!(p.strategy, StrategyKind::LookAheadProgressive);
+        assert_eq!(p.strategy, super::super::strategy::named("look-ahead+progressive"));
         assert!(toml::from_str::<EccConfig>("sheme = \"bch\"").is_err());
         let c = EccConfig {
             scheme: Scheme::Ldpc,

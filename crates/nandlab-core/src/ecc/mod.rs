@@ -29,4 +29,4 @@ pub use read_latency::{
     idle_latency_ns, look_ahead_mean_latency_ns, needed_level_distribution, progressive_mean_latency_ns,
     two_step_mean_latency_ns, LatencyParams,
 };
-pub use strategy::{ReadContext, ReadStrategy, StrategyKind};
+pub use strategy::{ReadContext, ReadStrategy, StrategyConfig};

@@ -15,7 +15,7 @@ use super::binomial::any_fails;
 use super::draw::{expected_codeword_errors, ErrorDraw};
 use super::fail_grid::sample_needed_level;
 use super::ldpc::{LdpcLadder, LevelCapability};
-use super::strategy::{ReadStrategy, StrategyKind};
+use super::strategy::{ReadStrategy, StrategyConfig};
 
 /// How much soft data crosses the bus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -106,7 +106,7 @@ pub struct ReadPlanner {
     /// The code.
     pub code: EccCode,
     /// Escalation strategy (LDPC only; BCH and none read once).
-    pub strategy: StrategyKind,
+    pub strategy: StrategyConfig,
     /// Soft data volume model.
     pub soft_transfer: SoftTransfer,
     /// [`SoftTransfer::Stated`]: bytes of all extra levels' soft data of one page.
@@ -243,8 +243,7 @@ impl ReadPlanner {
     /// The plan under the configured strategy when the page needs level `needed`
     /// (`None`: no level decodes) and the read starts hard.
     pub fn plan_for_needed(&self, needed: Option<u8>) -> ReadPlan {
-        let k = self.max_level();
-        self.plan_with(self.strategy.build(k).as_ref(), 0, needed)
+        self.plan_with(self.strategy.policy(), 0, needed)
     }
 
     /// The plan under `strategy` of a read whose first attempt senses at level `first`
@@ -341,10 +340,10 @@ pub(super) mod tests {
     use crate::engine::rng::stream_rng;
 
     /// Seed 001's LDPC ladder (Table 1) under `strategy`, one 4 KB codeword a page.
-    pub(in crate::ecc) fn planner(strategy: StrategyKind) -> ReadPlanner {
+    pub(in crate::ecc) fn planner(strategy: &str) -> ReadPlanner {
         ReadPlanner {
             code: EccCode::Ldpc(LdpcLadder::bitflip_table1()),
-            strategy,
+            strategy: crate::ecc::strategy::named(strategy),
             soft_transfer: SoftTransfer::Incremental,
             soft_xfer_bytes: 0,
             codeword_bits: 36_864,
@@ -356,7 +355,7 @@ pub(super) mod tests {
 
     #[test]
     fn plans_follow_table1_in_expected_mode() {
-        let p = planner(StrategyKind::Progressive);
+        let p = planner("progressive");
         let mut rng = stream_rng(1, 2);
         let plan = p.plan(0.0085, &mut rng);
         assert_eq!(plan.outcome, ReadOutcome::Decoded { level: 3 });
@@ -371,7 +370,7 @@ pub(super) mod tests {
         };
         let lat = idle_latency_ns(&plan, 4096, &t1);
         assert_eq!(lat, 85_000.0 + 3.0 * 24_000.0);
-        let two = planner(StrategyKind::TwoStep).plan(0.0085, &mut rng);
+        let two = planner("two-step").plan(0.0085, &mut rng);
         assert_eq!(two.attempts.iter().map(|a| a.level).collect::<Vec<_>>(), vec![0, 6]);
         assert_eq!(two.attempts[1].xfer_bytes, 6 * 4096);
         let bad = p.plan(0.02, &mut rng);
@@ -382,7 +381,7 @@ pub(super) mod tests {
 
     #[test]
     fn stochastic_thresholds_follow_binomial_errors() {
-        let mut p = planner(StrategyKind::Progressive);
+        let mut p = planner("progressive");
         p.draw = ErrorDraw::Stochastic;
         p.codewords_per_page = 4;
         let mut rng = stream_rng(7, 2);
@@ -405,7 +404,7 @@ pub(super) mod tests {
             code: EccCode::Bch(Bch { n_bits: 20, t: 2 }),
             codeword_bits: 20,
             draw: ErrorDraw::Stochastic,
-            ..planner(StrategyKind::TwoStep)
+            ..planner("two-step")
         };
         // P(X > 2), X ~ Binomial(20, 0.05) = 1 − (0.358486 + 0.377354 + 0.188677).
         let mut rng = stream_rng(5, 2);
@@ -419,7 +418,7 @@ pub(super) mod tests {
 
     #[test]
     fn quantized_transfer_and_bch() {
-        let mut p = planner(StrategyKind::TwoStep);
+        let mut p = planner("two-step");
         p.soft_transfer = SoftTransfer::Quantized;
         // Six extra levels: 8 regions → 3 bits per cell-bit.
         assert_eq!(p.plan_for_needed(Some(6)).attempts[1].xfer_bytes, 3 * 4096);
@@ -440,13 +439,13 @@ pub(super) mod tests {
         let p = ReadPlanner {
             soft_transfer: SoftTransfer::Stated,
             soft_xfer_bytes: 16_000,
-            ..planner(StrategyKind::TwoStep)
+            ..planner("two-step")
         };
         let two = p.plan_for_needed(Some(6));
         assert_eq!((two.attempts[0].xfer_bytes, two.attempts[1].xfer_bytes), (4096, 16_000));
         // Progressive: one level at a time, 16,000 / 6 = 2,666.67 → 2,667 bytes each.
         let pr = ReadPlanner {
-            strategy: StrategyKind::Progressive,
+            strategy: crate::ecc::strategy::named("progressive"),
             ..p.clone()
         };
         let sizes: Vec<u64> = pr
@@ -457,24 +456,24 @@ pub(super) mod tests {
             .collect();
         assert_eq!(sizes, vec![4096, 2667, 2667]);
         // A read starting at level 3 senses hard + 3 levels: the hard page and half the soft data.
-        let s = StrategyKind::LastLevel.build(6);
-        assert_eq!(p.plan_with(s.as_ref(), 3, Some(0)).attempts[0].xfer_bytes, 4096 + 8000);
+        let s = crate::ecc::strategy::LastLevel::default();
+        assert_eq!(p.plan_with(&s, 3, Some(0)).attempts[0].xfer_bytes, 4096 + 8000);
     }
 
     #[test]
     fn a_read_may_start_above_the_hard_level() {
-        let p = planner(StrategyKind::LastLevel);
-        let s = StrategyKind::LastLevel.build(6);
+        let p = planner("last-level");
+        let s = crate::ecc::strategy::LastLevel::default();
         // Starting at level 3, a page needing level 1 decodes in one attempt: hard + 3
         // levels sensed, the hard page + 3 soft planes sent.
-        let plan = p.plan_with(s.as_ref(), 3, Some(1));
+        let plan = p.plan_with(&s, 3, Some(1));
         assert_eq!(plan.outcome, ReadOutcome::Decoded { level: 3 });
         assert_eq!(plan.attempts.len(), 1);
         assert!(plan.attempts[0].hard_sense);
         assert_eq!(plan.attempts[0].extra_levels_sensed, 3);
         assert_eq!(plan.attempts[0].xfer_bytes, 4 * 4096);
         // Needing level 5: then 4 and 5, one level (one soft plane) each.
-        let plan = p.plan_with(s.as_ref(), 3, Some(5));
+        let plan = p.plan_with(&s, 3, Some(5));
         let levels: Vec<_> = plan
             .attempts
             .iter()
@@ -486,6 +485,6 @@ pub(super) mod tests {
             soft_transfer: SoftTransfer::Quantized,
             ..p
         };
-        assert_eq!(q.plan_with(s.as_ref(), 3, Some(0)).attempts[0].xfer_bytes, 3 * 4096);
+        assert_eq!(q.plan_with(&s, 3, Some(0)).attempts[0].xfer_bytes, 3 * 4096);
     }
 }

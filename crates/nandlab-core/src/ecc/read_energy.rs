@@ -70,19 +70,18 @@ impl EnergyParams {
 mod tests {
     use super::*;
     use crate::ecc::plan::tests::planner;
-    use crate::ecc::strategy::StrategyKind;
 
     #[test]
     fn energy_of_plans() {
         let e = EnergyParams::default();
-        let two = planner(StrategyKind::TwoStep).plan_for_needed(Some(6));
+        let two = planner("two-step").plan_for_needed(Some(6));
         // 2.4 + 6·0.7 sensing; 7 pages of transfer · 3.7; 2 decodes · 0.8.
         let r = e.read(&two);
         assert!((r.sense_uj - 6.6).abs() < 1e-12);
         assert!((r.transfer_uj - 25.9).abs() < 1e-12);
         assert!((r.decode_uj - 1.6).abs() < 1e-12);
         // Look-ahead success: hard only plus six cancelled levels' sensing.
-        let la = planner(StrategyKind::LookAhead).plan_for_needed(Some(0));
+        let la = planner("look-ahead").plan_for_needed(Some(0));
         assert!((e.read(&la).sense_uj - 6.6).abs() < 1e-12);
     }
 }

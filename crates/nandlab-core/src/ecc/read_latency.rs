@@ -89,7 +89,6 @@ mod tests {
     use super::*;
     use crate::ecc::plan::tests::planner;
     use crate::ecc::plan::ReadPlanner;
-    use crate::ecc::strategy::StrategyKind;
 
     /// Seed 001's numbers: t_R 55 µs, 14 µs per extra level, 4 KB over 200 MB/s
     /// = 20.48 µs, 8 µs decode, six extra levels.
@@ -120,7 +119,7 @@ mod tests {
         assert!((two_step_mean_latency_ns(&lp(), 6, 0.288) - 145_365.44).abs() < 0.01);
         // Soft levels always succeed here: cond = [P_hd, 0, 0, 0, 0, 0, 0].
         let cond = [0.288, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
-        let m = mean_from_plans(&planner(StrategyKind::TwoStep), &cond);
+        let m = mean_from_plans(&planner("two-step"), &cond);
         assert!((m - 145_365.44).abs() < 0.01, "{m}");
     }
 
@@ -131,11 +130,11 @@ mod tests {
         assert!((want - 137_163.2).abs() < 0.01);
         assert!((look_ahead_mean_latency_ns(&lp(), 6, 0.288) - want).abs() < 1e-6);
         let cond = [0.288, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
-        let m = mean_from_plans(&planner(StrategyKind::LookAhead), &cond);
+        let m = mean_from_plans(&planner("look-ahead"), &cond);
         assert!((m - want).abs() < 0.01, "{m}");
         // On success the speculative six levels were cancelled.
         assert_eq!(
-            planner(StrategyKind::LookAhead)
+            planner("look-ahead")
                 .plan_for_needed(Some(0))
                 .cancelled_look_ahead_levels,
             6
@@ -151,10 +150,10 @@ mod tests {
         let want: f64 = 83_480.0 + 0.483 * 42_480.0;
         assert!((progressive_mean_latency_ns(&lp(), 0.3, &p_sd) - want).abs() < 1e-6);
         let cond = [0.3, 0.5, 0.2, 0.1, 0.0, 0.0, 0.0];
-        let m = mean_from_plans(&planner(StrategyKind::Progressive), &cond);
+        let m = mean_from_plans(&planner("progressive"), &cond);
         assert!((m - want).abs() < 0.01, "{m}");
         // Look-ahead + progressive is never slower than progressive alone.
-        let m2 = mean_from_plans(&planner(StrategyKind::LookAheadProgressive), &cond);
+        let m2 = mean_from_plans(&planner("look-ahead+progressive"), &cond);
         assert!(m2 <= m, "{m2} vs {m}");
     }
 }

@@ -10,7 +10,7 @@ use super::refresh::RefreshConfig;
 use super::refresh_targets::RefreshTargetsConfig;
 use super::relocation::RelocationConfig;
 use super::victim::VictimConfig;
-use super::wear::{self, WearLevelingConfig};
+use super::wear::WearLevelingConfig;
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
 
@@ -33,7 +33,7 @@ pub struct FtlConfig {
     /// GC victim selection (`[ftl.gc]`).
     pub gc: VictimConfig,
     /// Wear leveling (`[ftl.wear_leveling]`; the old string form is read too).
-    #[serde(deserialize_with = "wear::table_or_name")]
+    #[serde(deserialize_with = "crate::registry::table_or_name")]
     pub wear_leveling: WearLevelingConfig,
     /// Read refresh (`[ftl.refresh]`).
     pub refresh: RefreshConfig,
@@ -102,7 +102,7 @@ impl FtlConfig {
             p.weight_valid = w;
         }
         if let Some(t) = self.wear_leveling_threshold.take() {
-            if let WearLevelingConfig::Static(p) = &mut self.wear_leveling {
+            if let WearLevelingConfig::StaticLeveling(p) = &mut self.wear_leveling {
                 p.threshold_pe = t;
             }
         }

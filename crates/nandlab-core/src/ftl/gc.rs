@@ -109,10 +109,13 @@ impl Ftl {
         victim
     }
 
-    /// Static wear leveling after a GC victim: the policy's cold block, if any, is moved.
+    /// Wear leveling after a GC victim: the plane instance's cold block, if any, is moved.
     fn level_wear(&mut self, plane: u32, now_ns: i64, ops: &mut Vec<BgOp>) -> Result<()> {
-        if !self.cfg.wear_leveling.is_none() {
-            if let Some(cold) = self.choose(plane, now_ns, |v| self.cfg.wear_leveling.policy().select(v)) {
+        if !self.levelers[plane as usize].is_none() {
+            let mut levelers = std::mem::take(&mut self.levelers);
+            let cold = self.choose(plane, now_ns, |v| levelers[plane as usize].select(v));
+            self.levelers = levelers;
+            if let Some(cold) = cold {
                 let moved = self.relocate_and_erase(cold, plane, Cause::WearLeveling, now_ns, ops)?;
                 self.stats.wl_page_moves += moved;
                 self.stats.wl_erases += 1;

@@ -53,6 +53,7 @@ use rustc_hash::FxHashMap;
 use std::cell::Cell;
 use std::collections::VecDeque;
 use victim::VictimPolicy;
+use wear::WearLeveler;
 
 /// Flash work the FTL does on its own (GC, wear leveling, read refresh), to be timed by
 /// the back end.
@@ -201,6 +202,8 @@ pub struct Ftl {
     urgent_gc: bool,
     /// The GC victim policy's instance for each plane (`[ftl.gc]`, built with the FTL).
     victims: Vec<Box<dyn VictimPolicy>>,
+    /// The wear-leveling policy's instance for each plane (`[ftl.wear_leveling]`).
+    levelers: Vec<Box<dyn WearLeveler>>,
     /// [`Ftl::min_free_blocks`] since a free pool last changed (`None`: to be recounted);
     /// the timeline asks at every window's close and a scan visits every plane.
     min_free: Cell<Option<u64>>,
@@ -246,15 +249,15 @@ impl Ftl {
         let read_window = heat_window
             .or(cfg.refresh_targets.policy().window_requests())
             .map(ReadWindow::new);
-        let victims = (0..geo.planes)
-            .map(|plane| {
-                cfg.gc.build(&BuildCtx {
-                    table: "ftl.gc",
-                    seed,
-                    plane: Some(plane),
-                    geometry: geo,
-                })
-            })
+        let ctx = |table, plane| BuildCtx {
+            table,
+            seed,
+            plane: Some(plane),
+            geometry: geo,
+        };
+        let victims = (0..geo.planes).map(|p| cfg.gc.build(&ctx("ftl.gc", p))).collect();
+        let levelers = (0..geo.planes)
+            .map(|p| cfg.wear_leveling.build(&ctx("ftl.wear_leveling", p)))
             .collect();
         let mut ftl = Ftl {
             geo: geo.clone(),
@@ -285,6 +288,7 @@ impl Ftl {
             moving: VecDeque::new(),
             moving_from: VecDeque::new(),
             victims,
+            levelers,
             stats: FtlStats::default(),
         };
         precondition::apply(&mut ftl, aging, seed)?;

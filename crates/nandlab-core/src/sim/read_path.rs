@@ -173,7 +173,10 @@ impl ReadPath {
         let energy = cfg.ecc.energy;
         let k = planner.max_level();
         let planner_fer_from = planner.fer_measured_from().unwrap_or(0.0);
-        let strategy = planner.strategy.build(k);
+        let strategy = planner.strategy.build(&crate::ecc::strategy::BuildCtx {
+            table: "ecc.strategy",
+            seed: cfg.seed,
+        });
         let history = strategy.has_history();
         let needs = tvr_model
             .as_ref()
@@ -384,6 +387,7 @@ impl ReadPath {
                 block: page.block,
                 pe_cycles: page.pe_cycles,
                 page_type: page.page_type,
+                max_level: (self.row - 2) as u8,
             };
             idx += usize::from(self.strategy.first_level(&ctx)) * self.row;
             self.strategy.record(&ctx, self.outcomes[idx].level);

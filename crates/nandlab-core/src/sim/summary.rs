@@ -200,7 +200,7 @@ impl Simulator {
                 * stats.reads as f64,
             model: self.read_path.model().name(),
             ecc: self.cfg.ecc.scheme,
-            strategy: self.cfg.ecc.strategy,
+            strategy: self.cfg.ecc.strategy.clone(),
             endurance,
         }
     }

@@ -62,8 +62,8 @@ fn policies() -> impl Strategy<Value = (VictimConfig, WearLevelingConfig, f64)> 
             Just(serde_json::from_str(r#"{"victim": "rga", "d": 2}"#).unwrap()),
         ],
         prop_oneof![
-            Just(WearLevelingConfig::None(NoLeveling {})),
-            Just(WearLevelingConfig::Static(StaticLeveling { threshold_pe: 2 }))
+            Just(WearLevelingConfig::NoLeveling(NoLeveling {})),
+            Just(WearLevelingConfig::StaticLeveling(StaticLeveling { threshold_pe: 2 }))
         ],
         prop_oneof![Just(0.0), Just(0.5), Just(0.9)],
     )

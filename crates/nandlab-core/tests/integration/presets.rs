@@ -285,7 +285,7 @@ fn badr_003_is_table_ii() {
         })
     );
     assert_eq!(u4.quantile(0.5), 2000.0);
-    let WearLevelingConfig::Static(wl) = &p.cfg.ftl.wear_leveling else {
+    let WearLevelingConfig::StaticLeveling(wl) = &p.cfg.ftl.wear_leveling else {
         panic!("003 Table II: static wear leveling")
     };
     assert!(3980 < wl.threshold_pe, "U6 = U(0, 3980) must not trigger WL");

@@ -118,7 +118,7 @@ fn one_rule_for_every_cause(rule: BlockOpening) {
         block_opening: rule,
         refresh: RefreshConfig::Threshold(Threshold { read_count: 12 }),
         refresh_targets: RefreshTargetsConfig::Baseline(Baseline {}),
-        wear_leveling: WearLevelingConfig::Static(StaticLeveling { threshold_pe: 2 }),
+        wear_leveling: WearLevelingConfig::StaticLeveling(StaticLeveling { threshold_pe: 2 }),
         ..FtlConfig::default()
     };
     let aging = AgingConfig {
@@ -174,7 +174,7 @@ fn baseline_opens_a_new_block_per_refresh() {
         RefreshTargetsConfig::Baseline(Baseline {}),
         PlacementConfig::ByCause(ByCause {}),
     );
-    let mut f = aged_ftl(10, &aging(), &policies, WearLevelingConfig::None(NoLeveling {}));
+    let mut f = aged_ftl(10, &aging(), &policies, WearLevelingConfig::NoLeveling(NoLeveling {}));
     let first = f.read(0).unwrap().ppa.block;
     let plane = f.geometry().plane_of_block(first);
     let pool = free_pool(&f, plane);
@@ -327,7 +327,7 @@ fn the_reads_count_what_their_blocks_met() {
         RefreshTargetsConfig::Baseline(Baseline {}),
         PlacementConfig::ByCause(ByCause {}),
     );
-    let mut f = aged_ftl(100, &aging(), &policies, WearLevelingConfig::None(NoLeveling {}));
+    let mut f = aged_ftl(100, &aging(), &policies, WearLevelingConfig::NoLeveling(NoLeveling {}));
     let a = (f.mapping.get(0).unwrap() / 8) as u32;
     let other = (1..f.logical_pages())
         .find(|&l| f.mapping.get(l).is_some_and(|p| (p / 8) as u32 != a))

@@ -27,7 +27,12 @@ fn ftl(read_count: u32, fill: f64, targets: &Policies) -> Ftl {
         fill_fraction: fill,
         ..AgingConfig::default()
     };
-    aged_ftl(read_count, &aging, targets, WearLevelingConfig::None(NoLeveling {}))
+    aged_ftl(
+        read_count,
+        &aging,
+        targets,
+        WearLevelingConfig::NoLeveling(NoLeveling {}),
+    )
 }
 
 /// The tiny device (4 planes of 24 blocks of 8 pages: 768 pages, 576 logical), aged as
@@ -188,9 +193,9 @@ proptest! {
         // Static wear leveling at a 2-P/E spread (it moves data often on this small device)
         // or none.
         let wl = if level {
-            WearLevelingConfig::Static(StaticLeveling { threshold_pe: 2 })
+            WearLevelingConfig::StaticLeveling(StaticLeveling { threshold_pe: 2 })
         } else {
-            WearLevelingConfig::None(NoLeveling {})
+            WearLevelingConfig::NoLeveling(NoLeveling {})
         };
         let aging = AgingConfig { fill_fraction: fill, ..AgingConfig::default() };
         let mut f = aged_ftl(read_count, &aging, &targets, wl);

@@ -10,30 +10,27 @@
 //! then), so two reads of one block in flight see each other in issue order.
 
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
-use super::{Progressive, ReadContext, ReadStrategy};
+use super::{BuildCtx, Progressive, ReadContext, ReadStrategy};
 
 /// Per-block memo of the last decoding level, progressive escalation from there.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LastLevel {
-    max_level: u8,
-    /// Block → (its P/E cycles when recorded, level that decoded).
-    memo: FxHashMap<u32, (u32, u8)>,
-}
-
-impl LastLevel {
-    /// An empty memo for a code with `max_level` extra levels.
-    pub fn new(max_level: u8) -> Self {
-        LastLevel {
-            max_level,
-            memo: FxHashMap::default(),
-        }
-    }
+    /// Block → (its P/E cycles when recorded, level that decoded; `None`: none did). The
+    /// run's state: kept by the built instance, absent from the config.
+    #[serde(skip)]
+    memo: FxHashMap<u32, (u32, Option<u8>)>,
 }
 
 impl ReadStrategy for LastLevel {
+    fn build(&self, _ctx: &BuildCtx) -> Option<Box<dyn ReadStrategy>> {
+        Some(Box::new(LastLevel::default()))
+    }
+
     fn next_level(&self, failed: u8, max_level: u8) -> u8 {
-        Progressive.next_level(failed, max_level)
+        Progressive {}.next_level(failed, max_level)
     }
 
     fn has_history(&self) -> bool {
@@ -42,14 +39,13 @@ impl ReadStrategy for LastLevel {
 
     fn first_level(&mut self, ctx: &ReadContext) -> u8 {
         match self.memo.get(&ctx.block) {
-            Some(&(pe, level)) if pe == ctx.pe_cycles => level,
+            Some(&(pe, level)) if pe == ctx.pe_cycles => level.unwrap_or(ctx.max_level),
             _ => 0,
         }
     }
 
     fn record(&mut self, ctx: &ReadContext, level: Option<u8>) {
-        self.memo
-            .insert(ctx.block, (ctx.pe_cycles, level.unwrap_or(self.max_level)));
+        self.memo.insert(ctx.block, (ctx.pe_cycles, level));
     }
 }
 
@@ -62,12 +58,13 @@ mod tests {
             block,
             pe_cycles,
             page_type: 0,
+            max_level: 6,
         }
     }
 
     #[test]
     fn remembers_the_level_per_block_until_an_erase() {
-        let mut s = LastLevel::new(6);
+        let mut s = LastLevel::default();
         assert_eq!(s.first_level(&page(3, 10)), 0);
         s.record(&page(3, 10), Some(2));
         assert_eq!(s.first_level(&page(3, 10)), 2);

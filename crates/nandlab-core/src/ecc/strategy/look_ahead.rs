@@ -1,33 +1,22 @@
-//! Look-ahead sensing (seed 001 §3.2, Eq. 2): the next attempt's sensing starts as soon
-//! as the previous sensing ends (if the plane has nothing else to do), overlapping the
-//! previous transfer and decode; it is cancelled when that decode succeeds. A modifier of
-//! another strategy's escalation: `look-ahead` is two-step's, `look-ahead+progressive`
-//! progressive's.
+//! `look-ahead` (seed 001 §3.2, Eq. 2): two-step's levels, the soft sensing started as
+//! soon as the hard sensing ends (if the plane has nothing else to do), overlapping the
+//! hard transfer and decode; it is cancelled when that decode succeeds.
 
-use super::{ReadContext, ReadStrategy};
+use serde::{Deserialize, Serialize};
 
-/// `S`'s levels, each next one sensed ahead.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LookAhead<S>(pub S);
+use super::{ReadStrategy, TwoStep};
 
-impl<S: ReadStrategy> ReadStrategy for LookAhead<S> {
+/// Two-step with the soft sensing started ahead.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LookAhead {}
+
+impl ReadStrategy for LookAhead {
     fn next_level(&self, failed: u8, max_level: u8) -> u8 {
-        self.0.next_level(failed, max_level)
+        TwoStep {}.next_level(failed, max_level)
     }
 
     fn look_ahead(&self) -> bool {
         true
-    }
-
-    fn has_history(&self) -> bool {
-        self.0.has_history()
-    }
-
-    fn first_level(&mut self, ctx: &ReadContext) -> u8 {
-        self.0.first_level(ctx)
-    }
-
-    fn record(&mut self, ctx: &ReadContext, level: Option<u8>) {
-        self.0.record(ctx, level);
     }
 }

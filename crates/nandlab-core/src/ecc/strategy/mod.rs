@@ -2,29 +2,33 @@
 //! after the previous one failed to decode, where the first attempt starts, and whether
 //! the next sensing starts ahead of the previous decode (seed 001 §2.3, §3.1–3.2).
 //!
-//! - [`two_step`] `two-step`: hard decision; on failure, all `k` extra levels at once;
-//! - [`progressive`] `progressive`: one more extra level per retry (levels 1, 2, …, k);
-//! - [`look_ahead`] `look-ahead` and `look-ahead+progressive`: the next sensing starts as
+//! - [`TwoStep`] `two-step`: hard decision; on failure, all `k` extra levels at once;
+//! - [`Progressive`] `progressive`: one more extra level per retry (levels 1, 2, …, k);
+//! - [`LookAhead`] `look-ahead` and [`LookAheadProgressive`] `look-ahead+progressive`: the next sensing starts as
 //!   soon as the previous sensing ends (if the plane is idle), overlapping the previous
 //!   transfer and decode; cancelled (RESET) when that decode succeeds;
-//! - [`last_level`] `last-level`: the first attempt senses at the level that last decoded
-//!   a page of the same block in its current P/E cycle, then progressive.
+//! - [`LastLevel`] `last-level`: the first attempt senses at the level that last decoded
+//!   a page of the same block in its current P/E cycle, then progressive;
+//! - [`Stepped`] `stepped`: `step` more levels per retry (a parameter between the two).
+//!
+//! One file per strategy; the list at the bottom is the registry (`crate::registry`).
 //!
 //! A strategy without history starts every read hard, so a read's plan depends only on
 //! the level its page needs, and the simulator builds one plan per needed level once; a
 //! strategy with history is asked for each read's first level, and told the outcome.
 
-pub mod last_level;
-pub mod look_ahead;
-pub mod progressive;
-pub mod two_step;
+use crate::error::Result;
 
-use serde::{Deserialize, Serialize};
-
-pub use last_level::LastLevel;
-pub use look_ahead::LookAhead;
-pub use progressive::Progressive;
-pub use two_step::TwoStep;
+/// What a strategy's run-time instance is built with: the registry's `BuildCtx` for a
+/// family that serves the whole device from below the flash layer (`ecc` may not use
+/// `flash`, which uses `metrics`, which uses `ecc`): no plane and no geometry.
+#[derive(Clone, Copy)]
+pub struct BuildCtx<'a> {
+    /// Where the strategy's parameters sit (`ecc.strategy`).
+    pub table: &'a str,
+    /// The run seed.
+    pub seed: u64,
+}
 
 /// What a strategy may know of the page being read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,10 +39,23 @@ pub struct ReadContext {
     pub pe_cycles: u32,
     /// Page type (0 = LSB).
     pub page_type: u8,
+    /// The code's strongest level (`ecc.max_extra_levels`).
+    pub max_level: u8,
 }
 
 /// How the controller escalates the sensing level of a page read.
 pub trait ReadStrategy: Send {
+    /// Checks the strategy's parameters; `table` is where they sit (`ecc.strategy`).
+    fn validate(&self, _table: &str) -> Result<()> {
+        Ok(())
+    }
+
+    /// The run's instance, for a strategy that keeps state (a history of reads); `None`
+    /// (the default): the strategy keeps none and runs as configured.
+    fn build(&self, _ctx: &BuildCtx) -> Option<Box<dyn ReadStrategy>> {
+        None
+    }
+
     /// Level of the attempt after one at `failed` (< `max_level`) did not decode.
     fn next_level(&self, failed: u8, max_level: u8) -> u8;
 
@@ -63,36 +80,22 @@ pub trait ReadStrategy: Send {
     fn record(&mut self, _ctx: &ReadContext, _level: Option<u8>) {}
 }
 
-/// The `ecc.strategy` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum StrategyKind {
-    /// Hard, then all extra levels.
-    #[default]
-    #[serde(rename = "two-step")]
-    TwoStep,
-    /// One more extra level per retry.
-    #[serde(rename = "progressive")]
-    Progressive,
-    /// Two-step with the soft sensing started during the hard transfer/decode.
-    #[serde(rename = "look-ahead")]
-    LookAhead,
-    /// Progressive with each next level sensed ahead.
-    #[serde(rename = "look-ahead+progressive")]
-    LookAheadProgressive,
-    /// Start at the level that last decoded the block, then progressive.
-    #[serde(rename = "last-level")]
-    LastLevel,
+/// The strategy named `name` with default parameters (`"progressive"`), for tests.
+#[cfg(test)]
+pub(crate) fn named(name: &str) -> StrategyConfig {
+    let d = serde::de::value::StrDeserializer::<serde::de::value::Error>::new(name);
+    crate::registry::table_or_name(d).expect("a registered strategy")
 }
 
-impl StrategyKind {
-    /// The strategy for a code with `max_level` extra levels.
-    pub fn build(self, max_level: u8) -> Box<dyn ReadStrategy> {
-        match self {
-            StrategyKind::TwoStep => Box::new(TwoStep),
-            StrategyKind::Progressive => Box::new(Progressive),
-            StrategyKind::LookAhead => Box::new(LookAhead(TwoStep)),
-            StrategyKind::LookAheadProgressive => Box::new(LookAhead(Progressive)),
-            StrategyKind::LastLevel => Box::new(LastLevel::new(max_level)),
-        }
-    }
+crate::registry::policies! {
+    built;
+    /// `ecc.strategy`: the strategy by name (`strategy = "progressive"`), or a table with
+    /// `policy = "..."` and the strategy's parameters beside it.
+    StrategyConfig, ReadStrategy, "policy", TwoStep;
+    two_step::TwoStep = "two-step",
+    progressive::Progressive = "progressive",
+    look_ahead::LookAhead = "look-ahead",
+    look_ahead_progressive::LookAheadProgressive = "look-ahead+progressive",
+    last_level::LastLevel = "last-level",
+    stepped::Stepped,
 }

@@ -10,7 +10,11 @@ use serde::{Deserialize, Serialize};
 pub struct NoLeveling {}
 
 impl WearLeveler for NoLeveling {
-    fn select(&self, _plane: &PlaneView) -> Option<usize> {
+    fn is_none(&self) -> bool {
+        true
+    }
+
+    fn select(&mut self, _plane: &PlaneView) -> Option<usize> {
         None
     }
 }

@@ -21,7 +21,7 @@ impl Default for StaticLeveling {
 }
 
 impl WearLeveler for StaticLeveling {
-    fn select(&self, plane: &PlaneView) -> Option<usize> {
+    fn select(&mut self, plane: &PlaneView) -> Option<usize> {
         let max_pe = plane.blocks.iter().map(|b| b.pe).max().unwrap_or(0);
         let (i, b) = plane
             .blocks
@@ -48,5 +48,28 @@ mod tests {
         let v = view(&blocks, 0, &last);
         assert_eq!(StaticLeveling { threshold_pe: 100 }.select(&v), Some(1));
         assert_eq!(StaticLeveling { threshold_pe: 110 }.select(&v), None);
+    }
+
+    #[test]
+    fn built_by_name_from_a_config_for_each_plane() {
+        use crate::config::SimConfig;
+        use crate::flash::{BuildCtx, Geometry};
+        let cfg = SimConfig::from_toml_str("[ftl.wear_leveling]\npolicy = \"static\"\nthreshold_pe = 100\n").unwrap();
+        let geo = Geometry::new(&cfg.device).unwrap();
+        let ctx = BuildCtx {
+            table: "ftl.wear_leveling",
+            seed: 1,
+            plane: Some(3),
+            geometry: &geo,
+        };
+        let mut policy = cfg.ftl.wear_leveling.build(&ctx);
+        assert!(!policy.is_none());
+        // The hand-worked plane above: spread 150 - 40 = 110 > 100 -> block 1.
+        let blocks = [full(8, 90), full(8, 40), BlockState::new_free(150), full(3, 60)];
+        let last = |_| 0;
+        assert_eq!(policy.select(&view(&blocks, 0, &last)), Some(1));
+        // `policy = "none"` (the default) never moves data and says so.
+        let none = SimConfig::from_toml_str("").unwrap().ftl.wear_leveling.build(&ctx);
+        assert!(none.is_none());
     }
 }

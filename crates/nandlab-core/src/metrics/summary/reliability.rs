@@ -1,7 +1,7 @@
 //! Host page reads judged by the error model: RBER, decoding levels, retries, failures and
 //! the endurance the ECC allows.
 
-use crate::ecc::{Scheme, StrategyKind};
+use crate::ecc::{Scheme, StrategyConfig};
 use serde::Serialize;
 
 /// The `reliability` section.
@@ -14,7 +14,8 @@ pub struct ReliabilitySummary {
     /// The error model's name.
     pub model: &'static str,
     pub ecc: Scheme,
-    pub strategy: StrategyKind,
+    #[serde(serialize_with = "crate::registry::name_if_bare")]
+    pub strategy: StrategyConfig,
     /// When the ECC has a correctable-RBER limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub endurance: Option<Endurance>,
