@@ -35,8 +35,8 @@ pub trait RefreshTrigger: Send {
 crate::registry::policies! {
     built;
     /// `[ftl.refresh]`: the trigger by name, with its own parameters beside it.
-    RefreshConfig, RefreshTrigger, "trigger", None;
-    none::None,
+    RefreshConfig, RefreshTrigger, "trigger", NoRefresh;
+    none::NoRefresh = "none",
     threshold::Threshold,
     wear_scaled::WearScaled,
 }

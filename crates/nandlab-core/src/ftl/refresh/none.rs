@@ -3,15 +3,14 @@
 use super::RefreshTrigger;
 use serde::{Deserialize, Serialize};
 
-/// Never refreshes. (Named for its config spelling, `"none"`: within this family `None`
-/// is this type; `Option::None` is written out.)
+/// Never refreshes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct None {}
+pub struct NoRefresh {}
 
-impl RefreshTrigger for None {
+impl RefreshTrigger for NoRefresh {
     fn min_reads(&self) -> Option<u32> {
-        Option::None
+        None
     }
 
     fn due(&self, _reads: u32, _pe_cycles: u32) -> bool {
