@@ -2,10 +2,10 @@
 
 use super::block::BlockState;
 use super::cell::CellType;
+use super::divisor::{Divisor32, Divisor64};
 use super::page_map::{PageMap, PageMapSpec};
 use crate::error::{NandError, Result};
 use serde::{Deserialize, Serialize};
-use strength_reduce::{StrengthReducedU32, StrengthReducedU64};
 
 /// The `[device]` section of a config: organisation of the flash array.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -111,10 +111,10 @@ pub struct Geometry {
     pub pages: u64,
     /// Location of every plane (a table, so the hot path needs no divisions).
     pub plane_locs: Vec<PlaneLoc>,
-    /// Division by blocks per plane and by pages per block as multiply-and-shift (the
-    /// hot path splits addresses on every page).
-    blocks_per_plane_div: StrengthReducedU32,
-    pages_per_block_div: StrengthReducedU64,
+    /// Division by blocks per plane and by pages per block (the hot path splits
+    /// addresses on every page).
+    blocks_per_plane_div: Divisor32,
+    pages_per_block_div: Divisor64,
 }
 
 impl Geometry {
@@ -182,8 +182,8 @@ impl Geometry {
             blocks: blocks as u32,
             pages,
             plane_locs: Vec::new(),
-            blocks_per_plane_div: StrengthReducedU32::new(cfg.blocks_per_plane),
-            pages_per_block_div: StrengthReducedU64::new(u64::from(cfg.pages_per_block)),
+            blocks_per_plane_div: Divisor32::new(cfg.blocks_per_plane),
+            pages_per_block_div: Divisor64::new(u64::from(cfg.pages_per_block)),
         };
         g.plane_locs = (0..g.planes)
             .map(|p| {
@@ -207,19 +207,19 @@ impl Geometry {
     /// Plane index of a global block.
     #[inline]
     pub fn plane_of_block(&self, block: u32) -> u32 {
-        block / self.blocks_per_plane_div
+        self.blocks_per_plane_div.div_rem(block).0
     }
 
     /// `(plane, index within the plane)` of a global block.
     #[inline]
     pub fn split_block(&self, block: u32) -> (u32, u32) {
-        StrengthReducedU32::div_rem(block, self.blocks_per_plane_div)
+        self.blocks_per_plane_div.div_rem(block)
     }
 
     /// Block and page of a global physical page number.
     #[inline]
     pub fn ppa_of(&self, ppn: u64) -> Ppa {
-        let (block, page) = StrengthReducedU64::div_rem(ppn, self.pages_per_block_div);
+        let (block, page) = self.pages_per_block_div.div_rem(ppn);
         Ppa {
             block: block as u32,
             page: page as u32,

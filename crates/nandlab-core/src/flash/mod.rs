@@ -5,6 +5,7 @@ pub mod backend;
 pub mod block;
 mod build_ctx;
 pub mod cell;
+pub mod divisor;
 pub mod geometry;
 pub mod page_map;
 pub mod pe_time;

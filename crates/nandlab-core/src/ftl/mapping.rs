@@ -15,8 +15,8 @@
 //! pages get explicit entries, and their home pages' new owners are kept beside the
 //! layout, so memory still grows only with the critical pages.
 
+use crate::flash::divisor::Divisor64;
 use rustc_hash::FxHashMap;
-use strength_reduce::StrengthReducedU64;
 
 /// Logical pages per chunk of explicit entries (one chunk = two cache lines).
 const CHUNK: u64 = 16;
@@ -35,9 +35,9 @@ pub struct Mapping {
     /// Logical pages filled by preconditioning.
     pub fill_pages: u64,
     logical_pages: u64,
-    /// Planes, and pages per plane, as multiply-and-shift dividers.
-    planes: StrengthReducedU64,
-    pages_per_plane: StrengthReducedU64,
+    /// Planes, and pages per plane.
+    planes: Divisor64,
+    pages_per_plane: Divisor64,
     /// Plane of each stripe slot (the striping order), and its inverse.
     slot_plane: Vec<u32>,
     plane_slot: Vec<u32>,
@@ -67,8 +67,8 @@ impl Mapping {
             entries: 0,
             fill_pages,
             logical_pages,
-            planes: StrengthReducedU64::new(u64::from(planes)),
-            pages_per_plane: StrengthReducedU64::new(u64::from(blocks_per_plane) * u64::from(pages_per_block)),
+            planes: Divisor64::new(u64::from(planes)),
+            pages_per_plane: Divisor64::new(u64::from(blocks_per_plane) * u64::from(pages_per_block)),
             slot_plane,
             plane_slot,
             swapped_owner: FxHashMap::default(),
@@ -78,8 +78,8 @@ impl Mapping {
     /// Physical page number of the preconditioned copy of `lpn`.
     #[inline]
     pub fn home_ppn(&self, lpn: u64) -> u64 {
-        let (pos, slot) = StrengthReducedU64::div_rem(lpn, self.planes);
-        u64::from(self.slot_plane[slot as usize]) * self.pages_per_plane.get() + pos
+        let (pos, slot) = self.planes.div_rem(lpn);
+        self.pages_per_plane.times(u64::from(self.slot_plane[slot as usize])) + pos
     }
 
     /// Stripe slot of `plane` (the inverse of the striping order).
@@ -96,8 +96,8 @@ impl Mapping {
                 return Some(lpn);
             }
         }
-        let (plane, pos) = StrengthReducedU64::div_rem(ppn, self.pages_per_plane);
-        let lpn = pos * self.planes.get() + u64::from(self.plane_slot[plane as usize]);
+        let (plane, pos) = self.pages_per_plane.div_rem(ppn);
+        let lpn = self.planes.times(pos) + u64::from(self.plane_slot[plane as usize]);
         (lpn < self.fill_pages).then_some(lpn)
     }
 
