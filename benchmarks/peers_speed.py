@@ -7,7 +7,10 @@ format: time ns, device, sector, sectors, 1 = read), and nandlab runs what ``nan
 import`` makes of that same device file on that same trace file (``nandlab run ... -q
 --requests-out none``, then with records). So each pair is one device and one workload in
 two simulators. Every process is timed from start to exit with its CPU time and peak RSS
-(``end_to_end.timed``); the runs take turns, best and median of ``--runs`` kept.
+(``end_to_end.timed``); the runs take turns, best and median of ``--runs`` kept. It prints
+requests per wall second and per CPU second for every case, nandlab's lead over each peer
+(the peer's best CPU and wall over nandlab's, with and without records) and the flash work
+each simulator reports (programs, erases, GC), to show whether both did the same work.
 
 Building the peers (their public repositories; facts in docs/peers.md):
 - SSDsim (huaicheng/ssdsim, f411289): ``gcc -O2 -fcommon -c *.c && cc -o ssd *.o -lm``
