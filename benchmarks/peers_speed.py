@@ -7,7 +7,10 @@ format: time ns, device, sector, sectors, 1 = read), and nandlab runs what ``nan
 import`` makes of that same device file on that same trace file (``nandlab run ... -q
 --requests-out none``, then with records). So each pair is one device and one workload in
 two simulators. Every process is timed from start to exit with its CPU time and peak RSS
-(``end_to_end.timed``); the runs take turns, best and median of ``--runs`` kept.
+(``end_to_end.timed``); the runs take turns, best and median of ``--runs`` kept. It prints
+requests per wall second and per CPU second for every case, nandlab's lead over each peer
+(the peer's best CPU and wall over nandlab's, with and without records) and the flash work
+each simulator reports (programs, erases, GC), to show whether both did the same work.
 
 Building the peers (their public repositories; facts in docs/peers.md):
 - SSDsim (huaicheng/ssdsim, f411289): ``gcc -O2 -fcommon -c *.c && cc -o ssd *.o -lm``
@@ -26,6 +29,8 @@ Usage: python benchmarks/peers_speed.py --ssdsim DIR --mqsim DIR [--repeat 1] [-
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import statistics
 import sys
 import tempfile
@@ -52,13 +57,25 @@ MQSIM_FLOW = """<?xml version="1.0" encoding="us-ascii"?>
 
 def repeated(src: Path, n: int, dst: Path) -> int:
     """``src`` n times back to back as nandlab's ``workload.repeat`` shifts it; the last
-    line without a newline (SSDsim's rule). Returns the request count."""
-    rows = [ln.split() for ln in src.read_text().splitlines() if ln.strip()]
-    last = int(rows[-1][0])
-    shift = last + last // (len(rows) - 1)
-    lines = [f"{int(r[0]) + k * shift} {' '.join(r[1:])}" for k in range(n) for r in rows]
-    dst.write_text("\n".join(lines))
-    return len(lines)
+    line without a newline (SSDsim's rule). Returns the request count. Streamed, so that
+    this process stays small: a child's peak RSS as ``wait4`` reports it is never below
+    its parent's at the fork (about 22 MB here)."""
+    count, last = 0, 0
+    with src.open() as f:
+        for ln in f:
+            if ln.strip():
+                count, last = count + 1, int(ln.split(maxsplit=1)[0])
+    shift = last + last // (count - 1)
+    with dst.open("w") as out:
+        sep = ""
+        for k in range(n):
+            with src.open() as f:
+                for ln in f:
+                    if ln.strip():
+                        t, rest = ln.split(maxsplit=1)
+                        out.write(f"{sep}{int(t) + k * shift} {' '.join(rest.split())}")
+                        sep = "\n"
+    return n * count
 
 
 def cases(args: argparse.Namespace, work: Path, trace: Path) -> dict[str, list[str]]:
@@ -91,6 +108,66 @@ def cases(args: argparse.Namespace, work: Path, trace: Path) -> dict[str, list[s
     return out
 
 
+def gc_work(work: Path) -> dict[str, str]:
+    """What each simulator says about its flash work (GC included) after the last run, by
+    case: SSDsim's statistic10.dat, MQSim's workload_scenario_1.xml, nandlab's summary.json."""
+    out: dict[str, str] = {}
+    stat = work / "statistic10.dat"
+    if stat.is_file():
+        text = stat.read_text(errors="replace")
+        # `program count` includes its pre-processing's writes (a map entry for every page
+        # the trace reads); `write flash count` is the programs the simulation issued.
+        keys = ("program count", "write flash count", "erase count")
+        got = {k: re.search(rf"^{k}:\s*(\d+)", text, re.M) for k in keys}
+        out["SSDsim"] = ", ".join(f"{k} {int(m[1]):,}" for k, m in got.items() if m)
+    xml = work / "workload_scenario_1.xml"
+    if xml.is_file():
+        text = xml.read_text(errors="replace")
+        keys = ("Issued_Flash_Program_CMD", "Issued_Flash_Erase_CMD", "Total_GC_Executions",
+                "Average_Page_Movement_For_GC")
+        got = {k: re.search(rf'\b{k}="([0-9.]+)"', text) for k in keys}
+        out["MQSim"] = ", ".join(f"{k} {m[1]}" for k, m in got.items() if m)
+    for peer, sub in (("SSDsim", "n_ss"), ("MQSim", "n_mq")):
+        summ = work / sub / "summary.json"
+        if summ.is_file():
+            f = json.loads(summ.read_text())["flash"]
+            out[f"nandlab on {peer}'s device"] = (
+                f"page programs {f['page_programs']:,} (host {f['host_page_programs']:,}), "
+                f"erases {f['erases']:,} (GC {f['gc_erases']:,}), GC page moves "
+                f"{f['gc_page_moves']:,}, WAF {f['write_amplification']:.3f}")
+    return out
+
+
+def report(n: int, repeat: int, times: dict[str, list[tuple[float, float, float]]],
+           gc: dict[str, str]) -> None:
+    """The timing table, nandlab's lead over each peer (CPU and wall) and the GC work."""
+    print(f"DTRS x{repeat}: {n:,} requests; load average "
+          f"{open('/proc/loadavg').read().split()[0]} at the end (run under nice as started)")
+    print("| case | best wall s | median wall s | requests/s (best wall) | best CPU s "
+          "| requests per CPU s | peak RSS MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    best = {k: (min(w for w, _, _ in t), min(c for _, c, _ in t)) for k, t in times.items()}
+    for name, t in times.items():
+        wall, cpu = best[name]
+        print(f"| {name} | {wall:.2f} | {statistics.median(w for w, _, _ in t):.2f} | "
+              f"{n / wall:,.0f} | {cpu:.2f} | {n / cpu:,.0f} | "
+              f"{max(m for _, _, m in t):.0f} |")
+    leads = [(peer, name) for peer in ("SSDsim", "MQSim") if peer in best
+             for name in best if name.startswith(f"nandlab on {peer}'s")]
+    if leads:
+        print("\nnandlab's lead (the peer's best over nandlab's best, same device and trace):")
+        print("| peer | nandlab case | CPU | wall |")
+        print("|---|---|---:|---:|")
+        for peer, name in leads:
+            kind = "no records" if name.endswith("no records") else "records"
+            print(f"| {peer} | {kind} | {best[peer][1] / best[name][1]:.1f}x | "
+                  f"{best[peer][0] / best[name][0]:.1f}x |")
+    if gc:
+        print("\nFlash work, as each simulator reports it (last run):")
+        for name, line in gc.items():
+            print(f"- {name}: {line}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--ssdsim", help="folder with SSDsim's built `ssd` and page.parameters")
@@ -110,15 +187,8 @@ def main() -> int:
         for _ in range(args.runs):
             for name, cmd in runs.items():
                 times[name].append(timed(cmd, None))
-    print(f"DTRS x{args.repeat}: {n:,} requests; load average "
-          f"{open('/proc/loadavg').read().split()[0]}")
-    print("| case | best wall s | median wall s | requests/s (best) | CPU s (best) | peak RSS MB |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, t in times.items():
-        wall = [w for w, _, _ in t]
-        print(f"| {name} | {min(wall):.2f} | {statistics.median(wall):.2f} | "
-              f"{n / min(wall):,.0f} | {min(c for _, c, _ in t):.2f} | "
-              f"{max(m for _, _, m in t):.0f} |")
+        gc = gc_work(work)
+    report(n, args.repeat, times, gc)
     return 0
 
 

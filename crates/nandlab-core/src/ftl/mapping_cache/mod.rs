@@ -174,8 +174,11 @@ impl MappingCache {
         }
         self.stats.misses += 1;
         let mut access = Access::default();
+        // A full cache evicts its least recently used entry. It is only looked at here: the
+        // `push` below evicts it and reuses its node (a pop, then a put, freed the node and
+        // allocated another on every miss).
         if self.entries.len() == self.entries.cap().get() {
-            let (old_lpn, e) = self.entries.pop_lru().expect("a full cache has entries");
+            let (&old_lpn, &e) = self.entries.peek_lru().expect("a full cache has entries");
             let old_m = self.translation_page(old_lpn);
             if e == self.gtd[old_m as usize].epoch {
                 access.flush = Some(self.write_back(old_m));
@@ -193,7 +196,7 @@ impl MappingCache {
         }
         // A write-back of page m just above cleaned its entries: read the epoch again.
         let epoch = self.gtd[m as usize].epoch;
-        self.entries.put(lpn, if changes { epoch } else { CLEAN });
+        self.entries.push(lpn, if changes { epoch } else { CLEAN });
         access
     }
 
