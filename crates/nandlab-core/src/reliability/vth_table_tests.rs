@@ -135,7 +135,14 @@ fn uniform_within_tolerance(pe: f64, log_age: f64, page: usize) -> Result<(), Te
     let got = DONG.uniform_rber(page, pe, age, 0.0);
     let general = DONG.at(pe, age, 0.0, |at| at.value(2 * 4 + page));
     let general = general.expect("on the grid");
-    prop_assert!((got / general - 1.0).abs() <= 1e-12, "P/E {} age {}: {} vs {}", pe, age, got, general);
+    prop_assert!(
+        (got / general - 1.0).abs() <= 1e-12,
+        "P/E {} age {}: {} vs {}",
+        pe,
+        age,
+        got,
+        general
+    );
     let want = DONG.exact(pe, age, 0.0)[page * 4..(page + 1) * 4].iter().sum::<f64>() / 4.0;
     close(got, want, format!("P/E {pe} age {age} page {page} random content"))
 }
@@ -188,7 +195,12 @@ proptest! {
 #[test]
 fn log_axis_coordinate_is_decades_times_points() {
     let age = Axis::log(4.0, MAX_RETENTION_S, AGE_TAU_S);
-    for (x, want) in [(0.0, 0.0), (270.0, 4.0), (2_970.0, 8.0), (AGE_TAU_S * 1e6 - AGE_TAU_S, 24.0)] {
+    for (x, want) in [
+        (0.0, 0.0),
+        (270.0, 4.0),
+        (2_970.0, 8.0),
+        (AGE_TAU_S * 1e6 - AGE_TAU_S, 24.0),
+    ] {
         let c = age.coord(x).expect("on the grid");
         assert!((c - want).abs() <= 1e-13 * want.max(1.0), "age {x}: {c} vs {want}");
     }
