@@ -79,8 +79,6 @@ struct Axis {
     /// `1/x₀` and `scale / ln 10` of a [`Scale::Log`] axis (see [`Scale::Log`]).
     inv_x0: f64,
     ln_scale: f64,
-    /// Coordinate of the last node, `n − 1`.
-    last: f64,
 }
 
 impl Axis {
@@ -92,7 +90,6 @@ impl Axis {
             x0: 1.0,
             inv_x0: 1.0,
             ln_scale: 0.0,
-            last: 0.0,
         }
     }
 
@@ -104,7 +101,6 @@ impl Axis {
             x0: 1.0,
             inv_x0: 1.0,
             ln_scale: 0.0,
-            last: 0.0,
         }
         .at_least_cubic()
     }
@@ -119,16 +115,13 @@ impl Axis {
             x0,
             inv_x0: 1.0 / x0,
             ln_scale: points_per_decade / std::f64::consts::LN_10,
-            last: 0.0,
         }
         .at_least_cubic()
     }
 
     fn at_least_cubic(self) -> Self {
-        let n = self.n.max(4);
         Axis {
-            n,
-            last: (n - 1) as f64,
+            n: self.n.max(4),
             ..self
         }
     }
@@ -153,7 +146,8 @@ impl Axis {
             Scale::Sqrt => x.sqrt() * self.scale,
             Scale::Log => (x * self.inv_x0).ln_1p() * self.ln_scale,
         };
-        (c <= self.last).then_some(c)
+        // Beyond the last node, `n − 1`, the read is exact (off the grid).
+        (c <= (self.n - 1) as f64).then_some(c)
     }
 
     /// The stencil of coordinate `c`: its first node and the cubic Lagrange weights of its
