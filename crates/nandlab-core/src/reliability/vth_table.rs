@@ -62,7 +62,9 @@ const LN_P_ZERO: f64 = -745.0;
 enum Scale {
     /// `√x · scale`.
     Sqrt,
-    /// `log10(1 + x/x₀) · scale`.
+    /// `log10(1 + x/x₀) · scale`, computed as `ln_1p(x · (1/x₀)) · (scale / ln 10)`
+    /// (one `log1p` and two products per read: glibc's `log10` costs about twice a
+    /// `log1p`, and a division's latency several products'; equal to rounding).
     Log,
 }
 
@@ -74,8 +76,9 @@ struct Axis {
     kind: Scale,
     /// `x₀` of a [`Scale::Log`] axis.
     x0: f64,
-    /// Coordinate of the last node, `n − 1`.
-    last: f64,
+    /// `1/x₀` and `scale / ln 10` of a [`Scale::Log`] axis (see [`Scale::Log`]).
+    inv_x0: f64,
+    ln_scale: f64,
 }
 
 impl Axis {
@@ -85,7 +88,8 @@ impl Axis {
             scale: 0.0,
             kind: Scale::Sqrt,
             x0: 1.0,
-            last: 0.0,
+            inv_x0: 1.0,
+            ln_scale: 0.0,
         }
     }
 
@@ -95,7 +99,8 @@ impl Axis {
             scale: 1.0 / step,
             kind: Scale::Sqrt,
             x0: 1.0,
-            last: 0.0,
+            inv_x0: 1.0,
+            ln_scale: 0.0,
         }
         .at_least_cubic()
     }
@@ -108,16 +113,15 @@ impl Axis {
             scale: points_per_decade,
             kind: Scale::Log,
             x0,
-            last: 0.0,
+            inv_x0: 1.0 / x0,
+            ln_scale: points_per_decade / std::f64::consts::LN_10,
         }
         .at_least_cubic()
     }
 
     fn at_least_cubic(self) -> Self {
-        let n = self.n.max(4);
         Axis {
-            n,
-            last: (n - 1) as f64,
+            n: self.n.max(4),
             ..self
         }
     }
@@ -140,9 +144,10 @@ impl Axis {
         let x = x.max(0.0);
         let c = match self.kind {
             Scale::Sqrt => x.sqrt() * self.scale,
-            Scale::Log => (1.0 + x / self.x0).log10() * self.scale,
+            Scale::Log => (x * self.inv_x0).ln_1p() * self.ln_scale,
         };
-        (c <= self.last).then_some(c)
+        // Beyond the last node, `n − 1`, the read is exact (off the grid).
+        (c <= (self.n - 1) as f64).then_some(c)
     }
 
     /// The stencil of coordinate `c`: its first node and the cubic Lagrange weights of its
@@ -159,13 +164,15 @@ impl Axis {
         let i = (c as u32).min(n - 2);
         let first = i.saturating_sub(1).min(n - 4);
         let t = c - f64::from(first);
-        // Lagrange weights of nodes 0 … 3 at `t`, written out (this runs on every read).
+        // Lagrange weights of nodes 0 … 3 at `t`, written out (this runs on every read;
+        // products by 1/6 and 1/2, not divisions, whose latency is several products').
+        const SIXTH: f64 = 1.0 / 6.0;
         let (t1, t2, t3) = (t - 1.0, t - 2.0, t - 3.0);
         let w = [
-            -t1 * t2 * t3 / 6.0,
-            t * t2 * t3 / 2.0,
-            -t * t1 * t3 / 2.0,
-            t * t1 * t2 / 6.0,
+            -t1 * t2 * t3 * SIXTH,
+            t * t2 * t3 * 0.5,
+            -t * t1 * t3 * 0.5,
+            t * t1 * t2 * SIXTH,
         ];
         Stencil {
             first: first as usize,
@@ -420,9 +427,12 @@ impl VthTable {
     }
 
     /// [`At::value`] of row `r` on a wear × age table (no read disturb: every read's
-    /// stencil is 4 × 4), written out for that case: the same products and sums in the
-    /// same order (so the same bits), without the general stencil's bookkeeping, which
-    /// cost a random-content read more than its arithmetic (benchmarks/vth_speed.md).
+    /// stencil is 4 × 4), written out for that case without the general stencil's
+    /// bookkeeping, which cost a random-content read more than its arithmetic
+    /// (benchmarks/vth_speed.md). The cubic is summed axis by axis (`Σ_a wx_a Σ_b wy_b
+    /// v_ab`: four independent 4-term sums, then one; 20 products instead of 32 and a
+    /// quarter of the 16-add chain's latency), so it equals the general path's to
+    /// rounding, not to the bit (tests).
     #[inline]
     fn plane_value(&self, r: usize, pe: f64, retention_s: f64) -> Option<f64> {
         let (sx, sy) = (
@@ -435,8 +445,13 @@ impl VthTable {
             return Some(linear(&cell.p[r * PLANE..(r + 1) * PLANE], &sx, &sy, &Stencil::FLAT));
         }
         let row: &[f64; PLANE] = cell.ln_p[r * PLANE..(r + 1) * PLANE].try_into().ok()?;
-        let w: [f64; PLANE] = std::array::from_fn(|k| sx.w[k / 4] * sy.w[k % 4]);
-        Some(dot(&w, row).clamp(lo, hi).exp())
+        let along_age: [f64; 4] = std::array::from_fn(|a| {
+            let v = &row[4 * a..4 * a + 4];
+            (sy.w[0] * v[0] + sy.w[1] * v[1]) + (sy.w[2] * v[2] + sy.w[3] * v[3])
+        });
+        let w = &sx.w;
+        let cubic = (w[0] * along_age[0] + w[1] * along_age[1]) + (w[2] * along_age[2] + w[3] * along_age[3]);
+        Some(cubic.clamp(lo, hi).exp())
     }
 
     /// `f` of the read at (`pe`, `retention_s`, `reads`): its stencil, weights and packed
@@ -522,8 +537,7 @@ impl At<'_> {
 /// Nodes of a stencil over two axes (4 × 4).
 const PLANE: usize = 16;
 
-/// `Σ w·v` in stencil order (the sum's order is the general path's, so the two agree to
-/// the bit).
+/// `Σ w·v` in stencil order.
 #[inline]
 fn dot(w: &[f64; PLANE], v: &[f64; PLANE]) -> f64 {
     w.iter().zip(v).fold(0.0, |acc, (w, v)| acc + w * v)
