@@ -80,12 +80,28 @@ def test_a_records_file_that_cannot_be_written_fails_the_run_naming_it(tmp_path,
     assert not out.exists()
 
 
+def _modules_loaded_by_run(args: list[str]) -> list[str]:
+    """Which of polars, NumPy and rich `nandlab run ARGS` imports, in a fresh interpreter."""
+    import ast
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, nandlab.cli\n"
+        "try:\n"
+        f"    nandlab.cli.main(['run', *{args!r}])\n"
+        "except SystemExit as e:\n"
+        "    assert not e.code, e.code\n"
+        "print(sorted(m for m in ('polars', 'numpy', 'rich') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return ast.literal_eval(done.stdout)
+
+
 def test_the_command_writes_records_without_polars_numpy_or_rich(tmp_path):
     # `nandlab run -q --out` loads neither polars nor NumPy (the core writes the records
     # file itself) nor rich (no bar, no table), and every record is written (issue 33).
     import json
-    import subprocess
-    import sys
 
     cfg = tmp_path / "cfg.toml"
     cfg.write_text(
@@ -93,16 +109,7 @@ def test_the_command_writes_records_without_polars_numpy_or_rich(tmp_path):
         "iops = 50000.0\n[host]\nqueue_depth = 4\n"
     )
     out = tmp_path / "out"
-    code = (
-        "import sys, nandlab.cli\n"
-        "try:\n"
-        f"    nandlab.cli.main(['run', {str(cfg)!r}, '-q', '--out', {str(out)!r}])\n"
-        "except SystemExit as e:\n"
-        "    assert not e.code, e.code\n"
-        "print(sorted(m for m in ('polars', 'numpy', 'rich') if m in sys.modules))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+    assert _modules_loaded_by_run([str(cfg), "-q", "--out", str(out)]) == []
     assert pl.read_parquet(out / "requests.parquet").height == 3000
     assert json.loads((out / "summary.json").read_text())["requests"]["count"] == 3000
 
@@ -110,20 +117,8 @@ def test_the_command_writes_records_without_polars_numpy_or_rich(tmp_path):
 def test_the_command_without_out_does_not_import_polars(tmp_path):
     # Records kept in memory become a frame only when read: `nandlab run -q` without
     # `--out` prints nothing of them and never imports polars (cli8, issue 33).
-    import subprocess
-    import sys
-
     cfg = tmp_path / "cfg.toml"
     cfg.write_text("[workload]\nkind = 'synthetic'\nrequests = 300\n")
-    code = (
-        "import sys, nandlab.cli\n"
-        "try:\n"
-        f"    nandlab.cli.main(['run', {str(cfg)!r}, '-q'])\n"
-        "except SystemExit as e:\n"
-        "    assert not e.code, e.code\n"
-        "print('polars' in sys.modules)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
+    assert "polars" not in _modules_loaded_by_run([str(cfg), "-q"])
     kept = nandlab.run(CFG, progress=False)
     assert kept.frame is None and kept.requests.height == 3000  # made on first read
