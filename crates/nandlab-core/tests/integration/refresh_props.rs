@@ -1,5 +1,6 @@
-//! Read refresh with the `threshold` trigger: it fires exactly when a block's reads since
-//! erase reach the threshold (a full block, or one a refresh left open), resets the
+//! Read refresh with the `threshold` trigger (and `wear_scaled`, whose threshold falls with
+//! the block's wear): it fires exactly when a block's reads since erase reach the
+//! threshold (a full block, or one a refresh left open), resets the
 //! block's read count, and loses or duplicates
 //! no page whatever the refresh-target policy (property test over random reads, writes and
 //! trims, with GC underneath); moves through the controller are judged by the error model.
@@ -8,7 +9,7 @@ use nandlab_core::config::AgingConfig;
 use nandlab_core::flash::block::{BlockStatus, WriteAttrs};
 use nandlab_core::flash::Ppa;
 use nandlab_core::ftl::placement::{ByCause, PlacementConfig, ReadLeveling};
-use nandlab_core::ftl::refresh::{RefreshConfig, Threshold};
+use nandlab_core::ftl::refresh::{RefreshConfig, Threshold, WearScaled};
 use nandlab_core::ftl::refresh_targets::{Badr, Baseline, Dr, RefreshTargetsConfig};
 use nandlab_core::ftl::wear::{NoLeveling, StaticLeveling, WearLevelingConfig};
 use nandlab_core::ftl::{BgOp, Cause, Ftl, FtlConfig, MovePath};
@@ -40,13 +41,24 @@ fn ftl(read_count: u32, fill: f64, targets: &Policies) -> Ftl {
 pub(crate) fn aged_ftl(
     read_count: u32,
     aging: &AgingConfig,
+    targets: &Policies,
+    wear_leveling: WearLevelingConfig,
+) -> Ftl {
+    let refresh = RefreshConfig::Threshold(Threshold { read_count });
+    triggered_ftl(refresh, aging, targets, wear_leveling)
+}
+
+/// `aged_ftl` with any refresh trigger.
+fn triggered_ftl(
+    refresh: RefreshConfig,
+    aging: &AgingConfig,
     (targets, placement): &Policies,
     wear_leveling: WearLevelingConfig,
 ) -> Ftl {
     let geo = tiny_device();
     let cfg = FtlConfig {
         overprovisioning: 0.25,
-        refresh: RefreshConfig::Threshold(Threshold { read_count }),
+        refresh,
         refresh_targets: targets.clone(),
         placement: placement.clone(),
         wear_leveling,
@@ -189,7 +201,21 @@ proptest! {
         fill in prop_oneof![Just(0.5), Just(0.9)],
         targets in (0usize..4, 1u32..4, 1u32..40).prop_map(|(i, blocks, window)| all_targets(blocks, window)[i].clone()),
         level in any::<bool>(),
+        pe_exponent in prop_oneof![Just(None), Just(Some(0.5)), Just(Some(1.0))],
     ) {
+        // `threshold`, or `wear_scaled` at pe_ref 1: on this device GC wears blocks to a few
+        // P/E, so a block with `pe` cycles is due at floor(read_count / pe^e) reads (at
+        // least 1) — docs/config.md's rule, worked here, not the trigger's code.
+        let (refresh, limit): (RefreshConfig, Box<dyn Fn(u32) -> u32>) = match pe_exponent {
+            None => (RefreshConfig::Threshold(Threshold { read_count }), Box::new(move |_| read_count)),
+            Some(e) => (
+                RefreshConfig::WearScaled(WearScaled { read_count, pe_ref: 1, pe_exponent: e, min_read_count: 1 }),
+                Box::new(move |pe: u32| {
+                    let scale = (1.0 / f64::from(pe.max(1))).powf(e);
+                    ((f64::from(read_count) * scale).floor() as u32).max(1)
+                }),
+            ),
+        };
         // Static wear leveling at a 2-P/E spread (it moves data often on this small device)
         // or none.
         let wl = if level {
@@ -198,7 +224,7 @@ proptest! {
             WearLevelingConfig::NoLeveling(NoLeveling {})
         };
         let aging = AgingConfig { fill_fraction: fill, ..AgingConfig::default() };
-        let mut f = aged_ftl(read_count, &aging, &targets, wl);
+        let mut f = triggered_ftl(refresh, &aging, &targets, wl);
         let fill_pages = (576.0 * fill) as u64;
         let mut model: HashMap<u64, u64> = (0..fill_pages).map(|l| (l, 0)).collect();
         let mut ops = Vec::new();
@@ -223,7 +249,7 @@ proptest! {
                             let pe = f.pe_cycles(block);
                             f.refresh_due(now, &mut ops).unwrap();
                             let fired = f.stats().refresh_erases - before;
-                            let due = reads >= read_count;
+                            let due = reads >= limit(pe);
                             // Fires only for a block at the threshold, full or open...
                             prop_assert!(fired <= u64::from(due));
                             // ...and then the block is erased, its count reset (by the
